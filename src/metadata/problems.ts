@@ -1,0 +1,28 @@
+/**
+ * Model problems: everything wrong with a model is collected and reported at once, each problem
+ * pointing at its file, class and field, so a user fixes a model in one pass.
+ */
+export interface ModelProblem {
+  file: string;
+  line?: number;
+  class?: string;
+  field?: string;
+  message: string;
+}
+
+export function formatProblem(p: ModelProblem): string {
+  const where = [p.line ? `${p.file}:${p.line}` : p.file, p.class && `class ${p.class}`, p.field && `field ${p.field}`]
+    .filter(Boolean)
+    .join(", ");
+  return `${where}: ${p.message}`;
+}
+
+/** Thrown at start-up when the model or the configuration cannot work. */
+export class ModelError extends Error {
+  readonly problems: readonly ModelProblem[];
+  constructor(problems: readonly ModelProblem[]) {
+    super(`The model has ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n` + problems.map((p) => "  " + formatProblem(p)).join("\n"));
+    this.name = "ModelError";
+    this.problems = problems;
+  }
+}

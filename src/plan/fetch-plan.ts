@@ -1,0 +1,55 @@
+/**
+ * Fetch plans, as JDO defines them: a set of fetch groups (the `default` group always, `all`, or
+ * named groups of the metadata) and a maximum fetch depth (1 by default, -1 unlimited).
+ */
+import type { ClassMeta, FieldMeta, Model } from "../metadata/model.ts";
+
+export interface FetchPlan {
+  /** Named groups in addition to `default`; `all` means every field. */
+  groups: readonly string[];
+  maxDepth: number;
+}
+
+export const DEFAULT_PLAN: FetchPlan = { groups: [], maxDepth: 1 };
+
+export type PlanParse = { ok: true; plan: FetchPlan } | { ok: false; parameter: string; message: string };
+
+/** Reads `fetchGroup` (alias `fetch`, comma-separated for several) and `maxFetchDepth`. */
+export function parseFetchPlan(model: Model, params: URLSearchParams, fallback: FetchPlan = DEFAULT_PLAN): PlanParse {
+  const groupParam = params.get("fetchGroup") ?? params.get("fetch");
+  const depthParam = params.get("maxFetchDepth");
+  let groups = fallback.groups;
+  if (groupParam !== null) {
+    groups = groupParam.split(",").map((g) => g.trim()).filter((g) => g && g !== "default");
+    for (const g of groups) {
+      if (g !== "all" && ![...model.classes.values()].some((c) => c.fetchGroups.has(g))) {
+        return { ok: false, parameter: "fetchGroup", message: `unknown fetch group "${g}": use default, all, or a fetch group of the metadata` };
+      }
+    }
+  }
+  let maxDepth = fallback.maxDepth;
+  if (depthParam !== null) {
+    maxDepth = /^-?\d+$/.test(depthParam.trim()) ? Number(depthParam) : NaN;
+    if (!(maxDepth === -1 || (Number.isSafeInteger(maxDepth) && maxDepth >= 1))) {
+      return { ok: false, parameter: "maxFetchDepth", message: `maxFetchDepth must be a positive integer or -1 (unlimited), got ${JSON.stringify(depthParam)}` };
+    }
+  }
+  return { ok: true, plan: { groups, maxDepth } };
+}
+
+const cache = new WeakMap<ClassMeta, Map<string, FieldMeta[]>>();
+
+/** The fields of a class that the plan fetches, in declaration order (identity and version excluded). */
+export function planFields(meta: ClassMeta, plan: FetchPlan): FieldMeta[] {
+  const key = plan.groups.join(",");
+  let perClass = cache.get(meta);
+  if (!perClass) cache.set(meta, (perClass = new Map()));
+  let fields = perClass.get(key);
+  if (!fields) {
+    const all = plan.groups.includes("all");
+    const named = new Set(plan.groups.flatMap((g) => (meta.fetchGroups.get(g) ?? []).map((p) => p.split(".")[0]!)));
+    fields = [...meta.fields.values()].filter((f) => !f.primaryKey && !f.isVersionField && (all || f.defaultFetchGroup || named.has(f.name)));
+    perClass.set(key, fields);
+  }
+  return fields;
+}

@@ -1,0 +1,66 @@
+/**
+ * Start-up schema work: creates missing tables and columns (never drops anything), Extent's own
+ * bookkeeping tables, and the sequences of generated keys. Runs once, before the first request.
+ */
+import type { Model } from "../metadata/model.ts";
+import { keyFieldColumns } from "../mapping/keys.ts";
+import { schemaOf, type TableDef } from "../mapping/schema.ts";
+import { ident, join, sql, statement } from "./sql.ts";
+import type { Statement, Store } from "./store.ts";
+
+export const SEQUENCE_TABLE = "extent_sequence";
+/** Inserting NULL into one of its NOT NULL columns aborts a batch: a precondition inside a batch. */
+export const GUARD_TABLE = "extent_guard";
+export const GUARDS = ["missing", "changed", "exists"] as const;
+
+export async function migrate(store: Store, model: Model, autoCreate: boolean): Promise<void> {
+  const existing = await existingColumns(store);
+  const ddl: Statement[] = [
+    statement(sql`CREATE TABLE IF NOT EXISTS ${ident(SEQUENCE_TABLE)} (name TEXT PRIMARY KEY, next_value INTEGER NOT NULL)`),
+    statement(sql.raw(`CREATE TABLE IF NOT EXISTS ${GUARD_TABLE} (${GUARDS.map((g) => `${g} INTEGER NOT NULL`).join(", ")})`)),
+  ];
+  if (autoCreate) {
+    for (const def of schemaOf(model).values()) ddl.push(...createOrAlter(def, existing.get(def.name.toLowerCase())));
+  }
+  ddl.push(...sequenceRows(model));
+  await store.migrate(ddl);
+}
+
+async function existingColumns(store: Store): Promise<Map<string, Set<string>>> {
+  const [result] = await store.migrate([
+    statement(sql`SELECT m.name, p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table'`),
+  ]);
+  const out = new Map<string, Set<string>>();
+  for (const [table, column] of result!.rows) {
+    const key = String(table).toLowerCase();
+    if (!out.has(key)) out.set(key, new Set());
+    out.get(key)!.add(String(column).toLowerCase());
+  }
+  return out;
+}
+
+function createOrAlter(def: TableDef, existing: Set<string> | undefined): Statement[] {
+  if (!existing) {
+    const columns = [...def.columns].map(([name, type]) => sql`${ident(name)} ${sql.raw(type)}`);
+    const key = def.primaryKey.length ? sql`, PRIMARY KEY (${join(def.primaryKey.map(ident))})` : sql``;
+    return [statement(sql`CREATE TABLE IF NOT EXISTS ${ident(def.name)} (${join(columns)}${key})`)];
+  }
+  return [...def.columns]
+    .filter(([name]) => !existing.has(name.toLowerCase()))
+    .map(([name, type]) => statement(sql`ALTER TABLE ${ident(def.name)} ADD COLUMN ${ident(name)} ${sql.raw(type)}`));
+}
+
+/** One sequence per hierarchy with generated numbers, starting past the largest key already stored. */
+function sequenceRows(model: Model): Statement[] {
+  const out: Statement[] = [];
+  for (const meta of model.classes.values()) {
+    if (meta.superclass || meta.embeddedOnly) continue;
+    const column = keyFieldColumns(meta).find((k) => k.generation.kind === "sequence")?.column;
+    if (!column) continue;
+    const primaries = [...new Set([...model.classes.values()].filter((c) => c.root === meta.name && c.primaryTable).map((c) => c.primaryTable!))];
+    const maxima = primaries.map((t) => sql`SELECT MAX(${ident(column)}) AS m FROM ${ident(t)}`);
+    const source = maxima.length ? sql`(SELECT MAX(m) FROM (${join(maxima, sql` UNION ALL `)}))` : sql`0`;
+    out.push(statement(sql`INSERT OR IGNORE INTO ${ident(SEQUENCE_TABLE)} (name, next_value) SELECT ${meta.name}, COALESCE(${source}, 0) + 1`));
+  }
+  return out;
+}

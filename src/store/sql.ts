@@ -1,0 +1,44 @@
+/**
+ * SQL composition through Drizzle: statements are built with Drizzle's `sql` template (identifiers
+ * quoted by `sql.identifier`, values always bound as parameters, never spliced into text) and
+ * compiled once by Drizzle's SQLite dialect. Per-request values are `sql.placeholder`s, filled in
+ * when a cached statement runs, so the request path does no SQL building at all.
+ */
+import { type SQL, fillPlaceholders, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import type { Statement } from "./store.ts";
+
+const dialect = new SQLiteAsyncDialect();
+
+export { sql, type SQL };
+
+/** A statement compiled once, whose placeholders are filled per request. */
+export interface Compiled {
+  sql: string;
+  params: unknown[];
+}
+
+export const ident = (name: string): SQL => sql`${sql.identifier(name)}`;
+export const qualified = (alias: string, column: string): SQL => sql`${sql.identifier(alias)}.${sql.identifier(column)}`;
+export const param = (name: string): SQL => sql`${sql.placeholder(name)}`;
+
+export function compile(query: SQL): Compiled {
+  const q = dialect.sqlToQuery(query);
+  return { sql: q.sql, params: q.params };
+}
+
+export function bind(compiled: Compiled, values: Record<string, unknown> = {}): Statement {
+  return { sql: compiled.sql, params: compiled.params.length ? fillPlaceholders(compiled.params, values) : [] };
+}
+
+/** Compiles and binds in one step, for statements that are not worth caching (start-up, rare paths). */
+export function statement(query: SQL): Statement {
+  return bind(compile(query));
+}
+
+export const join = (parts: readonly SQL[], separator: SQL = sql`, `): SQL => sql.join(parts as SQL[], separator);
+
+/** `(a, b)` for composite keys, `a` for single ones. */
+export function tuple(parts: readonly SQL[]): SQL {
+  return parts.length === 1 ? parts[0]! : sql`(${join(parts)})`;
+}

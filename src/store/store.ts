@@ -1,0 +1,61 @@
+/**
+ * The store: where compiled statements run. Everything above it plans its work as batches, so a
+ * request costs one round trip per batch whatever the driver (embedded libSQL, libSQL over HTTP,
+ * and later D1, which has no interactive transactions). A batch is atomic: all or nothing.
+ */
+
+/** A compiled statement: SQL text with `?` parameters, and their values. */
+export interface Statement {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/** The result of one statement: rows as arrays in select order, and the number of rows changed. */
+export interface StatementResult {
+  rows: unknown[][];
+  rowsAffected: number;
+}
+
+export interface Store {
+  /** Runs the statements in order as one atomic batch, in one round trip. */
+  batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]>;
+  /** Runs schema statements at start-up, one after another (not on the request path). */
+  migrate(statements: readonly Statement[]): Promise<StatementResult[]>;
+  close(): void;
+}
+
+/** A store error the request layer can turn into a precise status. */
+export class StoreConstraintError extends Error {
+  /** `unique` for duplicate keys, `guard` for a failed precondition, `other` for any other refusal. */
+  readonly kind: "unique" | "guard" | "other";
+  /** For guards: which precondition failed (the guard column's name). */
+  readonly guard?: string;
+  constructor(kind: "unique" | "guard" | "other", message: string, guard?: string) {
+    super(message);
+    this.name = "StoreConstraintError";
+    this.kind = kind;
+    this.guard = guard;
+  }
+}
+
+/** Counts statements and round trips: the measure behind "no N+1" and "one round trip". */
+export class CountingStore implements Store {
+  statements = 0;
+  roundTrips = 0;
+  constructor(readonly inner: Store) {}
+  batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
+    this.statements += statements.length;
+    this.roundTrips += 1;
+    return this.inner.batch(statements, mode);
+  }
+  migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
+    return this.inner.migrate(statements);
+  }
+  reset(): void {
+    this.statements = 0;
+    this.roundTrips = 0;
+  }
+  close(): void {
+    this.inner.close();
+  }
+}
