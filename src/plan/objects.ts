@@ -29,6 +29,10 @@ export class IdentityMap {
     return this.objects.get(keyString(root, key));
   }
 
+  all(): LoadedObject[] {
+    return [...this.objects.values()];
+  }
+
   /** Registers an object, or upgrades a known identity-only object with a full row. */
   put(obj: LoadedObject): LoadedObject {
     const known = this.objects.get(obj.id);

@@ -1,0 +1,199 @@
+/**
+ * Read plans: a request for objects becomes a tree of nodes (the candidates, then the objects
+ * reached through each relation field of the fetch plan, level by level) and every node becomes
+ * SELECTs whose candidate keys are a subquery of its parent's. No statement depends on a previous
+ * statement's results, so the whole tree runs as one batch: one round trip, and a number of
+ * statements fixed by the model and the fetch plan, never by the number of objects.
+ *
+ * Plans are compiled once per (class, selector, fetch plan) and cached; a request only binds
+ * its parameters.
+ */
+import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
+import { type Compiled, type SQL, compile, ident, join, qualified, sql, tuple } from "../store/sql.ts";
+import { type FetchPlan, planFields } from "./fetch-plan.ts";
+import { type GroupLayout, alias, discriminatorFilter, fromClause, groupsOf, keyRefs, selectList } from "./row-layout.ts";
+
+/** Which objects a plan starts from. */
+export type RootSelector =
+  /** The whole extent of the class, subclasses included. */
+  | { kind: "extent" }
+  /** The objects whose keys are in the `keys` placeholder: a JSON array of keys (arrays for composite keys). */
+  | { kind: "keys" }
+  /** A subquery yielding key tuples, compiled by the caller (queries, writes that read back). */
+  | { kind: "subquery"; cacheKey: string; keys: (meta: ClassMeta) => SQL };
+
+export interface PlanNode {
+  meta: ClassMeta;
+  level: number;
+  edges: PlanEdge[];
+}
+
+export interface PlanEdge {
+  field: FieldMeta;
+  /** The node of the related objects; absent when the stubs can be written from the owner's row alone. */
+  node?: PlanNode;
+}
+
+export type Step =
+  | { kind: "rows"; node: PlanNode; group: GroupLayout; compiled: Compiled }
+  /** Rows of (owner key..., element key...) of a join table, in collection order. */
+  | { kind: "links"; edge: PlanEdge; ownerWidth: number; compiled: Compiled };
+
+export interface ReadPlan {
+  root: PlanNode;
+  fetch: FetchPlan;
+  steps: Step[];
+}
+
+const MAX_CACHED = 1000;
+const cache = new Map<string, ReadPlan>();
+
+export function readPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): ReadPlan {
+  const key = `${meta.name}|${selector.kind === "subquery" ? "q:" + selector.cacheKey : selector.kind}|${fetch.groups.join(",")}|${fetch.maxDepth}`;
+  let plan = cache.get(key);
+  if (!plan) {
+    plan = buildPlan(model, meta, selector, fetch);
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+    cache.set(key, plan);
+  }
+  return plan;
+}
+
+function buildPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): ReadPlan {
+  const steps: Step[] = [];
+  // With unlimited depth the loader expands level by level; one plan covers two levels.
+  const depth = fetch.maxDepth < 0 ? 1 : fetch.maxDepth;
+  const root: PlanNode = { meta, level: 0, edges: [] };
+  addRows(model, root, rootKeys(model, meta, selector), steps, selector.kind === "extent");
+  expand(model, root, rootKeys(model, meta, selector), fetch, depth, steps);
+  return { root, fetch, steps };
+}
+
+/** The root's candidate keys as a subquery. */
+function rootKeys(model: Model, meta: ClassMeta, selector: RootSelector): SQL {
+  if (selector.kind === "subquery") return selector.keys(meta);
+  if (selector.kind === "keys") return keysFromJson(meta.keyColumns.length);
+  const selects = groupsOf(model, meta).map((g) => {
+    const filter = discriminatorFilter(g, subtree(model, meta.name));
+    return sql`SELECT ${join(keyRefs(g))} FROM ${ident(g.primaryTable)} ${ident(alias(0))}${filter ? sql` WHERE ${filter}` : sql``}`;
+  });
+  return join(selects, sql` UNION ALL `);
+}
+
+/** Keys given as a JSON array in the `keys` placeholder: one parameter, however many keys. */
+export function keysFromJson(width: number): SQL {
+  if (width === 1) return sql`SELECT value FROM json_each(${sql.placeholder("keys")})`;
+  const parts = Array.from({ length: width }, (_, i) => sql.raw(`json_extract(value, '$[${i}]')`));
+  return sql`SELECT ${join(parts)} FROM json_each(${sql.placeholder("keys")})`;
+}
+
+function addRows(model: Model, node: PlanNode, keys: SQL, steps: Step[], wholeExtent: boolean): void {
+  for (const group of groupsOf(model, node.meta)) {
+    const filter = discriminatorFilter(group, subtree(model, node.meta.name));
+    const where = wholeExtent ? filter : sql`${tuple(keyRefs(group))} IN (${keys})`;
+    const query = sql`SELECT ${selectList(group, true)} FROM ${fromClause(group, true)}${where ? sql` WHERE ${where}` : sql``} ORDER BY ${join(keyRefs(group))}`;
+    steps.push({ kind: "rows", node, group, compiled: compile(query) });
+  }
+}
+
+/** Relation fields of the fetch plan over the node's class and its subclasses, each once. */
+function relationFields(model: Model, meta: ClassMeta, fetch: FetchPlan): FieldMeta[] {
+  const seen = new Set<string>();
+  const out: FieldMeta[] = [];
+  for (const c of subtree(model, meta.name)) {
+    for (const f of planFields(c, fetch)) {
+      const id = `${f.declaringClass}.${f.name}`;
+      if (f.relation && !seen.has(id)) {
+        seen.add(id);
+        out.push(f);
+      }
+    }
+  }
+  return out;
+}
+
+function expand(model: Model, node: PlanNode, keys: SQL, fetch: FetchPlan, depth: number, steps: Step[]): void {
+  for (const field of relationFields(model, node.meta, fetch)) {
+    const target = classOf(model, field.relation!.target);
+    const edge: PlanEdge = { field };
+    node.edges.push(edge);
+    const storage = field.relation!.storage;
+    const frontier = node.level >= depth;
+    // Stubs of a to-one reference come from the owner's foreign key, unless the class needs reading.
+    if (frontier && storage.kind === "fk-owner" && subtree(model, target.name).length === 1) continue;
+    const childKeys = relatedKeys(model, node.meta, field, keys);
+    if (!childKeys) continue;
+    const links = linkStatement(model, field, keys);
+    if (links) steps.push({ kind: "links", edge, ownerWidth: node.meta.keyColumns.length, compiled: compile(links) });
+    const child: PlanNode = { meta: target, level: node.level + 1, edges: [] };
+    edge.node = child;
+    addRows(model, child, childKeys, steps, false);
+    if (!frontier) expand(model, child, childKeys, fetch, depth, steps);
+  }
+}
+
+/** Tables holding a field among the classes of a subtree (one, except in unusual hierarchies). */
+function tablesOf(model: Model, meta: ClassMeta, fieldName: string): string[] {
+  const tables = new Set<string>();
+  for (const c of subtree(model, meta.name)) {
+    const t = c.fieldTables.get(fieldName);
+    if (t && c.fields.get(fieldName)) tables.add(t);
+  }
+  return [...tables];
+}
+
+const cols = (names: readonly string[]) => names.map((n) => ident(n));
+
+/** The keys of the objects related to the parent's candidates (`keys`) through `field`. */
+function relatedKeys(model: Model, owner: ClassMeta, field: FieldMeta, keys: SQL): SQL | undefined {
+  const rel = field.relation!;
+  const target = classOf(model, rel.target);
+  const s = rel.storage;
+  const union = (parts: SQL[]) => (parts.length ? join(parts, sql` UNION `) : undefined);
+  switch (s.kind) {
+    case "fk-owner":
+      return union(tablesOf(model, owner, field.name).map((t) => sql`SELECT ${join(cols(field.fkColumns!))} FROM ${ident(t)} WHERE ${tuple(cols(owner.keyColumns))} IN (${keys})`));
+    case "fk-inverse": {
+      const back = target.fields.get(s.targetField) ?? findInSubtree(model, target, s.targetField);
+      if (!back?.fkColumns) return undefined;
+      return union(tablesOf(model, target, s.targetField).map((t) => sql`SELECT ${join(cols(target.keyColumns))} FROM ${ident(t)} WHERE ${tuple(cols(back.fkColumns!))} IN (${keys})`));
+    }
+    case "join-table":
+      return sql`SELECT ${join(cols(s.elementColumns))} FROM ${ident(s.table)} WHERE ${tuple(cols(s.ownerColumns))} IN (${keys})`;
+    case "join-inverse": {
+      const jt = owningJoinTable(model, target, s.targetField);
+      return jt && sql`SELECT ${join(cols(jt.ownerColumns))} FROM ${ident(jt.table)} WHERE ${tuple(cols(jt.elementColumns))} IN (${keys})`;
+    }
+  }
+}
+
+/** For join tables: the (owner, element) pairs, which say which object holds which, in order. */
+function linkStatement(model: Model, field: FieldMeta, keys: SQL): SQL | undefined {
+  const s = field.relation!.storage;
+  if (s.kind === "join-table") {
+    const order = s.orderColumn ? ident(s.orderColumn) : join(cols(s.elementColumns));
+    return sql`SELECT ${join(cols([...s.ownerColumns, ...s.elementColumns]))} FROM ${ident(s.table)} WHERE ${tuple(cols(s.ownerColumns))} IN (${keys}) ORDER BY ${join(cols(s.ownerColumns))}, ${order}`;
+  }
+  if (s.kind === "join-inverse") {
+    const jt = owningJoinTable(model, classOf(model, field.relation!.target), s.targetField);
+    if (!jt) return undefined;
+    return sql`SELECT ${join(cols([...jt.elementColumns, ...jt.ownerColumns]))} FROM ${ident(jt.table)} WHERE ${tuple(cols(jt.elementColumns))} IN (${keys}) ORDER BY ${join(cols([...jt.elementColumns, ...jt.ownerColumns]))}`;
+  }
+  return undefined;
+}
+
+export function findInSubtree(model: Model, meta: ClassMeta, fieldName: string): FieldMeta | undefined {
+  for (const c of subtree(model, meta.name)) {
+    const f = c.fields.get(fieldName);
+    if (f) return f;
+  }
+  return undefined;
+}
+
+export function owningJoinTable(model: Model, target: ClassMeta, fieldName: string) {
+  const owning = findInSubtree(model, target, fieldName);
+  const s = owning?.relation?.storage;
+  return s?.kind === "join-table" ? s : undefined;
+}
+
+export { qualified };

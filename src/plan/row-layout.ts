@@ -1,0 +1,162 @@
+/**
+ * Reading polymorphic rows. The objects of a class and its subclasses live in one or more
+ * "groups", one per primary table (several only with complete-table). A group is read with one
+ * SELECT: the primary table LEFT JOINed to every new-table subclass table, the discriminator
+ * telling each row's class. A `GroupLayout` knows that SELECT's columns and how to decode a row
+ * into a `LoadedObject` of the right class.
+ */
+import { keyFieldColumns } from "../mapping/keys.ts";
+import { type ClassMeta, type FieldMeta, type Model, subtree } from "../metadata/model.ts";
+import { type SQL, ident, join, qualified, sql } from "../store/sql.ts";
+import { type LoadedObject, newObject } from "./objects.ts";
+
+interface ColumnRef {
+  table: number;
+  column: string;
+}
+
+interface ClassDecoder {
+  meta: ClassMeta;
+  /** Per row field: the positions of its column(s) in the select list. */
+  fields: { field: FieldMeta; positions: number[]; embedded?: string[] }[];
+}
+
+export interface GroupLayout {
+  primaryTable: string;
+  tables: readonly string[];
+  keyColumns: readonly string[];
+  /** Classes whose rows this group holds (the subtree of the class asked for). */
+  classes: readonly ClassMeta[];
+  discriminatorColumn?: string;
+  versionColumn?: string;
+  /** Columns after key, discriminator and version, in select order. */
+  columns: readonly ColumnRef[];
+  decoders: ReadonlyMap<string, ClassDecoder>;
+  /** Discriminator value → class. */
+  byDiscriminator: ReadonlyMap<string, ClassMeta>;
+}
+
+const layouts = new WeakMap<ClassMeta, GroupLayout[]>();
+
+/** The groups holding the objects of `meta`'s extent (subclasses included). Cached per class. */
+export function groupsOf(model: Model, meta: ClassMeta): GroupLayout[] {
+  let out = layouts.get(meta);
+  if (!out) layouts.set(meta, (out = buildGroups(model, meta)));
+  return out;
+}
+
+function buildGroups(model: Model, meta: ClassMeta): GroupLayout[] {
+  const byPrimary = new Map<string, ClassMeta[]>();
+  for (const c of subtree(model, meta.name)) {
+    if (!c.primaryTable) continue;
+    byPrimary.set(c.primaryTable, [...(byPrimary.get(c.primaryTable) ?? []), c]);
+  }
+  return [...byPrimary].map(([primaryTable, classes]) => buildGroup(primaryTable, classes));
+}
+
+function buildGroup(primaryTable: string, classes: ClassMeta[]): GroupLayout {
+  const first = classes[0]!;
+  const tables = [primaryTable];
+  for (const c of classes) for (const t of c.tables) if (!tables.includes(t)) tables.push(t);
+  const columns: ColumnRef[] = [];
+  const fixed = first.keyColumns.length + (first.discriminator ? 1 : 0) + (first.version ? 1 : 0);
+  const position = (table: string, column: string): number => {
+    const t = tables.indexOf(table);
+    let i = columns.findIndex((c) => c.table === t && c.column.toLowerCase() === column.toLowerCase());
+    if (i < 0) i = columns.push({ table: t, column }) - 1;
+    return fixed + i;
+  };
+  const decoders = new Map<string, ClassDecoder>();
+  for (const c of classes) {
+    const fields: ClassDecoder["fields"] = [];
+    for (const [name, table] of c.fieldTables) {
+      const field = c.fields.get(name)!;
+      if (field.primaryKey) continue; // read from the key columns
+      if (field.column) fields.push({ field, positions: [position(table, field.column)] });
+      else if (field.fkColumns) fields.push({ field, positions: field.fkColumns.map((col) => position(table, col)) });
+      else if (field.embeddedColumns) {
+        const entries = Object.entries(field.embeddedColumns);
+        fields.push({ field, positions: entries.map(([, col]) => position(table, col)), embedded: entries.map(([sub]) => sub) });
+      }
+    }
+    decoders.set(c.name, { meta: c, fields });
+  }
+  const byDiscriminator = new Map<string, ClassMeta>();
+  if (first.discriminator) for (const c of classes) byDiscriminator.set(first.discriminator.values[c.name]!, c);
+  return {
+    primaryTable,
+    tables,
+    keyColumns: first.keyColumns,
+    classes,
+    discriminatorColumn: first.discriminator?.column,
+    versionColumn: first.version?.column,
+    columns,
+    decoders,
+    byDiscriminator,
+  };
+}
+
+export const alias = (i: number) => `t${i}`;
+
+/** The key columns of the primary table, qualified with its alias. */
+export function keyRefs(group: GroupLayout): SQL[] {
+  return group.keyColumns.map((k) => qualified(alias(0), k));
+}
+
+/** `FROM primary t0 LEFT JOIN sub t1 ON t1.k = t0.k ...` */
+export function fromClause(group: GroupLayout, full: boolean): SQL {
+  const joins = full
+    ? group.tables.slice(1).map((t, i) => {
+        const on = group.keyColumns.map((k) => sql`${qualified(alias(i + 1), k)} = ${qualified(alias(0), k)}`);
+        return sql` LEFT JOIN ${ident(t)} ${ident(alias(i + 1))} ON ${join(on, sql` AND `)}`;
+      })
+    : [];
+  return sql`${ident(group.primaryTable)} ${ident(alias(0))}${sql.join(joins)}`;
+}
+
+/** The select list: key, discriminator, version, then (for full rows) every field column. */
+export function selectList(group: GroupLayout, full: boolean): SQL {
+  const parts = keyRefs(group);
+  if (group.discriminatorColumn) parts.push(qualified(alias(0), group.discriminatorColumn));
+  if (group.versionColumn) parts.push(qualified(alias(0), group.versionColumn));
+  if (full) for (const c of group.columns) parts.push(qualified(alias(c.table), c.column));
+  return join(parts);
+}
+
+/** Restricts the group to the classes asked for, when its table also holds other classes. */
+export function discriminatorFilter(group: GroupLayout, classes: readonly ClassMeta[]): SQL | undefined {
+  if (!group.discriminatorColumn) return undefined;
+  const wanted = group.classes.filter((c) => classes.includes(c));
+  const values = wanted.map((c) => c.discriminator!.values[c.name]!);
+  if (values.length === group.byDiscriminator.size) return undefined;
+  return sql`${qualified(alias(0), group.discriminatorColumn)} IN (${join(values.map((v) => sql`${v}`))})`;
+}
+
+/** Decodes one row of a group's SELECT into an object of its runtime class. */
+export function decodeRow(group: GroupLayout, row: readonly unknown[], full: boolean): LoadedObject | undefined {
+  const n = group.keyColumns.length;
+  const key = row.slice(0, n);
+  let i = n;
+  let meta = group.classes[0]!;
+  if (group.discriminatorColumn) {
+    const found = group.byDiscriminator.get(String(row[i++]));
+    if (!found) return undefined; // a row of a class outside the model: invisible
+    meta = found;
+  }
+  const obj = newObject(meta, key, full, true);
+  if (group.versionColumn) obj.version = Number(row[i++] ?? 0);
+  if (!full) return obj;
+  for (const { field, positions, embedded } of group.decoders.get(meta.name)!.fields) {
+    if (field.fkColumns) {
+      const fk = positions.map((p) => row[p]);
+      obj.refs.set(field.name, fk.every((v) => v === null || v === undefined) ? null : fk);
+    } else if (embedded) {
+      const values = positions.map((p) => row[p]);
+      obj.values.set(field.name, values.every((v) => v === null || v === undefined) ? null : Object.fromEntries(embedded.map((sub, j) => [sub, values[j]])));
+    } else obj.values.set(field.name, row[positions[0]!]);
+  }
+  return obj;
+}
+
+/** Key parts of a class's identity (for JSON names and generation). */
+export { keyFieldColumns };
