@@ -20,7 +20,9 @@ export interface PersistenceContext {
   authToken?: string;
   /** JDO XML documents (`.jdo`, `.orm`); JPA orm.xml comes with a later release. */
   metadata?: MetadataText[];
-  /** Models in the plain object form, already read into declarations. */
+  /** Models in the plain object form (see `defineModel`). */
+  models?: unknown[];
+  /** Metadata already read into declarations (other front ends, tests). */
   documents?: MetadataDocument[];
   /** Create missing tables and columns at start-up (default true). Nothing is ever dropped. */
   autoCreateSchema?: boolean;

@@ -41,7 +41,12 @@ export class Serializer {
     }
     if (!obj.full) return out;
     path.add(obj.id);
-    for (const field of planFields(obj.meta, this.fetch)) out[field.name] = this.field(obj, field, level, path);
+    const inPlan = new Set(planFields(obj.meta, this.fetch));
+    for (const field of obj.meta.fields.values()) {
+      if (inPlan.has(field)) out[field.name] = this.field(obj, field, level, path);
+      // A reference held in the row is loaded even outside the plan: written as its identity.
+      else if (field.relation?.storage.kind === "fk-owner") out[field.name] = this.identityOf(obj, field);
+    }
     path.delete(obj.id);
     return out;
   }
@@ -63,6 +68,13 @@ export class Serializer {
     if (field.type.kind === "embedded") return stored ? this.embedded(classOf(this.model, field.type.class), stored as Record<string, unknown>) : null;
     if (field.type.kind === "key") return ancestorKey(this.model, obj.meta, stored);
     return encodeField(stored ?? null, field);
+  }
+
+  private identityOf(obj: LoadedObject, field: FieldMeta): Json {
+    const key = obj.refs.get(field.name);
+    if (!key) return null;
+    const target = classOf(this.model, field.relation!.target);
+    return this.identity(this.objects.get(target.root, key) ?? { meta: target, key });
   }
 
   private related(target: LoadedObject | { meta: ClassMeta; key: readonly unknown[] }, level: number, path: Set<string>): Json {

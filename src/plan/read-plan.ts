@@ -96,29 +96,32 @@ function addRows(model: Model, node: PlanNode, keys: SQL, steps: Step[], wholeEx
   }
 }
 
-/** Relation fields of the fetch plan over the node's class and its subclasses, each once. */
-function relationFields(model: Model, meta: ClassMeta, fetch: FetchPlan): FieldMeta[] {
-  const seen = new Set<string>();
-  const out: FieldMeta[] = [];
+/**
+ * Relation fields over the node's class and its subclasses, each once: those of the fetch plan,
+ * and owned to-one references outside it (their key is in the row, so they are written as identities).
+ */
+function relationFields(model: Model, meta: ClassMeta, fetch: FetchPlan): { field: FieldMeta; inPlan: boolean }[] {
+  const seen = new Map<string, { field: FieldMeta; inPlan: boolean }>();
   for (const c of subtree(model, meta.name)) {
-    for (const f of planFields(c, fetch)) {
+    const inPlan = new Set(planFields(c, fetch));
+    for (const f of c.fields.values()) {
+      if (!f.relation) continue;
       const id = `${f.declaringClass}.${f.name}`;
-      if (f.relation && !seen.has(id)) {
-        seen.add(id);
-        out.push(f);
-      }
+      const entry = seen.get(id);
+      if (inPlan.has(f)) seen.set(id, { field: f, inPlan: true });
+      else if (!entry && f.relation.storage.kind === "fk-owner") seen.set(id, { field: f, inPlan: false });
     }
   }
-  return out;
+  return [...seen.values()];
 }
 
 function expand(model: Model, node: PlanNode, keys: SQL, fetch: FetchPlan, depth: number, steps: Step[]): void {
-  for (const field of relationFields(model, node.meta, fetch)) {
+  for (const { field, inPlan } of relationFields(model, node.meta, fetch)) {
     const target = classOf(model, field.relation!.target);
     const edge: PlanEdge = { field };
     node.edges.push(edge);
     const storage = field.relation!.storage;
-    const frontier = node.level >= depth;
+    const frontier = node.level >= depth || !inPlan;
     // Stubs of a to-one reference come from the owner's foreign key, unless the class needs reading.
     if (frontier && storage.kind === "fk-owner" && subtree(model, target.name).length === 1) continue;
     const childKeys = relatedKeys(model, node.meta, field, keys);

@@ -17,7 +17,7 @@ export class LibsqlStore implements Store {
     if (statements.length === 0) return [];
     try {
       const results = await this.client.batch(statements.map(toLibsql), mode);
-      return results.map((r) => ({ rows: r.rows as unknown as unknown[][], rowsAffected: r.rowsAffected }));
+      return results.map((r) => ({ rows: r.rows.map((row) => Array.from(row as ArrayLike<unknown>)), rowsAffected: r.rowsAffected }));
     } catch (error) {
       throw translate(error);
     }
@@ -27,7 +27,7 @@ export class LibsqlStore implements Store {
     const out: StatementResult[] = [];
     for (const s of statements) {
       const r = await this.client.execute(toLibsql(s));
-      out.push({ rows: r.rows as unknown as unknown[][], rowsAffected: r.rowsAffected });
+      out.push({ rows: r.rows.map((row) => Array.from(row as ArrayLike<unknown>)), rowsAffected: r.rowsAffected });
     }
     return out;
   }

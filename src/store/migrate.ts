@@ -11,7 +11,7 @@ import type { Statement, Store } from "./store.ts";
 export const SEQUENCE_TABLE = "extent_sequence";
 /** Inserting NULL into one of its NOT NULL columns aborts a batch: a precondition inside a batch. */
 export const GUARD_TABLE = "extent_guard";
-export const GUARDS = ["missing", "changed", "exists"] as const;
+export const GUARDS = ["missing", "changed"] as const;
 
 export async function migrate(store: Store, model: Model, autoCreate: boolean): Promise<void> {
   const existing = await existingColumns(store);

@@ -1,0 +1,62 @@
+/**
+ * `createRestHandler`: a persistence context in, a web-standard `fetch(Request) => Response` out.
+ * The model is built and validated synchronously (a broken model throws `ModelError` at once);
+ * the store is opened and its schema brought up to date once, before the first request is served.
+ */
+import { normalizeConnectionUrl } from "./config/connection-url.ts";
+import type { PersistenceContext } from "./config/context.ts";
+import { buildApp } from "./http/app.ts";
+import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
+import { loadModel } from "./metadata/load-model.ts";
+import type { Model } from "./metadata/model.ts";
+import type { FetchPlan } from "./plan/fetch-plan.ts";
+import { openLibsqlStore } from "./store/libsql-store.ts";
+import { migrate } from "./store/migrate.ts";
+import type { Store } from "./store/store.ts";
+
+export interface RestHandlerOptions {
+  /** The persistence context: store URL and model. */
+  context: PersistenceContext;
+  /** The `{servlet_path}` prefix, e.g. `/api` (default: none). */
+  prefix?: string;
+  /** A store to use instead of opening `context.url` (tests, other drivers). */
+  store?: Store;
+  /** Largest accepted request body in bytes (default 1 MiB). */
+  bodyLimit?: number;
+  /** Fetch plan of the object answered by POST and PUT (default: all fields, depth 1). */
+  writeFetchPlan?: FetchPlan;
+}
+
+export interface RestHandler {
+  fetch(request: Request): Promise<Response>;
+  /** Resolves when the store is open and its schema is up to date. */
+  ready: Promise<void>;
+  model: Model;
+  store: Store;
+  close(): void;
+}
+
+export function createRestHandler(options: RestHandlerOptions): RestHandler {
+  const { context } = options;
+  const model = loadModel(context);
+  const store = options.store ?? openLibsqlStore(normalizeConnectionUrl(context.url), context.authToken);
+  const ready = migrate(store, model, context.autoCreateSchema !== false);
+  ready.catch(() => {}); // surfaced by awaiting `ready` or by the first request
+  const prefix = normalizePrefix(options.prefix ?? "");
+  const app = buildApp(
+    { model, store, prefix, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, writeFetchPlan: options.writeFetchPlan ?? { groups: ["all"], maxDepth: 1 } },
+    () => ready,
+  );
+  return {
+    fetch: async (request: Request) => app.fetch(request),
+    ready,
+    model,
+    store,
+    close: () => store.close(),
+  };
+}
+
+function normalizePrefix(prefix: string): string {
+  const trimmed = prefix.trim().replace(/\/+$/, "");
+  return !trimmed ? "" : trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
+}

@@ -1,0 +1,150 @@
+/**
+ * Routes: the seed's endpoints on a Hono app. Each route parses the request (class, key,
+ * parameters, body) and hands it to a service operation; every failure becomes a problem
+ * document with the contract's status.
+ */
+import { Hono, type Context } from "hono";
+import type { ClassMeta } from "../metadata/model.ts";
+import { type FetchPlan, parseFetchPlan } from "../plan/fetch-plan.ts";
+import { deleteExtent, deleteObject } from "../service/delete.ts";
+import { getExtent, getObject, objectExists } from "../service/read.ts";
+import type { Runtime } from "../service/runtime.ts";
+import { createObject, updateObject } from "../service/write.ts";
+import { readBodyText, readJsonBody } from "./body.ts";
+import { keyFromObject, keyFromPath } from "./keys.ts";
+import { HttpError, problem } from "./problem.ts";
+
+const JSON_TYPE = "application/json; charset=utf-8";
+const FETCH_PARAMS = new Set(["fetchGroup", "fetch", "maxFetchDepth"]);
+const QUERY_PATHS = new Set(["jdoql", "query", "jpql"]);
+
+export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
+  const base = new Hono({ strict: false });
+  const app = rt.prefix ? base.basePath(rt.prefix) : base;
+
+  base.use(async (_c, next) => {
+    await ready();
+    await next();
+  });
+
+  const json = (c: Context, body: unknown, status = 200, headers: Record<string, string> = {}) =>
+    new Response(c.req.method === "HEAD" ? null : JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
+
+  const classOf = (c: Context): ClassMeta => {
+    const name = c.req.param("class")!;
+    const meta = rt.model.classes.get(name);
+    if (!meta || meta.embeddedOnly) {
+      if (QUERY_PATHS.has(name)) throw new HttpError(400, `${name} queries are not available yet in this version of Extent`);
+      throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
+    }
+    return meta;
+  };
+
+  const fetchPlanOf = (c: Context, fallback?: FetchPlan): FetchPlan => {
+    const parsed = parseFetchPlan(rt.model, new URL(c.req.url).searchParams, fallback);
+    if (!parsed.ok) throw new HttpError(400, parsed.message, { errors: [{ path: parsed.parameter, message: parsed.message }] });
+    return parsed.plan;
+  };
+
+  /** Filter queries (`?filter=` and the raw `?expr` form) come with the JDOQL compiler. */
+  const rejectFilter = (c: Context) => {
+    const params = new URL(c.req.url).searchParams;
+    for (const name of params.keys()) {
+      if (!FETCH_PARAMS.has(name)) throw new HttpError(400, `filter queries are not available yet in this version of Extent (parameter "${name}")`);
+    }
+  };
+
+  /** A composite key may come in the body of GET, HEAD and DELETE on the class path. */
+  const bodyKey = async (c: Context, meta: ClassMeta): Promise<unknown[] | undefined> => {
+    const text = await readBodyText(c.req.raw, rt.bodyLimit);
+    if (text === undefined) return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new HttpError(400, `the body is not valid JSON: ${(error as Error).message}`);
+    }
+    return keyFromObject(rt.model, meta, parsed);
+  };
+
+  const location = (meta: ClassMeta, object: Record<string, unknown>): string => {
+    const identity = meta.identity;
+    const segment =
+      identity.kind === "datastore"
+        ? String(object._id)
+        : identity.fields.length === 1 && meta.fields.get(identity.fields[0]!)!.type.kind !== "key"
+          ? String(object[identity.fields[0]!])
+          : JSON.stringify(Object.fromEntries(identity.fields.map((f) => [f, object[f]])));
+    return `${rt.prefix}/${meta.name}/${encodeURIComponent(segment)}`;
+  };
+
+  app.get("/", (c) => json(c, { classes: [...rt.model.classes.values()].filter((m) => !m.embeddedOnly).map((m) => m.name) }));
+
+  app.get("/:class", async (c) => {
+    const meta = classOf(c);
+    rejectFilter(c);
+    const fetch = fetchPlanOf(c);
+    const key = await bodyKey(c, meta);
+    if (c.req.method === "HEAD") {
+      if (!key) throw new HttpError(400, "HEAD on a class needs a key (in the body) or a filter");
+      return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
+    }
+    if (key) return json(c, await getObject(rt, meta, key, fetch));
+    return json(c, await getExtent(rt, meta, fetch));
+  });
+
+  app.post("/:class", async (c) => {
+    const meta = classOf(c);
+    const fetch = fetchPlanOf(c, rt.writeFetchPlan);
+    const body = await readJsonBody(c.req.raw, rt.bodyLimit, true);
+    const result = await createObject(rt, meta, body, fetch);
+    return json(c, result.object, 201, { location: location(result.meta, result.object) });
+  });
+
+  app.delete("/:class", async (c) => {
+    const meta = classOf(c);
+    rejectFilter(c);
+    const key = await bodyKey(c, meta);
+    if (key) await deleteObject(rt, meta, key);
+    else await deleteExtent(rt, meta);
+    return c.body(null, 204);
+  });
+
+  app.get("/:class/:key", async (c) => {
+    const meta = classOf(c);
+    const key = keyFromPath(rt.model, meta, c.req.param("key"));
+    if (c.req.method === "HEAD") return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
+    return json(c, await getObject(rt, meta, key, fetchPlanOf(c)));
+  });
+
+  app.put("/:class/:key", async (c) => {
+    const meta = classOf(c);
+    const key = keyFromPath(rt.model, meta, c.req.param("key"));
+    const fetch = fetchPlanOf(c, rt.writeFetchPlan);
+    const body = await readJsonBody(c.req.raw, rt.bodyLimit, true);
+    return json(c, (await updateObject(rt, meta, key, body, fetch)).object);
+  });
+
+  app.delete("/:class/:key", async (c) => {
+    const meta = classOf(c);
+    await deleteObject(rt, meta, keyFromPath(rt.model, meta, c.req.param("key")));
+    return c.body(null, 204);
+  });
+
+  // Any other method on a known path shape: 405 with the methods that are allowed.
+  const allow = (methods: string) => (c: Context) => {
+    classOf(c);
+    throw new HttpError(405, `${c.req.method} is not allowed here; allowed: ${methods}`, { headers: { allow: methods } });
+  };
+  app.all("/:class", allow("GET, HEAD, POST, DELETE"));
+  app.all("/:class/:key", allow("GET, HEAD, PUT, DELETE"));
+
+  base.notFound((c) => problem(404, `no resource at ${new URL(c.req.url).pathname}`));
+  base.onError((error) => {
+    if (error instanceof HttpError) return problem(error.status, error.detail, error.extras);
+    const id = crypto.randomUUID();
+    console.error(`[extent] request ${id} failed:`, error);
+    return problem(500, `an internal error occurred; it is logged as request ${id}`, {}, `urn:uuid:${id}`);
+  });
+  return base;
+}

@@ -1,0 +1,52 @@
+/** Reading a JSON request body within the size limit: 415 for non-JSON media types, 413 when too large, 400 when malformed. */
+import { HttpError } from "./problem.ts";
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+function isJson(contentType: string): boolean {
+  const media = contentType.split(";")[0]!.trim().toLowerCase();
+  return media === "application/json" || media.endsWith("+json");
+}
+
+/** The raw text of the body, or `undefined` when there is none. */
+export async function readBodyText(request: Request, limit: number): Promise<string | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > limit) throw new HttpError(413, `the body is ${declared} bytes; the limit is ${limit} bytes`);
+  if (!request.body) return undefined;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new HttpError(413, `the body is larger than the limit of ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  if (size === 0) return undefined;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+export async function readJsonBody(request: Request, limit: number, required: boolean): Promise<unknown> {
+  const contentType = request.headers.get("content-type");
+  const text = await readBodyText(request, limit);
+  if (text === undefined) {
+    if (required) throw new HttpError(400, "the request needs a JSON body");
+    return undefined;
+  }
+  if (contentType && !isJson(contentType)) throw new HttpError(415, `the body must be JSON (Content-Type: application/json), not ${contentType}`, { headers: { "accept-post": "application/json" } });
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, `the body is not valid JSON: ${(error as Error).message}`);
+  }
+}

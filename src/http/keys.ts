@@ -1,0 +1,58 @@
+/**
+ * The `{primary key}` of a URL or body: a plain value for single-field and datastore identity,
+ * or a JSON object of the key fields (URL-encoded in a path) for composite keys. Parsed into
+ * stored-form key values in the order of the class's key columns.
+ */
+import { decodeKeyPart } from "../json/read-graph.ts";
+import { keyFieldColumns } from "../mapping/keys.ts";
+import type { ClassMeta, Model } from "../metadata/model.ts";
+import { HttpError } from "./problem.ts";
+
+export function keyFromPath(model: Model, meta: ClassMeta, segment: string): unknown[] {
+  const parts = keyFieldColumns(meta);
+  const text = segment.trim();
+  if (text.startsWith("{")) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new HttpError(400, `the key ${JSON.stringify(segment)} is not valid JSON`);
+    }
+    return keyFromObject(model, meta, json);
+  }
+  if (parts.length !== 1 || parts[0]!.type.kind === "key") {
+    throw new HttpError(400, `${meta.name} has a composite key: give it as a JSON object of ${parts.map((p) => p.field).join(", ")}`);
+  }
+  const part = parts[0]!;
+  const numeric = part.type.kind === "basic" && ["byte", "short", "int", "long", "biginteger", "float", "double", "decimal"].includes(part.type.basic);
+  const isBoolean = part.type.kind === "basic" && part.type.basic === "boolean";
+  let json: unknown = text;
+  if (numeric) json = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+  else if (isBoolean) json = text === "true" ? true : text === "false" ? false : text;
+  else if (part.type.kind === "basic" && /date|time|instant/.test(part.type.basic) && /^-?\d+$/.test(text)) json = Number(text);
+  const decoded = decodeKeyPart(model, meta, part.type, json, `/${part.field}`);
+  if (!decoded.ok) throw new HttpError(400, `the key ${JSON.stringify(segment)} is not a valid ${part.field}: ${decoded.error.message}`);
+  return [decoded.value];
+}
+
+export function keyFromObject(model: Model, meta: ClassMeta, json: unknown): unknown[] {
+  if (json === null || typeof json !== "object" || Array.isArray(json)) throw new HttpError(400, `a key must be a JSON object of ${keyFieldColumns(meta).map((p) => p.field).join(", ")}`);
+  const obj = json as Record<string, unknown>;
+  const parts = keyFieldColumns(meta);
+  const errors: { path: string; message: string }[] = [];
+  const key = parts.map((part) => {
+    const value = obj[part.field];
+    if (value === undefined && part.type.kind !== "key") {
+      errors.push({ path: `/${part.field}`, message: `key field "${part.field}" is required` });
+      return undefined;
+    }
+    const decoded = decodeKeyPart(model, meta, part.type, value ?? null, `/${part.field}`);
+    if (!decoded.ok) errors.push(decoded.error);
+    return decoded.ok ? decoded.value : undefined;
+  });
+  for (const name of Object.keys(obj)) {
+    if (name !== "class" && !parts.some((p) => p.field === name)) errors.push({ path: `/${name}`, message: `"${name}" is not a key field of ${meta.name}` });
+  }
+  if (errors.length) throw new HttpError(400, `the key of ${meta.name} is not valid`, { errors });
+  return key;
+}

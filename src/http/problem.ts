@@ -1,0 +1,57 @@
+/**
+ * Errors as RFC 9457 problem documents. Everything a client can get wrong is an `HttpError`
+ * with the contract's status; anything else is a bug, answered 500 with a request id that the
+ * log repeats, never with a stack trace or SQL text.
+ */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+export interface ProblemExtras {
+  errors?: FieldProblem[];
+  position?: { line: number; column: number; offset: number };
+  expected?: string[];
+  headers?: Record<string, string>;
+}
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  412: "Precondition Failed",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly extras: ProblemExtras = {},
+  ) {
+    super(detail);
+    this.name = "HttpError";
+  }
+}
+
+export function problem(status: number, detail: string, extras: ProblemExtras = {}, instance?: string): Response {
+  const body: Record<string, unknown> = {
+    type: `https://extent.dev/problems/${status}`,
+    title: TITLES[status] ?? "Error",
+    status,
+    detail,
+  };
+  if (instance) body.instance = instance;
+  if (extras.errors) body.errors = extras.errors;
+  if (extras.position) body.position = extras.position;
+  if (extras.expected) body.expected = extras.expected;
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/problem+json; charset=utf-8", ...extras.headers },
+  });
+}

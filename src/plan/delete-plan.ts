@@ -1,0 +1,90 @@
+/**
+ * Delete plans: one object, or a whole extent (subclasses included), in one atomic batch.
+ * References to the deleted objects are released (foreign keys set to null, join-table rows
+ * removed) so no object is left pointing at nothing; then the rows go, subclass tables first.
+ * Compiled once per class and cached.
+ */
+import { type ClassMeta, type Model, isAncestor, subtree } from "../metadata/model.ts";
+import { GUARD_TABLE } from "../store/migrate.ts";
+import { type Compiled, type SQL, bind, compile, ident, join, sql, tuple } from "../store/sql.ts";
+import type { Statement } from "../store/store.ts";
+import { alias, discriminatorFilter, groupsOf, keyRefs } from "./row-layout.ts";
+
+const cache = new Map<string, Compiled[]>();
+
+/** Statements deleting the object whose key parts are the placeholders k0, k1, ...; a guard aborts when it does not exist. */
+export function deleteOneStatements(model: Model, meta: ClassMeta, key: readonly unknown[]): Statement[] {
+  const values = Object.fromEntries(key.map((v, i) => [`k${i}`, v]));
+  return cached(`one|${meta.name}`, () => {
+    const keys = sql`SELECT ${join(meta.keyColumns.map((_, i) => sql`${sql.placeholder(`k${i}`)}`))}`;
+    return [guardMissing(model, meta, keys), ...deleteStatements(model, meta, keys)];
+  }).map((c) => bind(c, values));
+}
+
+export function deleteExtentStatements(model: Model, meta: ClassMeta): Statement[] {
+  return cached(`extent|${meta.name}`, () => {
+    const keys = join(
+      groupsOf(model, meta).map((g) => {
+        const filter = discriminatorFilter(g, subtree(model, meta.name));
+        return sql`SELECT ${join(keyRefs(g))} FROM ${ident(g.primaryTable)} ${ident(alias(0))}${filter ? sql` WHERE ${filter}` : sql``}`;
+      }),
+      sql` UNION ALL `,
+    );
+    return deleteStatements(model, meta, keys);
+  }).map((c) => bind(c));
+}
+
+function cached(key: string, build: () => SQL[]): Compiled[] {
+  let c = cache.get(key);
+  if (!c) cache.set(key, (c = build().map(compile)));
+  return c;
+}
+
+function guardMissing(model: Model, meta: ClassMeta, keys: SQL): SQL {
+  const exists = groupsOf(model, meta).map((g) => {
+    const filter = discriminatorFilter(g, subtree(model, meta.name));
+    return sql`SELECT 1 FROM ${ident(g.primaryTable)} ${ident(alias(0))} WHERE ${tuple(keyRefs(g))} IN (${keys})${filter ? sql` AND ${filter}` : sql``}`;
+  });
+  return sql`INSERT INTO ${ident(GUARD_TABLE)} (missing) SELECT NULL WHERE NOT EXISTS (${join(exists, sql` UNION ALL `)})`;
+}
+
+function deleteStatements(model: Model, meta: ClassMeta, keys: SQL): SQL[] {
+  const out: SQL[] = [];
+  const inHierarchy = (target: string) => isAncestor(model, target, meta.name) || isAncestor(model, meta.name, target);
+  const keyIn = (columns: readonly string[]) => sql`${tuple(columns.map((c) => ident(c)))} IN (${keys})`;
+  const released = new Set<string>();
+  for (const c of model.classes.values()) {
+    for (const field of c.fields.values()) {
+      const rel = field.relation;
+      if (!rel || field.declaringClass !== c.name) continue;
+      const s = rel.storage;
+      // Join-table rows owned by a deleted object, or naming one as their element.
+      if (s.kind === "join-table") {
+        if (isAncestor(model, c.name, meta.name) || isAncestor(model, meta.name, c.name)) out.push(sql`DELETE FROM ${ident(s.table)} WHERE ${keyIn(s.ownerColumns)}`);
+        if (inHierarchy(rel.target)) out.push(sql`DELETE FROM ${ident(s.table)} WHERE ${keyIn(s.elementColumns)}`);
+      }
+    }
+  }
+  for (const c of model.classes.values()) {
+    for (const [name, table] of c.fieldTables) {
+      const field = c.fields.get(name)!;
+      if (!field.fkColumns || !inHierarchy(field.relation!.target)) continue;
+      const id = `${table}.${field.fkColumns.join(",")}`;
+      if (released.has(id)) continue;
+      released.add(id);
+      out.push(sql`UPDATE ${ident(table)} SET ${join(field.fkColumns.map((col) => sql`${ident(col)} = NULL`))} WHERE ${keyIn(field.fkColumns)}`);
+    }
+  }
+  // Subclass tables before the primary tables their key subquery reads.
+  const tables: string[] = [];
+  const primaries: string[] = [];
+  for (const c of subtree(model, meta.name)) {
+    for (const t of c.tables) {
+      if (t === c.primaryTable) primaries.includes(t) || primaries.push(t);
+      else tables.includes(t) || tables.push(t);
+    }
+  }
+  for (const t of tables.filter((t) => !primaries.includes(t))) out.push(sql`DELETE FROM ${ident(t)} WHERE ${keyIn(meta.keyColumns)}`);
+  for (const t of primaries) out.push(sql`DELETE FROM ${ident(t)} WHERE ${keyIn(meta.keyColumns)}`);
+  return out;
+}

@@ -1,0 +1,29 @@
+/** GET and HEAD of objects: one read batch per request for a finite fetch depth. */
+import { Serializer } from "../json/serialize.ts";
+import { keyString } from "../mapping/keys.ts";
+import { type ClassMeta, isAncestor } from "../metadata/model.ts";
+import type { FetchPlan } from "../plan/fetch-plan.ts";
+import { load } from "../plan/load.ts";
+import { findExisting } from "../plan/resolve.ts";
+import { HttpError } from "../http/problem.ts";
+import type { Runtime } from "./runtime.ts";
+
+const keysParam = (key: readonly unknown[]) => JSON.stringify([key.length === 1 ? key[0] : key]);
+
+export async function getObject(rt: Runtime, meta: ClassMeta, key: unknown[], fetch: FetchPlan): Promise<Record<string, unknown>> {
+  const { roots, objects } = await load(rt.store, rt.model, meta, { kind: "keys" }, fetch, { keys: keysParam(key) });
+  if (!roots[0]) throw new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
+  return new Serializer(rt.model, objects, fetch).object(roots[0]);
+}
+
+export async function getExtent(rt: Runtime, meta: ClassMeta, fetch: FetchPlan): Promise<Record<string, unknown>[]> {
+  const { roots, objects } = await load(rt.store, rt.model, meta, { kind: "extent" }, fetch);
+  const serializer = new Serializer(rt.model, objects, fetch);
+  return roots.map((r) => serializer.object(r));
+}
+
+/** Existence only: reads the identity, not the object. */
+export async function objectExists(rt: Runtime, meta: ClassMeta, key: unknown[]): Promise<boolean> {
+  const found = (await findExisting(rt.store, rt.model, [{ root: meta.root, key }])).get(keyString(meta.root, key));
+  return !!found && isAncestor(rt.model, meta.name, found.meta.name);
+}

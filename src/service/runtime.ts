@@ -1,0 +1,14 @@
+/** What every request handler shares: the model, the store and the limits. Built once at start-up. */
+import type { Model } from "../metadata/model.ts";
+import type { FetchPlan } from "../plan/fetch-plan.ts";
+import type { Store } from "../store/store.ts";
+
+export interface Runtime {
+  model: Model;
+  store: Store;
+  /** The path prefix (`{servlet_path}`), for `Location` headers. */
+  prefix: string;
+  bodyLimit: number;
+  /** The fetch plan of the object returned by POST and PUT when the request names none. */
+  writeFetchPlan: FetchPlan;
+}

@@ -1,0 +1,138 @@
+/**
+ * POST and PUT: body → object graph → which objects exist (one read) → one atomic write batch
+ * that ends by reading the written object back, so the response costs no further round trip.
+ */
+import { type Graph, type GraphNode, readGraph } from "../json/read-graph.ts";
+import { Serializer } from "../json/serialize.ts";
+import { keyFieldColumns, keyString } from "../mapping/keys.ts";
+import { type ClassMeta, isAncestor } from "../metadata/model.ts";
+import type { FetchPlan } from "../plan/fetch-plan.ts";
+import { assemble, planStatements } from "../plan/load.ts";
+import { IdentityMap } from "../plan/objects.ts";
+import { type RootSelector, readPlan } from "../plan/read-plan.ts";
+import { type Existing, findExisting } from "../plan/resolve.ts";
+import { type WriteNode, assignKeys, guardExists, writeStatements } from "../plan/write-plan.ts";
+import { SEQUENCE_TABLE } from "../store/migrate.ts";
+import { ident, join, sql } from "../store/sql.ts";
+import { StoreConstraintError } from "../store/store.ts";
+import { HttpError } from "../http/problem.ts";
+import type { Runtime } from "./runtime.ts";
+
+export interface WriteResult {
+  object: Record<string, unknown>;
+  meta: ClassMeta;
+}
+
+function unprocessable(graph: Graph): never {
+  throw new HttpError(422, `the body does not fit class ${graph.root.declared.name}`, { errors: graph.errors });
+}
+
+async function lookup(rt: Runtime, nodes: readonly GraphNode[], extra: { root: string; key: readonly unknown[] }[] = []): Promise<Map<string, Existing>> {
+  const ids = [...extra, ...nodes.filter((n) => n.key).map((n) => ({ root: n.meta.root, key: n.key! }))];
+  return ids.length ? findExisting(rt.store, rt.model, ids) : new Map();
+}
+
+/** Decides, for each node, create or update, and with which class; every problem is a 4xx. */
+function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>, root: { mode: "create" | "update"; key?: unknown[] }) {
+  const errors: { path: string; message: string }[] = [];
+  const out = graph.nodes.map((node) => {
+    const isRoot = node === graph.root;
+    const key = isRoot && root.key ? root.key : node.key;
+    const found = key ? existing.get(keyString(node.meta.root, key)) : undefined;
+    if (found) {
+      if (!isAncestor(rt.model, node.meta.name, found.meta.name)) {
+        errors.push({ path: node.path || "/", message: `the object with this key is a ${found.meta.name}, not a ${node.meta.name}` });
+      }
+      return { node, meta: found.meta, mode: "update" as const, key };
+    }
+    if (node.meta.identity.kind === "datastore" && key) {
+      errors.push({ path: `${node.path}/_id`, message: `no ${node.meta.name} has _id ${JSON.stringify(key[0])}` });
+    }
+    if (node.meta.abstract) {
+      if (!node.explicitClass) throw new HttpError(400, `${node.meta.name} is abstract: say which subclass to create with "class"${node.path ? ` at ${node.path}` : ""}`);
+      errors.push({ path: `${node.path}/class`, message: `${node.meta.name} is abstract and cannot be created` });
+    }
+    keyFieldColumns(node.meta).forEach((part, i) => {
+      if (key?.[i] === undefined && part.generation.kind === "none") errors.push({ path: `${node.path}/${part.field}`, message: `key field "${part.field}" is required: ${node.meta.name} does not generate it` });
+    });
+    return { node, meta: node.meta, mode: "create" as const, key };
+  });
+  if (errors.length) throw new HttpError(422, `the body does not fit class ${graph.root.declared.name}`, { errors });
+  return out;
+}
+
+/** Reads the root object back inside the write batch, whatever way its key was chosen. */
+function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan) {
+  const pattern = w.keySource.map((s) => s.kind[0]).join("");
+  const selector: RootSelector = {
+    kind: "subquery",
+    cacheKey: `readback:${pattern}`,
+    keys: () =>
+      sql`SELECT ${join(
+        w.keySource.map((s, i) =>
+          s.kind === "sequence"
+            ? sql`(SELECT next_value - ${sql.placeholder("n")} + ${sql.placeholder("i")} FROM ${ident(SEQUENCE_TABLE)} WHERE name = ${sql.placeholder("seq")})`
+            : sql`${sql.placeholder(`v${i}`)}`,
+        ),
+      )}`,
+  };
+  const values: Record<string, unknown> = {};
+  w.keySource.forEach((s, i) => {
+    if (s.kind === "sequence") Object.assign(values, { n: s.count, i: s.index, seq: s.name });
+    else values[`v${i}`] = s.value;
+  });
+  const plan = readPlan(rt.model, w.meta, selector, fetch);
+  return { plan, statements: planStatements(plan, values) };
+}
+
+async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resolveModes>, fetch: FetchPlan): Promise<WriteResult> {
+  const { writes, prelude } = assignKeys(modes);
+  const guards = writes.filter((w) => w.mode === "update").map((w) => guardExists(w.meta, w.key, w.node === graph.root ? "missing" : "changed"));
+  const rootWrite = writes.find((w) => w.node === graph.root)!;
+  const back = readBack(rt, rootWrite, fetch);
+  const statements = [...guards, ...prelude, ...writeStatements(rt.model, writes), ...back.statements];
+  let results;
+  try {
+    results = await rt.store.batch(statements, "write");
+  } catch (error) {
+    if (!(error instanceof StoreConstraintError)) throw error;
+    if (error.kind === "guard" && error.guard === "missing") throw new HttpError(404, `no ${graph.root.declared.name} with that key`);
+    if (error.kind === "guard") throw new HttpError(409, "an object of the request was deleted or changed by another request meanwhile; retry");
+    if (error.kind === "unique") throw new HttpError(409, "an object with the same key already exists");
+    throw new HttpError(409, "the database refused the change (a constraint failed)");
+  }
+  const objects = new IdentityMap();
+  const roots = assemble(back.plan, results.slice(results.length - back.statements.length), objects);
+  if (!roots[0]) throw new Error("internal: the written object was not read back");
+  return { object: new Serializer(rt.model, objects, fetch).object(roots[0]), meta: roots[0].meta };
+}
+
+export async function createObject(rt: Runtime, meta: ClassMeta, body: unknown, fetch: FetchPlan): Promise<WriteResult> {
+  const graph = readGraph(rt.model, meta, body);
+  if (graph.errors.length) unprocessable(graph);
+  const existing = await lookup(rt, graph.nodes);
+  if (graph.root.key && existing.has(keyString(graph.root.meta.root, graph.root.key))) {
+    throw new HttpError(409, `a ${existing.get(keyString(graph.root.meta.root, graph.root.key))!.meta.name} with this key already exists`);
+  }
+  return execute(rt, graph, resolveModes(rt, graph, existing, { mode: "create" }), fetch);
+}
+
+export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[], body: unknown, fetch: FetchPlan): Promise<WriteResult> {
+  const rootId = { root: meta.root, key };
+  let graph = readGraph(rt.model, meta, body);
+  let existing = await lookup(rt, graph.errors.length ? [] : graph.nodes, [rootId]);
+  const found = existing.get(keyString(meta.root, key));
+  if (!found || !isAncestor(rt.model, meta.name, found.meta.name)) throw new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
+  if (found.meta !== meta || graph.errors.length) {
+    // The object is of a subclass: its own fields are allowed too.
+    graph = readGraph(rt.model, found.meta, body);
+    if (graph.errors.length) unprocessable(graph);
+    const missing = graph.nodes.filter((n) => n.key && !existing.has(keyString(n.meta.root, n.key)));
+    if (missing.length) existing = new Map([...existing, ...(await lookup(rt, missing))]);
+  }
+  if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) {
+    throw new HttpError(422, "the key in the body differs from the key in the path: a key cannot be changed", { errors: [{ path: "/", message: "key fields differ from the path" }] });
+  }
+  graph.root.key = key;
+  return execute(rt, graph, resolveModes(rt, graph, existing, { mode: "update", key }), fetch);
+}
