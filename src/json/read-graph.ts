@@ -65,7 +65,10 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown): Gra
     const parts = keyFieldColumns(meta);
     const key: unknown[] = [];
     for (const part of parts) {
-      if (!(part.field in obj)) continue;
+      if (!(part.field in obj)) {
+        if (part.type.kind === "key") key[parts.indexOf(part)] = ""; // no ancestor
+        continue;
+      }
       const decoded = decodeKeyPart(model, meta, part.type, obj[part.field], pointer(path, part.field));
       if (!decoded.ok) errors.push(decoded.error);
       else key[parts.indexOf(part)] = decoded.value;

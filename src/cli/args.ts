@@ -1,0 +1,51 @@
+/** Command-line arguments of `extent serve`, validated with valibot so a mistake names the flag. */
+import * as v from "valibot";
+
+export const USAGE = `Usage: extent serve --config DIR --persistence-context NAME [--port N] [--host H] [--prefix /p] [--seed FILE]
+
+  --config DIR                 folder holding persistence.xml and/or jdoconfig.xml (directly or under META-INF/)
+  --persistence-context NAME   the persistence-unit or persistence-manager-factory to serve
+  --port N                     port to listen on (default 8080)
+  --host H                     address to listen on (default 127.0.0.1)
+  --prefix /p                  path prefix of every resource (default: none)
+  --seed FILE                  JSON {"class": [objects]} POSTed at start when those extents are empty`;
+
+const Options = v.object({
+  config: v.pipe(v.string(), v.minLength(1)),
+  persistenceContext: v.pipe(v.string(), v.minLength(1)),
+  port: v.pipe(v.string(), v.regex(/^\d+$/, "must be a port number"), v.transform(Number), v.number(), v.minValue(0), v.maxValue(65535)),
+  host: v.string(),
+  prefix: v.string(),
+  seed: v.optional(v.string()),
+});
+
+export type ServeOptions = v.InferOutput<typeof Options>;
+
+const FLAGS: Record<string, keyof ServeOptions> = {
+  "--config": "config",
+  "--persistence-context": "persistenceContext",
+  "--port": "port",
+  "--host": "host",
+  "--prefix": "prefix",
+  "--seed": "seed",
+};
+
+export function parseServeArgs(argv: readonly string[]): { ok: true; options: ServeOptions } | { ok: false; message: string } {
+  const raw: Record<string, string> = { port: "8080", host: "127.0.0.1", prefix: "" };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    const name = FLAGS[flag];
+    if (!name) return { ok: false, message: `unknown argument ${argv[i]}` };
+    const value = inline ?? argv[++i];
+    if (value === undefined) return { ok: false, message: `${flag} needs a value` };
+    raw[name] = value;
+  }
+  const parsed = v.safeParse(Options, raw);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const key = issue.path?.[0]?.key as string | undefined;
+    const flag = Object.entries(FLAGS).find(([, n]) => n === key)?.[0] ?? key ?? "arguments";
+    return { ok: false, message: `${flag}: ${raw[key ?? ""] === undefined ? "is required" : issue.message}` };
+  }
+  return { ok: true, options: parsed.output };
+}
