@@ -80,7 +80,11 @@ export function buildModel(documents: readonly MetadataDocument[]): Model {
         field: f,
         type,
         fieldOf: (c, n) => allTyped(c).find((t) => t.decl.name === n),
-        inverseOf: (target) => subtreeTyped(target).find((t) => t.decl.mappedBy === f.name && refTarget(t.type) !== undefined && isA(declaring, refTarget(t.type)!)),
+        inverseOf: (target) =>
+          subtreeTyped(target).find((t) => {
+            const back = refTarget(t.type);
+            return t.decl.mappedBy === f.name && back !== undefined && (isA(declaring, back) || isA(back, declaring));
+          }),
         keyColumns,
         isA,
         log: declaring === decl.name ? log : new ProblemLog(),
