@@ -130,6 +130,11 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
 
   const out: Statement[] = [];
   for (const w of writes) {
+    for (const [fieldName, target] of w.node.refs) {
+      const field = w.meta.fields.get(fieldName)!;
+      // One-to-one: the target leaves whichever other object held it through this field.
+      if (target && field.relation?.kind === "one-to-one" && field.fkColumns) extra.push(releaseOneToOne(w, field, keyOf(target)));
+    }
     const refs = new Map<string, GraphNode | null>(w.node.refs);
     for (const [f, owner] of assigned.get(w.node) ?? []) refs.set(f, owner);
     const rows = rowValues(model, w, refs, keyOf);
@@ -218,4 +223,10 @@ function releaseInverse(model: Model, target: ClassMeta, fieldName: string, owne
     const sets = field.fkColumns!.map((c) => sql`${ident(c)} = NULL`);
     return statement(sql`UPDATE ${ident(table)} SET ${join(sets)} WHERE ${keyEquals(field.fkColumns!, owner)}${notKept}`);
   });
+}
+
+function releaseOneToOne(w: WriteNode, field: FieldMeta, target: SQL[]): Statement {
+  const table = w.meta.fieldTables.get(field.name)!;
+  const sets = field.fkColumns!.map((c) => sql`${ident(c)} = NULL`);
+  return statement(sql`UPDATE ${ident(table)} SET ${join(sets)} WHERE ${keyEquals(field.fkColumns!, target)} AND NOT ${keyEquals(w.meta.keyColumns, w.key)}`);
 }
