@@ -10,7 +10,7 @@ import { deleteExtent, deleteObject } from "../service/delete.ts";
 import { getExtent, getObject, objectExists } from "../service/read.ts";
 import type { Runtime } from "../service/runtime.ts";
 import { createObject, updateObject } from "../service/write.ts";
-import { readBodyText, readJsonBody } from "./body.ts";
+import { readJsonBody } from "./body.ts";
 import { keyFromObject, keyFromPath } from "./keys.ts";
 import { HttpError, problem } from "./problem.ts";
 
@@ -56,15 +56,8 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
 
   /** A composite key may come in the body of GET, HEAD and DELETE on the class path. */
   const bodyKey = async (c: Context, meta: ClassMeta): Promise<unknown[] | undefined> => {
-    const text = await readBodyText(c.req.raw, rt.bodyLimit);
-    if (text === undefined) return undefined;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw new HttpError(400, `the body is not valid JSON: ${(error as Error).message}`);
-    }
-    return keyFromObject(rt.model, meta, parsed);
+    const body = await readJsonBody(c.req.raw, rt.bodyLimit, false);
+    return body === undefined ? undefined : keyFromObject(rt.model, meta, body);
   };
 
   const location = (meta: ClassMeta, object: Record<string, unknown>): string => {

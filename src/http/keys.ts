@@ -10,26 +10,24 @@ import { HttpError } from "./problem.ts";
 
 export function keyFromPath(model: Model, meta: ClassMeta, segment: string): unknown[] {
   const parts = keyFieldColumns(meta);
-  const text = segment.trim();
-  if (text.startsWith("{")) {
+  const composite = parts.length !== 1 || parts[0]!.type.kind === "key";
+  // A single key may also be written as a JSON object; a String key that merely starts with "{" stays a string.
+  if (composite || /^\s*\{/.test(segment)) {
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(segment);
     } catch {
-      throw new HttpError(400, `the key ${JSON.stringify(segment)} is not valid JSON`);
+      if (composite) throw new HttpError(400, `${meta.name} has a composite key: give it as a JSON object of ${parts.map((p) => p.field).join(", ")}, not ${JSON.stringify(segment)}`);
     }
-    return keyFromObject(model, meta, json);
-  }
-  if (parts.length !== 1 || parts[0]!.type.kind === "key") {
-    throw new HttpError(400, `${meta.name} has a composite key: give it as a JSON object of ${parts.map((p) => p.field).join(", ")}`);
+    if (json !== undefined) return keyFromObject(model, meta, json);
   }
   const part = parts[0]!;
-  const numeric = part.type.kind === "basic" && ["byte", "short", "int", "long", "biginteger", "float", "double", "decimal"].includes(part.type.basic);
-  const isBoolean = part.type.kind === "basic" && part.type.basic === "boolean";
-  let json: unknown = text;
-  if (numeric) json = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
-  else if (isBoolean) json = text === "true" ? true : text === "false" ? false : text;
-  else if (part.type.kind === "basic" && /date|time|instant/.test(part.type.basic) && /^-?\d+$/.test(text)) json = Number(text);
+  const kind = part.type.kind === "basic" ? part.type.basic : undefined;
+  const text = segment.trim();
+  let json: unknown = segment;
+  if (kind && ["byte", "short", "int", "long", "biginteger", "float", "double", "decimal"].includes(kind)) json = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : segment;
+  else if (kind === "boolean") json = text === "true" ? true : text === "false" ? false : segment;
+  else if (kind && /date|time|instant/.test(kind) && /^-?\d+$/.test(text)) json = Number(text);
   const decoded = decodeKeyPart(model, meta, part.type, json, `/${part.field}`);
   if (!decoded.ok) throw new HttpError(400, `the key ${JSON.stringify(segment)} is not a valid ${part.field}: ${decoded.error.message}`);
   return [decoded.value];

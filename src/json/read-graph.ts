@@ -6,7 +6,7 @@
  */
 import { keyFieldColumns, keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
-import { decodeContainer, decodeValue } from "./values.ts";
+import { decodeContainer, decodeValue, pointer } from "./values.ts";
 
 export interface FieldError {
   path: string;
@@ -36,7 +36,6 @@ export interface Graph {
 }
 
 export const MAX_NESTING = 64;
-const pointer = (path: string, key: string | number) => `${path}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
 
 function describe(json: unknown): string {
   return json === null ? "null" : Array.isArray(json) ? "an array" : typeof json;
@@ -49,7 +48,7 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown): Gra
 
   const readObject = (json: unknown, declaredType: ClassMeta, path: string, depth: number): GraphNode | undefined => {
     if (json === null || typeof json !== "object" || Array.isArray(json)) {
-      errors.push({ path: path || "/", message: `expected an object of class ${declaredType.name}, got ${describe(json)}` });
+      errors.push({ path, message: `expected an object of class ${declaredType.name}, got ${describe(json)}` });
       return undefined;
     }
     if (depth > MAX_NESTING) {
@@ -147,7 +146,7 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown): Gra
   };
 
   const root = readObject(body, declared, "", 0);
-  return { root: root ?? placeholder(declared), nodes, errors: root ? errors : errors.length ? errors : [{ path: "/", message: "expected an object" }] };
+  return { root: root ?? placeholder(declared), nodes, errors: root ? errors : errors.length ? errors : [{ path: "", message: "expected an object" }] };
 }
 
 function placeholder(meta: ClassMeta): GraphNode {

@@ -6,9 +6,18 @@
  */
 import type { BasicKind, FieldMeta, FieldType, ValueType } from "../metadata/model.ts";
 
+/** A JSON pointer (RFC 6901) one step below `path`. */
+export const pointer = (path: string, key: string | number): string => `${path}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+
 export type Decoded = { ok: true; value: unknown } | { ok: false; message: string };
 
 const ok = (value: unknown): Decoded => ({ ok: true, value });
+
+/**
+ * libSQL's client cuts text at U+0000, so the char U+0000 (Java's default char) is stored as ''
+ * and read back as U+0000; strings containing U+0000 are refused.
+ */
+export const NUL_CHAR = "";
 const bad = (message: string): Decoded => ({ ok: false, message });
 
 const INT_RANGE: Partial<Record<BasicKind, [number, number]>> = {
@@ -24,6 +33,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const LOCAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LOCAL_TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
 const DAY_MS = 86_400_000;
+const FLOAT_MAX = 3.4028234663852886e38;
 
 function describe(json: unknown): string {
   if (json === null) return "null";
@@ -31,26 +41,36 @@ function describe(json: unknown): string {
   return typeof json === "object" ? "an object" : `${typeof json} ${JSON.stringify(json)}`;
 }
 
+/** Whether the `YYYY-MM-DD` at the start of an ISO string is a real calendar day (Date.parse rolls Feb 30 over). */
+function realDay(iso: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  if (!m) return false;
+  const d = new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!));
+  return d.getUTCMonth() === +m[2]! - 1 && d.getUTCDate() === +m[3]!;
+}
+
 function decodeDate(json: unknown, kind: BasicKind): Decoded {
-  if (typeof json === "number") return Number.isSafeInteger(json) ? ok(json) : bad(`expected epoch milliseconds (an integer), got ${json}`);
+  if (typeof json === "number") {
+    if (!Number.isSafeInteger(json)) return bad(`expected epoch milliseconds (an integer), got ${json}`);
+    if (kind === "local-time") return json >= 0 && json < DAY_MS ? ok(json) : bad(`a time is milliseconds since midnight (0 to ${DAY_MS - 1}), got ${json}`);
+    // A LocalDate is a day: its UTC midnight.
+    return ok(kind === "local-date" ? Math.floor(json / DAY_MS) * DAY_MS : json);
+  }
   if (typeof json !== "string") return bad(`expected epoch milliseconds or an ISO-8601 string, got ${describe(json)}`);
   if (kind === "local-time") {
     const m = LOCAL_TIME.exec(json);
     if (!m || +m[1]! > 23 || +m[2]! > 59 || +(m[3] ?? 0) > 59) return bad(`expected a time "HH:MM[:SS[.sss]]", got ${JSON.stringify(json)}`);
     return ok(((+m[1]! * 60 + +m[2]!) * 60 + +(m[3] ?? 0)) * 1000 + Math.floor(+`0.${m[4] ?? 0}` * 1000));
   }
-  if (kind === "local-date" || kind === "sql-date") {
-    const m = LOCAL_DATE.exec(json);
-    if (m) {
-      const ms = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!);
-      if (new Date(ms).getUTCDate() !== +m[3]!) return bad(`not a calendar date: ${JSON.stringify(json)}`);
-      return ok(ms);
-    }
+  if (!realDay(json)) return bad(`expected an ISO-8601 date or epoch milliseconds, got ${JSON.stringify(json)}`);
+  if (LOCAL_DATE.test(json)) {
+    const m = LOCAL_DATE.exec(json)!;
+    return ok(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!));
   }
   // A date-time without a zone is read as UTC, as the contract defines times.
   const text = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(json) ? json + "Z" : json;
   const ms = Date.parse(text);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(json) || Number.isNaN(ms)) return bad(`expected an ISO-8601 date or epoch milliseconds, got ${JSON.stringify(json)}`);
+  if (Number.isNaN(ms)) return bad(`expected an ISO-8601 date or epoch milliseconds, got ${JSON.stringify(json)}`);
   return ok(kind === "local-date" ? Math.floor(ms / DAY_MS) * DAY_MS : ms);
 }
 
@@ -63,16 +83,21 @@ function decodeBasic(json: unknown, kind: BasicKind): Decoded {
       if (typeof json !== "number" || !Number.isInteger(json)) return bad(`expected an integer (${kind}), got ${describe(json)}`);
       return json < min || json > max ? bad(`${json} is out of range for ${kind} (${min} to ${max})`) : ok(json);
     }
-    case "float": case "double":
-      return typeof json === "number" && Number.isFinite(json) ? ok(json) : bad(`expected a number (${kind}), got ${describe(json)}`);
+    case "float":
+      if (typeof json !== "number" || !Number.isFinite(json)) return bad(`expected a number (float), got ${describe(json)}`);
+      return Math.abs(json) > FLOAT_MAX ? bad(`${json} is out of range for float (±${FLOAT_MAX})`) : ok(json);
+    case "double":
+      return typeof json === "number" && Number.isFinite(json) ? ok(json) : bad(`expected a number (double), got ${describe(json)}`);
     case "decimal":
       if (typeof json === "number" && Number.isFinite(json)) return ok(json);
       if (typeof json === "string" && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(json)) return ok(Number(json));
       return bad(`expected a decimal number, got ${describe(json)}`);
     case "char":
-      return typeof json === "string" && [...json].length === 1 ? ok(json) : bad(`expected a one-character string, got ${describe(json)}`);
+      if (typeof json !== "string" || [...json].length !== 1) return bad(`expected a one-character string, got ${describe(json)}`);
+      return ok(json === "\u0000" ? NUL_CHAR : json);
     case "string":
-      return typeof json === "string" ? ok(json) : bad(`expected a string, got ${describe(json)}`);
+      if (typeof json !== "string") return bad(`expected a string, got ${describe(json)}`);
+      return json.includes("\u0000") ? bad("strings cannot contain U+0000: libSQL does not keep text past it") : ok(json);
     case "uuid":
       return typeof json === "string" && UUID.test(json) ? ok(json.toLowerCase()) : bad(`expected a UUID string, got ${describe(json)}`);
     case "bytes":
@@ -107,7 +132,9 @@ export function encodeValue(stored: unknown, type: ValueType, ordinal: boolean):
   switch (type.basic) {
     case "boolean":
       return Boolean(Number(stored));
-    case "string": case "char": case "uuid":
+    case "char":
+      return stored === NUL_CHAR ? "\u0000" : String(stored);
+    case "string": case "uuid":
       return String(stored);
     case "bytes":
       return toBase64(stored);
@@ -137,7 +164,7 @@ export function decodeContainer(json: unknown, type: FieldType): { ok: true; val
   };
   if (type.kind === "collection") {
     if (!Array.isArray(json)) return { ok: false, errors: [{ path: "", message: `expected an array, got ${describe(json)}` }] };
-    let values = json.map((v, i) => element(v, type.element, `/${i}`));
+    let values = json.map((v, i) => element(v, type.element, pointer("", i)));
     if (type.collection === "set") values = [...new Map(values.map((v) => [JSON.stringify(v), v])).values()];
     return errors.length ? { ok: false, errors } : { ok: true, value: JSON.stringify(values) };
   }
@@ -146,8 +173,8 @@ export function decodeContainer(json: unknown, type: FieldType): { ok: true; val
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(json)) {
       const keyJson = type.key.kind === "basic" && type.key.basic !== "string" && type.key.basic !== "char" && /^-?\d+(\.\d+)?$/.test(k) ? Number(k) : k;
-      const key = element(keyJson, type.key, `/${k}`);
-      out[String(key)] = element(v, type.value, `/${k}`);
+      const key = element(keyJson, type.key, pointer("", k));
+      out[String(key)] = element(v, type.value, pointer("", k));
     }
     return errors.length ? { ok: false, errors } : { ok: true, value: JSON.stringify(out) };
   }

@@ -12,6 +12,7 @@ import type { GraphNode } from "../json/read-graph.ts";
 import { GUARD_TABLE, SEQUENCE_TABLE } from "../store/migrate.ts";
 import { type SQL, ident, join, sql, statement, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
+import { NUL_CHAR } from "../json/values.ts";
 import { findInSubtree, owningJoinTable } from "./read-plan.ts";
 
 /** A node after resolution: created, or an existing object (with its runtime class). */
@@ -93,7 +94,7 @@ export function guardExists(meta: ClassMeta, key: readonly SQL[], guard: "missin
   return statement(sql`INSERT INTO ${ident(GUARD_TABLE)} (${ident(guard)}) SELECT NULL WHERE NOT EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, key)})`);
 }
 
-const DEFAULTS: Record<string, unknown> = { boolean: 0, byte: 0, short: 0, int: 0, long: 0, float: 0, double: 0, char: "\u0000" };
+const DEFAULTS: Record<string, unknown> = { boolean: 0, byte: 0, short: 0, int: 0, long: 0, float: 0, double: 0, char: NUL_CHAR };
 
 /** Builds the statements that write every node of the graph. */
 export function writeStatements(model: Model, writes: readonly WriteNode[]): Statement[] {

@@ -41,7 +41,7 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
     const found = key ? existing.get(keyString(node.meta.root, key)) : undefined;
     if (found) {
       if (!isAncestor(rt.model, node.meta.name, found.meta.name)) {
-        errors.push({ path: node.path || "/", message: `the object with this key is a ${found.meta.name}, not a ${node.meta.name}` });
+        errors.push({ path: node.path, message: `the object with this key is a ${found.meta.name}, not a ${node.meta.name}` });
       }
       return { node, meta: found.meta, mode: "update" as const, key };
     }
@@ -131,7 +131,7 @@ export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[],
     if (missing.length) existing = new Map([...existing, ...(await lookup(rt, missing))]);
   }
   if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) {
-    throw new HttpError(422, "the key in the body differs from the key in the path: a key cannot be changed", { errors: [{ path: "/", message: "key fields differ from the path" }] });
+    throw new HttpError(422, "the key in the body differs from the key in the path: a key cannot be changed", { errors: [{ path: "", message: "key fields differ from the path" }] });
   }
   graph.root.key = key;
   return execute(rt, graph, resolveModes(rt, graph, existing, { mode: "update", key }), fetch);
