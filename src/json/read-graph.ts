@@ -106,7 +106,9 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown): Gra
         if (value === null) return void node.many.set(field.name, []);
         if (!Array.isArray(value)) return void errors.push({ path: at, message: `expected an array of ${target.name} objects, got ${describe(value)}` });
         const items = value.map((v, i) => readObject(v, target, pointer(at, i), depth + 1)).filter((n): n is GraphNode => !!n);
-        node.many.set(field.name, [...new Set(items)]);
+        // A List in a join table may hold an object twice; anywhere else an object is there once.
+        const keepsDuplicates = (type.collection === "list" || type.collection === "array") && field.relation.storage.kind === "join-table";
+        node.many.set(field.name, keepsDuplicates ? items : [...new Set(items)]);
       } else if (value === null) {
         if (field.relation.storage.kind === "fk-inverse") node.many.set(field.name, []);
         else node.refs.set(field.name, null);

@@ -8,36 +8,24 @@ import { type ClassMeta, type Model, isAncestor, subtree } from "../metadata/mod
 import { GUARD_TABLE } from "../store/migrate.ts";
 import { type Compiled, type SQL, bind, compile, ident, join, sql, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
-import { alias, discriminatorFilter, groupsOf, keyRefs } from "./row-layout.ts";
+import { perModelCache } from "./plan-cache.ts";
+import { alias, discriminatorFilter, extentKeys, groupsOf, keyRefs } from "./row-layout.ts";
 
-const cache = new Map<string, Compiled[]>();
+const plans = perModelCache<Compiled[]>(1000);
 
-/** Statements deleting the object whose key parts are the placeholders k0, k1, ...; a guard aborts when it does not exist. */
+/** Statements deleting one object; a guard aborts the batch when it does not exist as this class. */
 export function deleteOneStatements(model: Model, meta: ClassMeta, key: readonly unknown[]): Statement[] {
-  const values = Object.fromEntries(key.map((v, i) => [`k${i}`, v]));
-  return cached(`one|${meta.name}`, () => {
+  const compiled = plans(model).get(`one|${meta.name}`, () => {
     const keys = sql`SELECT ${join(meta.keyColumns.map((_, i) => sql`${sql.placeholder(`k${i}`)}`))}`;
-    return [guardMissing(model, meta, keys), ...deleteStatements(model, meta, keys)];
-  }).map((c) => bind(c, values));
+    return [guardMissing(model, meta, keys), ...deleteStatements(model, meta, keys)].map((q) => compile(q));
+  });
+  const values = Object.fromEntries(key.map((v, i) => [`k${i}`, v]));
+  return compiled.map((c) => bind(c, values));
 }
 
 export function deleteExtentStatements(model: Model, meta: ClassMeta): Statement[] {
-  return cached(`extent|${meta.name}`, () => {
-    const keys = join(
-      groupsOf(model, meta).map((g) => {
-        const filter = discriminatorFilter(g, subtree(model, meta.name));
-        return sql`SELECT ${join(keyRefs(g))} FROM ${ident(g.primaryTable)} ${ident(alias(0))}${filter ? sql` WHERE ${filter}` : sql``}`;
-      }),
-      sql` UNION ALL `,
-    );
-    return deleteStatements(model, meta, keys);
-  }).map((c) => bind(c));
-}
-
-function cached(key: string, build: () => SQL[]): Compiled[] {
-  let c = cache.get(key);
-  if (!c) cache.set(key, (c = build().map(compile)));
-  return c;
+  const compiled = plans(model).get(`extent|${meta.name}`, () => deleteStatements(model, meta, extentKeys(model, meta)).map((q) => compile(q)));
+  return compiled.map((c) => bind(c));
 }
 
 function guardMissing(model: Model, meta: ClassMeta, keys: SQL): SQL {

@@ -1,15 +1,16 @@
 /**
  * Running a read plan: one batch, then rows become objects in an identity map and relations are
- * wired between them. With unlimited depth (-1) the loader repeats with the newly reached objects
- * as roots until no new object appears: one round trip per level of the graph, cycles cut by
- * identity.
+ * wired between them. When the fetch depth is deeper than one batch's plan covers (unlimited,
+ * or a plan that would be too large), the loader goes on level by level from the objects not yet
+ * expanded: one more round trip per step of the object graph, never per object; cycles are cut
+ * by identity.
  */
 import type { ClassMeta, Model } from "../metadata/model.ts";
 import { bind } from "../store/sql.ts";
 import type { Statement, StatementResult, Store } from "../store/store.ts";
 import type { FetchPlan } from "./fetch-plan.ts";
 import { IdentityMap, type LoadedObject } from "./objects.ts";
-import { type PlanNode, type ReadPlan, type RootSelector, type Step, readPlan } from "./read-plan.ts";
+import { type PlanEdge, type PlanNode, type ReadPlan, type RootSelector, type Step, batchDepth, readPlan } from "./read-plan.ts";
 import { decodeRow } from "./row-layout.ts";
 
 export interface Loaded {
@@ -17,69 +18,74 @@ export interface Loaded {
   objects: IdentityMap;
 }
 
-const MAX_LEVELS = 64;
+/** Bounds the level-by-level expansion: a request never runs more batches than this. */
+const MAX_ROUNDS = 64;
 
 /** Statements of a plan, bound to the request's values (`keys` and the caller's placeholders). */
 export function planStatements(plan: ReadPlan, values: Record<string, unknown>): Statement[] {
   return plan.steps.map((s) => bind(s.compiled, values));
 }
 
-/** Reads objects: one round trip for a finite depth. */
+/** The plan a request's first batch runs. */
+export function firstPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): ReadPlan {
+  return readPlan(model, meta, selector, fetch, batchDepth(model, meta, selector, fetch));
+}
+
+/** Reads objects: one round trip when the fetch depth fits one plan. */
 export async function load(store: Store, model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, values: Record<string, unknown> = {}): Promise<Loaded> {
-  const plan = readPlan(model, meta, selector, fetch);
+  const plan = firstPlan(model, meta, selector, fetch);
   const results = await store.batch(planStatements(plan, values), "read");
   const objects = new IdentityMap();
   const roots = assemble(plan, results, objects);
-  if (fetch.maxDepth < 0) await expandUnlimited(store, model, fetch, roots, objects);
+  await expandFurther(store, model, fetch, objects);
   return { roots, objects };
 }
 
 /** Turns the results of a plan's statements into objects; returns the root objects in order. */
-export function assemble(plan: ReadPlan, results: readonly StatementResult[], objects: IdentityMap): LoadedObject[] {
+export function assemble(plan: ReadPlan, results: readonly StatementResult[], objects: IdentityMap, baseLevel = 0): LoadedObject[] {
   const atNode = new Map<PlanNode, LoadedObject[]>();
   const linkSteps: { step: Extract<Step, { kind: "links" }>; rows: unknown[][] }[] = [];
   plan.steps.forEach((step, i) => {
     const rows = results[i]!.rows;
     if (step.kind === "links") return void linkSteps.push({ step, rows });
     const list = atNode.get(step.node) ?? [];
+    const expanded = step.node.level <= plan.depth;
     for (const row of rows) {
       const decoded = decodeRow(step.group, row, true);
-      if (decoded) list.push(objects.put(decoded));
+      if (!decoded) continue;
+      const obj = objects.put(decoded);
+      obj.level = Math.min(obj.level, baseLevel + step.node.level);
+      if (expanded) obj.expanded = true;
+      list.push(obj);
     }
     atNode.set(step.node, list);
   });
   for (const { step, rows } of linkSteps) {
-    const edge = step.edge;
-    const owners = new Map<string, LoadedObject[]>();
+    const byOwner = new Map<string, LoadedObject[]>();
     for (const row of rows) {
-      const ownerKey = row.slice(0, step.ownerWidth);
-      const elementKey = row.slice(step.ownerWidth);
-      const element = objects.get(edge.node!.meta.root, elementKey);
-      const k = JSON.stringify(ownerKey);
-      if (element) owners.set(k, [...(owners.get(k) ?? []), element]);
+      const element = objects.get(step.edge.node!.meta.root, row.slice(step.ownerWidth));
+      const k = JSON.stringify(row.slice(0, step.ownerWidth));
+      if (element) byOwner.set(k, [...(byOwner.get(k) ?? []), element]);
     }
-    wireMany(plan.root, edge.field.name, owners, atNode, objects);
+    wire(step.edge, atNode.get(step.from) ?? [], byOwner);
   }
-  wireInverse(plan.root, atNode, objects);
+  wireInverse(plan.root, atNode);
   return atNode.get(plan.root) ?? [];
 }
 
-/** Sets `field` on every owner object of nodes that have the edge, from owner key → elements. */
-function wireMany(root: PlanNode, fieldName: string, byOwner: Map<string, LoadedObject[]>, atNode: Map<PlanNode, LoadedObject[]>, _objects: IdentityMap): void {
-  forEachNode(root, (node) => {
-    if (!node.edges.some((e) => e.field.name === fieldName && e.node)) return;
-    for (const owner of atNode.get(node) ?? []) {
-      if (owner.meta.fields.has(fieldName) && !owner.related.has(fieldName)) owner.related.set(fieldName, byOwner.get(JSON.stringify(owner.key)) ?? []);
-    }
-  });
+/** Sets the edge's field on each owner from owner key → related objects. */
+function wire(edge: PlanEdge, owners: readonly LoadedObject[], byOwner: Map<string, LoadedObject[]>): void {
+  const field = edge.field;
+  for (const owner of owners) {
+    if (owner.meta.fields.get(field.name) === field && !owner.related.has(field.name)) owner.related.set(field.name, byOwner.get(JSON.stringify(owner.key)) ?? []);
+  }
 }
 
 /** Inverse foreign keys (1-N mapped-by, inverse 1-1): the related objects name their owner. */
-function wireInverse(root: PlanNode, atNode: Map<PlanNode, LoadedObject[]>, _objects: IdentityMap): void {
-  forEachNode(root, (node) => {
-    for (const edge of node.edges) {
-      const s = edge.field.relation!.storage;
-      if (s.kind !== "fk-inverse" || !edge.node) continue;
+function wireInverse(node: PlanNode, atNode: Map<PlanNode, LoadedObject[]>): void {
+  for (const edge of node.edges) {
+    const s = edge.field.relation!.storage;
+    if (s.kind === "fk-inverse" && edge.node) {
       const byOwner = new Map<string, LoadedObject[]>();
       for (const element of atNode.get(edge.node) ?? []) {
         const fk = element.refs.get(s.targetField);
@@ -87,34 +93,33 @@ function wireInverse(root: PlanNode, atNode: Map<PlanNode, LoadedObject[]>, _obj
         const k = JSON.stringify(fk);
         byOwner.set(k, [...(byOwner.get(k) ?? []), element]);
       }
-      for (const owner of atNode.get(node) ?? []) {
-        if (owner.meta.fields.has(edge.field.name) && !owner.related.has(edge.field.name)) owner.related.set(edge.field.name, byOwner.get(JSON.stringify(owner.key)) ?? []);
-      }
+      wire(edge, atNode.get(node) ?? [], byOwner);
     }
-  });
+    if (edge.node) wireInverse(edge.node, atNode);
+  }
 }
 
-function forEachNode(node: PlanNode, visit: (n: PlanNode) => void): void {
-  visit(node);
-  for (const e of node.edges) if (e.node) forEachNode(e.node, visit);
-}
-
-/** Unlimited depth: keep loading from the objects whose relations are not known yet. */
-async function expandUnlimited(store: Store, model: Model, fetch: FetchPlan, roots: LoadedObject[], objects: IdentityMap): Promise<void> {
-  const expanded = new Set(roots.map((r) => r.id));
-  for (let level = 0; level < MAX_LEVELS; level++) {
-    const frontier = objects.all().filter((o) => !expanded.has(o.id) && o.full);
+/** Expands, level by level, the objects within the fetch depth whose relations are not loaded yet. */
+export async function expandFurther(store: Store, model: Model, fetch: FetchPlan, objects: IdentityMap): Promise<void> {
+  const limit = fetch.maxDepth < 0 ? Infinity : fetch.maxDepth;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const frontier = objects.all().filter((o) => o.full && !o.expanded && o.level <= limit);
     if (!frontier.length) return;
-    const byClass = new Map<ClassMeta, LoadedObject[]>();
-    for (const o of frontier) byClass.set(o.meta, [...(byClass.get(o.meta) ?? []), o]);
-    const plans = [...byClass].map(([meta, objs]) => ({ plan: readPlan(model, meta, { kind: "keys" }, fetch), keys: JSON.stringify(objs.map((o) => (o.key.length === 1 ? o.key[0] : o.key))) }));
-    const statements = plans.flatMap(({ plan, keys }) => planStatements(plan, { keys }));
-    const results = await store.batch(statements, "read");
-    let offset = 0;
-    for (const { plan } of plans) {
-      assemble(plan, results.slice(offset, offset + plan.steps.length), objects);
-      offset += plan.steps.length;
+    const byClassAndLevel = new Map<string, LoadedObject[]>();
+    for (const o of frontier) {
+      const k = `${o.meta.name}|${o.level}`;
+      byClassAndLevel.set(k, [...(byClassAndLevel.get(k) ?? []), o]);
     }
-    frontier.forEach((o) => expanded.add(o.id));
+    const batches = [...byClassAndLevel.values()].map((objs) => {
+      const plan = firstPlan(model, objs[0]!.meta, { kind: "keys" }, fetch);
+      return { plan, level: objs[0]!.level, statements: planStatements(plan, { keys: JSON.stringify(objs.map((o) => (o.key.length === 1 ? o.key[0] : o.key))) }) };
+    });
+    const results = await store.batch(batches.flatMap((b) => b.statements), "read");
+    let offset = 0;
+    for (const b of batches) {
+      assemble(b.plan, results.slice(offset, offset + b.statements.length), objects, b.level);
+      offset += b.statements.length;
+    }
+    frontier.forEach((o) => (o.expanded = true));
   }
 }

@@ -20,6 +20,10 @@ export interface LoadedObject {
   refs: Map<string, readonly unknown[] | null>;
   /** Related objects resolved by the loader: to-many fields and inverse to-one fields. */
   related: Map<string, LoadedObject[]>;
+  /** Fewest relation steps from a root of the request (for fetch depth). */
+  level: number;
+  /** The relations of the fetch plan are loaded. */
+  expanded: boolean;
 }
 
 export class IdentityMap {
@@ -56,5 +60,5 @@ export class IdentityMap {
 }
 
 export function newObject(meta: ClassMeta, key: readonly unknown[], full: boolean, exact: boolean): LoadedObject {
-  return { meta, key, id: keyString(meta.root, key), full, exact, values: new Map(), refs: new Map(), related: new Map() };
+  return { meta, key, id: keyString(meta.root, key), full, exact, values: new Map(), refs: new Map(), related: new Map(), level: Infinity, expanded: false };
 }

@@ -11,7 +11,8 @@
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
 import { type Compiled, type SQL, compile, ident, join, qualified, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, planFields } from "./fetch-plan.ts";
-import { type GroupLayout, alias, discriminatorFilter, fromClause, groupsOf, keyRefs, selectList } from "./row-layout.ts";
+import { perModelCache } from "./plan-cache.ts";
+import { type GroupLayout, discriminatorFilter, extentKeys, fromClause, groupsOf, keyRefs, selectList } from "./row-layout.ts";
 
 /** Which objects a plan starts from. */
 export type RootSelector =
@@ -36,48 +37,52 @@ export interface PlanEdge {
 
 export type Step =
   | { kind: "rows"; node: PlanNode; group: GroupLayout; compiled: Compiled }
-  /** Rows of (owner key..., element key...) of a join table, in collection order. */
-  | { kind: "links"; edge: PlanEdge; ownerWidth: number; compiled: Compiled };
+  /** Rows of (owner key..., element key...) of a join table, in collection order; `from` holds the owners. */
+  | { kind: "links"; from: PlanNode; edge: PlanEdge; ownerWidth: number; compiled: Compiled };
 
 export interface ReadPlan {
   root: PlanNode;
   fetch: FetchPlan;
+  /** Levels whose relations this plan loads (objects one level deeper are read, not expanded). */
+  depth: number;
   steps: Step[];
 }
 
-const MAX_CACHED = 1000;
-const cache = new Map<string, ReadPlan>();
+const plans = perModelCache<ReadPlan>(1000);
 
-export function readPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): ReadPlan {
-  const key = `${meta.name}|${selector.kind === "subquery" ? "q:" + selector.cacheKey : selector.kind}|${fetch.groups.join(",")}|${fetch.maxDepth}`;
-  let plan = cache.get(key);
-  if (!plan) {
-    plan = buildPlan(model, meta, selector, fetch);
-    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
-    cache.set(key, plan);
-  }
-  return plan;
+/** The plan reading `meta`'s objects to `depth` levels (the loader goes on level by level beyond). */
+export function readPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, depth: number): ReadPlan {
+  const key = `${meta.name}|${selector.kind === "subquery" ? "q:" + selector.cacheKey : selector.kind}|${fetch.groups.join(",")}|${depth}`;
+  return plans(model).get(key, () => buildPlan(model, meta, selector, fetch, depth));
 }
 
-function buildPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): ReadPlan {
+/**
+ * How many levels one batch covers: the fetch depth, unless its plan would exceed
+ * MAX_STATEMENTS (plans grow with branching^depth), then as many levels as fit, at least one.
+ */
+export function batchDepth(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): number {
+  const wanted = fetch.maxDepth < 0 ? MAX_BATCH_DEPTH : Math.min(fetch.maxDepth, MAX_BATCH_DEPTH);
+  let depth = 1;
+  while (depth < wanted && readPlan(model, meta, selector, fetch, depth + 1).steps.length <= MAX_STATEMENTS) depth++;
+  return depth;
+}
+
+const MAX_STATEMENTS = 64;
+const MAX_BATCH_DEPTH = 4;
+
+function buildPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, depth: number): ReadPlan {
   const steps: Step[] = [];
-  // With unlimited depth the loader expands level by level; one plan covers two levels.
-  const depth = fetch.maxDepth < 0 ? 1 : fetch.maxDepth;
   const root: PlanNode = { meta, level: 0, edges: [] };
   addRows(model, root, rootKeys(model, meta, selector), steps, selector.kind === "extent");
   expand(model, root, rootKeys(model, meta, selector), fetch, depth, steps);
-  return { root, fetch, steps };
+  return { root, fetch, depth, steps };
 }
 
 /** The root's candidate keys as a subquery. */
 function rootKeys(model: Model, meta: ClassMeta, selector: RootSelector): SQL {
   if (selector.kind === "subquery") return selector.keys(meta);
   if (selector.kind === "keys") return keysFromJson(meta.keyColumns.length);
-  const selects = groupsOf(model, meta).map((g) => {
-    const filter = discriminatorFilter(g, subtree(model, meta.name));
-    return sql`SELECT ${join(keyRefs(g))} FROM ${ident(g.primaryTable)} ${ident(alias(0))}${filter ? sql` WHERE ${filter}` : sql``}`;
-  });
-  return join(selects, sql` UNION ALL `);
+  return extentKeys(model, meta);
 }
 
 /** Keys given as a JSON array in the `keys` placeholder: one parameter, however many keys. */
@@ -127,7 +132,7 @@ function expand(model: Model, node: PlanNode, keys: SQL, fetch: FetchPlan, depth
     const childKeys = relatedKeys(model, node.meta, field, keys);
     if (!childKeys) continue;
     const links = linkStatement(model, field, keys);
-    if (links) steps.push({ kind: "links", edge, ownerWidth: node.meta.keyColumns.length, compiled: compile(links) });
+    if (links) steps.push({ kind: "links", from: node, edge, ownerWidth: node.meta.keyColumns.length, compiled: compile(links) });
     const child: PlanNode = { meta: target, level: node.level + 1, edges: [] };
     edge.node = child;
     addRows(model, child, childKeys, steps, false);

@@ -34,6 +34,8 @@ export interface GroupLayout {
   decoders: ReadonlyMap<string, ClassDecoder>;
   /** Discriminator value → class. */
   byDiscriminator: ReadonlyMap<string, ClassMeta>;
+  /** How many classes of the whole model store rows in the primary table (the group may hold fewer). */
+  tableClassCount: number;
 }
 
 const layouts = new WeakMap<ClassMeta, GroupLayout[]>();
@@ -51,10 +53,12 @@ function buildGroups(model: Model, meta: ClassMeta): GroupLayout[] {
     if (!c.primaryTable) continue;
     byPrimary.set(c.primaryTable, [...(byPrimary.get(c.primaryTable) ?? []), c]);
   }
-  return [...byPrimary].map(([primaryTable, classes]) => buildGroup(primaryTable, classes));
+  return [...byPrimary].map(([primaryTable, classes]) =>
+    buildGroup(primaryTable, classes, [...model.classes.values()].filter((c) => c.primaryTable === primaryTable).length),
+  );
 }
 
-function buildGroup(primaryTable: string, classes: ClassMeta[]): GroupLayout {
+function buildGroup(primaryTable: string, classes: ClassMeta[], tableClassCount: number): GroupLayout {
   const first = classes[0]!;
   const tables = [primaryTable];
   for (const c of classes) for (const t of c.tables) if (!tables.includes(t)) tables.push(t);
@@ -93,6 +97,7 @@ function buildGroup(primaryTable: string, classes: ClassMeta[]): GroupLayout {
     columns,
     decoders,
     byDiscriminator,
+    tableClassCount,
   };
 }
 
@@ -128,8 +133,17 @@ export function discriminatorFilter(group: GroupLayout, classes: readonly ClassM
   if (!group.discriminatorColumn) return undefined;
   const wanted = group.classes.filter((c) => classes.includes(c));
   const values = wanted.map((c) => c.discriminator!.values[c.name]!);
-  if (values.length === group.byDiscriminator.size) return undefined;
+  if (values.length === group.tableClassCount) return undefined;
   return sql`${qualified(alias(0), group.discriminatorColumn)} IN (${join(values.map((v) => sql`${v}`))})`;
+}
+
+/** The keys of a class's extent (subclasses included), across its table groups. */
+export function extentKeys(model: Model, meta: ClassMeta): SQL {
+  const selects = groupsOf(model, meta).map((g) => {
+    const filter = discriminatorFilter(g, subtree(model, meta.name));
+    return sql`SELECT ${join(keyRefs(g))} FROM ${ident(g.primaryTable)} ${ident(alias(0))}${filter ? sql` WHERE ${filter}` : sql``}`;
+  });
+  return join(selects, sql` UNION ALL `);
 }
 
 /** Decodes one row of a group's SELECT into an object of its runtime class. */

@@ -7,9 +7,9 @@ import { Serializer } from "../json/serialize.ts";
 import { keyFieldColumns, keyString } from "../mapping/keys.ts";
 import { type ClassMeta, isAncestor } from "../metadata/model.ts";
 import type { FetchPlan } from "../plan/fetch-plan.ts";
-import { assemble, planStatements } from "../plan/load.ts";
+import { assemble, expandFurther, firstPlan, planStatements } from "../plan/load.ts";
 import { IdentityMap } from "../plan/objects.ts";
-import { type RootSelector, readPlan } from "../plan/read-plan.ts";
+import type { RootSelector } from "../plan/read-plan.ts";
 import { type Existing, findExisting } from "../plan/resolve.ts";
 import { type WriteNode, assignKeys, guardExists, writeStatements } from "../plan/write-plan.ts";
 import { SEQUENCE_TABLE } from "../store/migrate.ts";
@@ -81,7 +81,7 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan) {
     if (s.kind === "sequence") Object.assign(values, { n: s.count, i: s.index, seq: s.name });
     else values[`v${i}`] = s.value;
   });
-  const plan = readPlan(rt.model, w.meta, selector, fetch);
+  const plan = firstPlan(rt.model, w.meta, selector, fetch);
   return { plan, statements: planStatements(plan, values) };
 }
 
@@ -104,6 +104,7 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
   const objects = new IdentityMap();
   const roots = assemble(back.plan, results.slice(results.length - back.statements.length), objects);
   if (!roots[0]) throw new Error("internal: the written object was not read back");
+  await expandFurther(rt.store, rt.model, fetch, objects);
   return { object: new Serializer(rt.model, objects, fetch).object(roots[0]), meta: roots[0].meta };
 }
 
@@ -120,7 +121,9 @@ export async function createObject(rt: Runtime, meta: ClassMeta, body: unknown, 
 export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[], body: unknown, fetch: FetchPlan): Promise<WriteResult> {
   const rootId = { root: meta.root, key };
   let graph = readGraph(rt.model, meta, body);
-  let existing = await lookup(rt, graph.errors.length ? [] : graph.nodes, [rootId]);
+  // Nested identities are looked up with the root even if the body had errors for the declared
+  // class: the root may be a subclass whose fields make the body valid.
+  let existing = await lookup(rt, graph.nodes.filter((n) => n !== graph.root), [rootId]);
   const found = existing.get(keyString(meta.root, key));
   if (!found || !isAncestor(rt.model, meta.name, found.meta.name)) throw new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
   if (found.meta !== meta || graph.errors.length) {
