@@ -20,7 +20,9 @@ export function formatProblem(p: ModelProblem): string {
 /** Thrown at start-up when the model or the configuration cannot work. */
 export class ModelError extends Error {
   readonly problems: readonly ModelProblem[];
-  constructor(problems: readonly ModelProblem[]) {
+  constructor(found: readonly ModelProblem[]) {
+    // In document order, so a user reads them as they fix the files.
+    const problems = [...found].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
     super(`The model has ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n` + problems.map((p) => "  " + formatProblem(p)).join("\n"));
     this.name = "ModelError";
     this.problems = problems;

@@ -19,10 +19,12 @@ export async function migrate(store: Store, model: Model, autoCreate: boolean): 
     statement(sql`CREATE TABLE IF NOT EXISTS ${ident(SEQUENCE_TABLE)} (name TEXT PRIMARY KEY, next_value INTEGER NOT NULL)`),
     statement(sql.raw(`CREATE TABLE IF NOT EXISTS ${GUARD_TABLE} (${GUARDS.map((g) => `${g} INTEGER NOT NULL`).join(", ")})`)),
   ];
+  const tables = schemaOf(model);
   if (autoCreate) {
-    for (const def of schemaOf(model).values()) ddl.push(...createOrAlter(def, existing.get(def.name.toLowerCase())));
+    for (const def of tables.values()) ddl.push(...createOrAlter(def, existing.get(def.name.toLowerCase())));
   }
-  ddl.push(...sequenceRows(model));
+  const present = (table: string) => autoCreate || existing.has(table.toLowerCase());
+  ddl.push(...sequenceRows(model, present));
   await store.migrate(ddl);
 }
 
@@ -51,13 +53,13 @@ function createOrAlter(def: TableDef, existing: Set<string> | undefined): Statem
 }
 
 /** One sequence per hierarchy with generated numbers, starting past the largest key already stored. */
-function sequenceRows(model: Model): Statement[] {
+function sequenceRows(model: Model, present: (table: string) => boolean): Statement[] {
   const out: Statement[] = [];
   for (const meta of model.classes.values()) {
     if (meta.superclass || meta.embeddedOnly) continue;
     const column = keyFieldColumns(meta).find((k) => k.generation.kind === "sequence")?.column;
     if (!column) continue;
-    const primaries = [...new Set([...model.classes.values()].filter((c) => c.root === meta.name && c.primaryTable).map((c) => c.primaryTable!))];
+    const primaries = [...new Set([...model.classes.values()].filter((c) => c.root === meta.name && c.primaryTable && present(c.primaryTable)).map((c) => c.primaryTable!))];
     const maxima = primaries.map((t) => sql`SELECT MAX(${ident(column)}) AS m FROM ${ident(t)}`);
     const source = maxima.length ? sql`(SELECT MAX(m) FROM (${join(maxima, sql` UNION ALL `)}))` : sql`0`;
     out.push(statement(sql`INSERT OR IGNORE INTO ${ident(SEQUENCE_TABLE)} (name, next_value) SELECT ${meta.name}, COALESCE(${source}, 0) + 1`));

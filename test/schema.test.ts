@@ -1,0 +1,64 @@
+/**
+ * Start-up schema work on a real database file: missing tables and columns are created, existing
+ * data is kept, nothing is dropped, and `autoCreateSchema: false` creates nothing.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRestHandler } from "../src/index.ts";
+
+const v1 = `<jdo><package name="org.s"><class name="Doc" identity-type="application">
+  <field name="id" field-type="long" primary-key="true" value-strategy="increment"/>
+  <field name="title" field-type="java.lang.String"/>
+</class></package></jdo>`;
+const v2 = `<jdo><package name="org.s"><class name="Doc" identity-type="application">
+  <field name="id" field-type="long" primary-key="true" value-strategy="increment"/>
+  <field name="title" field-type="java.lang.String"/>
+  <field name="pages" field-type="java.lang.Integer"/>
+</class>
+<class name="Note"><field name="text" field-type="java.lang.String"/></class></package></jdo>`;
+
+async function request(handler: { fetch(r: Request): Promise<Response> }, method: string, path: string, body?: unknown) {
+  const r = await handler.fetch(new Request(`http://x${path}`, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined }));
+  return { status: r.status, body: r.status === 204 ? undefined : await r.json() };
+}
+
+test("a new field and a new class are added to an existing database; its rows and numbering survive", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "extent-schema-"));
+  const url = `file:${join(dir, "s.db")}`;
+  try {
+    const first = createRestHandler({ context: { name: "s", url, metadata: [{ source: "v1.jdo", text: v1 }] } });
+    assert.equal((await request(first, "POST", "/org.s.Doc", { title: "kept" })).status, 201);
+    first.close();
+
+    const second = createRestHandler({ context: { name: "s", url, metadata: [{ source: "v2.jdo", text: v2 }] } });
+    assert.deepEqual((await request(second, "GET", "/org.s.Doc/1")).body, { class: "org.s.Doc", id: 1, title: "kept", pages: null });
+    const created = await request(second, "POST", "/org.s.Doc", { title: "new", pages: 3 });
+    assert.equal(created.body.id, 2, "the sequence continues past the stored keys");
+    assert.equal((await request(second, "POST", "/org.s.Note", { text: "hi" })).status, 201);
+    second.close();
+
+    // Back to the first model: the extra column and table stay, unused.
+    const third = createRestHandler({ context: { name: "s", url, metadata: [{ source: "v1.jdo", text: v1 }] } });
+    assert.deepEqual((await request(third, "GET", "/org.s.Doc")).body.map((d: any) => d.title), ["kept", "new"]);
+    third.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("autoCreateSchema false creates none of the model's tables, only Extent's own", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "extent-schema-"));
+  const url = `file:${join(dir, "s.db")}`;
+  try {
+    const handler = createRestHandler({ context: { name: "s", url, autoCreateSchema: false, metadata: [{ source: "v1.jdo", text: v1 }] } });
+    await handler.ready;
+    const tables = await handler.store.batch([{ sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", params: [] }], "read");
+    assert.deepEqual(tables[0]!.rows.map((r) => r[0]), ["extent_guard", "extent_sequence"]);
+    handler.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
