@@ -87,3 +87,13 @@ test("the object form reports its problems with the path of each bad entry", () 
     assert.match(error.problems[0]!.message, /classes\.A\.fields\.x/);
   }
 });
+
+test("embedded classes holding relations and maps of persistent objects are refused at start-up", () => {
+  const problems = problemsOf(`<jdo><package name="r">
+    <class name="Addr" embedded-only="true"><field name="owner" field-type="r.P"/></class>
+    <class name="P"><field name="home" field-type="r.Addr"/>
+      <field name="byName"><map key-type="java.lang.String" value-type="r.P"/></field></class>
+  </package></jdo>`);
+  assert.ok(problems.some((p) => p.class === "r.Addr" && p.field === "owner" && p.line === 2 && /embedded class may hold basic values and enums only/.test(p.message)));
+  assert.ok(problems.some((p) => p.class === "r.P" && p.field === "byName" && /maps may hold basic values and enums only/.test(p.message)));
+});

@@ -120,6 +120,7 @@ export function buildModel(documents: readonly MetadataDocument[]): Model {
   }
 
   for (const meta of metas.values()) Object.assign(meta, { fetchGroups: fetchGroupsOf(decls.get(meta.name)!, decls, meta, log) });
+  validateEmbedded(metas, decls, log);
   validateColumns(metas, decls, log);
   if (log.problems.length) throw new ModelError(log.problems);
 
@@ -333,6 +334,18 @@ function validateColumns(metas: ReadonlyMap<string, ClassMeta>, decls: ReadonlyM
         }
         used.set(key, name);
       }
+    }
+  }
+}
+
+/** Embedded objects live in their owner's columns: they may hold basic values and enums only. */
+function validateEmbedded(metas: ReadonlyMap<string, ClassMeta>, decls: ReadonlyMap<string, ClassDecl>, log: ProblemLog): void {
+  for (const meta of metas.values()) {
+    if (!meta.embeddedOnly) continue;
+    for (const field of meta.fields.values()) {
+      if (field.type.kind === "basic" || field.type.kind === "enum") continue;
+      const decl = decls.get(meta.name)!;
+      log.add(decl, `an embedded class may hold basic values and enums only; this field is a ${field.type.kind}`, decl.fields.find((f) => f.name === field.name));
     }
   }
 }

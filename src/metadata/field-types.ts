@@ -54,6 +54,7 @@ export function resolveFieldType(field: FieldDecl, ctx: TypeContext): Resolved {
     const value = single(valueName, "map value");
     if (typeof key === "string") return fail(key);
     if (typeof value === "string") return fail(value);
+    if (![key, value].every(isPlainValue)) return fail("maps may hold basic values and enums only (a map of persistent objects is not supported)");
     return { ok: true, type: { kind: "map", key, value } };
   }
 
@@ -71,3 +72,5 @@ export function resolveFieldType(field: FieldDecl, ctx: TypeContext): Resolved {
   const value = single(typeName, "field");
   return typeof value === "string" ? fail(value) : { ok: true, type: value };
 }
+
+const isPlainValue = (t: ValueType): boolean => t.kind === "basic" || t.kind === "enum";

@@ -98,10 +98,12 @@ function assignDiscriminators(
     if (primary) byPrimary.set(primary, [...(byPrimary.get(primary) ?? []), decl]);
   }
   for (const [, classes] of byPrimary) {
-    const declared = declaredDiscriminator(classes[0]!, decls);
+    // The table's root (or an ancestor) usually declares the discriminator; a subclass may instead.
+    const declared = declaredDiscriminator(classes[0]!, decls) ?? classes.map((c) => c.inheritance?.discriminator).find((d) => d?.column || d?.strategy);
     if (classes.length < 2 && !declared) continue;
     const column = declared?.column ?? "DISCRIMINATOR";
-    const strategy = declared?.strategy ?? "class-name";
+    const valuesGiven = classes.some((c) => c.inheritance?.discriminator?.value !== undefined);
+    const strategy = declared?.strategy ?? (valuesGiven ? "value-map" : "class-name");
     const values: Record<string, string> = {};
     const seen = new Map<string, string>();
     for (const decl of classes) {
