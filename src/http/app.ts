@@ -13,9 +13,13 @@ import { createObject, updateObject } from "../service/write.ts";
 import { readJsonBody } from "./body.ts";
 import { keyFromObject, keyFromPath } from "./keys.ts";
 import { HttpError, problem } from "./problem.ts";
+import { queryText } from "./query-params.ts";
+import { QueryError } from "../query/errors.ts";
+import { bindParams, parseParams } from "../query/params.ts";
+import { prepareFilter, prepareJdoql } from "../query/prepare.ts";
+import { countMatches, runQuery } from "../query/run.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
-const FETCH_PARAMS = new Set(["fetchGroup", "fetch", "maxFetchDepth"]);
 const QUERY_PATHS = new Set(["jdoql", "query", "jpql"]);
 
 export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
@@ -34,24 +38,16 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
     const name = c.req.param("class")!;
     const meta = rt.model.classes.get(name);
     if (!meta || meta.embeddedOnly) {
-      if (QUERY_PATHS.has(name)) throw new HttpError(400, `${name} queries are not available yet in this version of Extent`);
+      if (QUERY_PATHS.has(name)) throw new HttpError(405, `${c.req.method} is not allowed on /${name}; queries are GET`, { headers: { allow: "GET" } });
       throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
     }
     return meta;
   };
 
-  const fetchPlanOf = (c: Context, fallback?: FetchPlan): FetchPlan => {
-    const parsed = parseFetchPlan(rt.model, new URL(c.req.url).searchParams, fallback);
+  const fetchPlanOf = (c: Context, fallback?: FetchPlan, params = new URL(c.req.url).searchParams): FetchPlan => {
+    const parsed = parseFetchPlan(rt.model, params, fallback);
     if (!parsed.ok) throw new HttpError(400, parsed.message, { errors: [{ path: parsed.parameter, message: parsed.message }] });
     return parsed.plan;
-  };
-
-  /** Filter queries (`?filter=` and the raw `?expr` form) come with the JDOQL compiler. */
-  const rejectFilter = (c: Context) => {
-    const params = new URL(c.req.url).searchParams;
-    for (const name of params.keys()) {
-      if (!FETCH_PARAMS.has(name)) throw new HttpError(400, `filter queries are not available yet in this version of Extent (parameter "${name}")`);
-    }
   };
 
   /** A composite key may come in the body of GET, HEAD and DELETE on the class path. */
@@ -73,10 +69,34 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
 
   app.get("/", (c) => json(c, { classes: [...rt.model.classes.values()].filter((m) => !m.embeddedOnly).map((m) => m.name) }));
 
+  // JDOQL: /jdoql?query=Q, /query?query=Q, and the raw /jdoql?Q.
+  for (const path of ["/jdoql", "/query"]) {
+    app.get(path, async (c) => {
+      const { text, params } = queryText(new URL(c.req.url), "query");
+      if (!text?.trim()) throw new HttpError(400, "give the JDOQL query as ?query=... (URL-encoded)");
+      const prepared = prepareJdoql(rt.model, text);
+      const result = await runQuery(rt, prepared, bindParams(prepared.params, parseParams(params.get("params"))), fetchPlanOf(c, undefined, params));
+      return json(c, result);
+    });
+  }
+  app.get("/jpql", () => {
+    throw new HttpError(400, "JPQL queries are not available yet in this version of Extent");
+  });
+
   app.get("/:class", async (c) => {
     const meta = classOf(c);
-    rejectFilter(c);
-    const fetch = fetchPlanOf(c);
+    const { text: filter, params } = queryText(new URL(c.req.url), "filter");
+    if (filter !== undefined) {
+      if (!filter.trim()) throw new HttpError(400, "the filter is empty");
+      const prepared = prepareFilter(rt.model, meta, filter);
+      const values = bindParams(prepared.params, parseParams(params.get("params")));
+      if (c.req.method === "HEAD") {
+        const count = await countMatches(rt, prepared, values);
+        return new Response(null, { status: count === 1 ? 200 : 404, headers: { "x-match-count": String(count) } });
+      }
+      return json(c, await runQuery(rt, prepared, values, fetchPlanOf(c, undefined, params)));
+    }
+    const fetch = fetchPlanOf(c, undefined, params);
     const key = await bodyKey(c, meta);
     if (c.req.method === "HEAD") {
       if (!key) throw new HttpError(400, "HEAD on a class needs a key (in the body) or a filter");
@@ -96,7 +116,7 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
 
   app.delete("/:class", async (c) => {
     const meta = classOf(c);
-    rejectFilter(c);
+    if (new URL(c.req.url).search.length > 1) throw new HttpError(400, "DELETE of a class takes no query: deleting by filter is not supported");
     const key = await bodyKey(c, meta);
     if (key) await deleteObject(rt, meta, key);
     else await deleteExtent(rt, meta);
@@ -129,12 +149,20 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
     classOf(c);
     throw new HttpError(405, `${c.req.method} is not allowed here; allowed: ${methods}`, { headers: { allow: methods } });
   };
+  for (const path of ["/jdoql", "/query", "/jpql"]) app.all(path, (c) => { throw new HttpError(405, `${c.req.method} is not allowed on ${path}: queries are GET`, { headers: { allow: "GET, HEAD" } }); });
   app.all("/:class", allow("GET, HEAD, POST, DELETE"));
   app.all("/:class/:key", allow("GET, HEAD, PUT, DELETE"));
 
   base.notFound((c) => problem(404, `no resource at ${new URL(c.req.url).pathname}`));
   base.onError((error) => {
     if (error instanceof HttpError) return problem(error.status, error.detail, error.extras);
+    if (error instanceof QueryError) {
+      return problem(error.status, error.message, {
+        position: error.pos && { line: error.pos.line, column: error.pos.column, offset: error.pos.offset },
+        expected: error.expected?.length ? error.expected : undefined,
+        headers: error.status === 405 ? { allow: "GET" } : undefined,
+      });
+    }
     const id = crypto.randomUUID();
     console.error(`[extent] request ${id} failed:`, error);
     return problem(500, `an internal error occurred; it is logged as request ${id}`, {}, `urn:uuid:${id}`);

@@ -20,8 +20,11 @@ export type RootSelector =
   | { kind: "extent" }
   /** The objects whose keys are in the `keys` placeholder: a JSON array of keys (arrays for composite keys). */
   | { kind: "keys" }
-  /** A subquery yielding key tuples, compiled by the caller (queries, writes that read back). */
-  | { kind: "subquery"; cacheKey: string; keys: (meta: ClassMeta) => SQL };
+  /**
+   * A subquery yielding key tuples, compiled by the caller (queries, writes that read back).
+   * `ordered`: its columns are `_k0`, `_k1`..., `_ord`, and the objects come back in `_ord` order.
+   */
+  | { kind: "subquery"; cacheKey: string; keys: (meta: ClassMeta) => SQL; ordered?: boolean };
 
 export interface PlanNode {
   meta: ClassMeta;
@@ -73,13 +76,17 @@ const MAX_BATCH_DEPTH = 4;
 function buildPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, depth: number): ReadPlan {
   const steps: Step[] = [];
   const root: PlanNode = { meta, level: 0, edges: [] };
-  addRows(model, root, rootKeys(model, meta, selector), steps, selector.kind === "extent");
+  if (selector.kind === "subquery" && selector.ordered) addOrderedRows(model, root, selector.keys(meta), steps);
+  else addRows(model, root, rootKeys(model, meta, selector), steps, selector.kind === "extent");
   expand(model, root, rootKeys(model, meta, selector), fetch, depth, steps);
   return { root, fetch, depth, steps };
 }
 
 /** The root's candidate keys as a subquery. */
 function rootKeys(model: Model, meta: ClassMeta, selector: RootSelector): SQL {
+  if (selector.kind === "subquery" && selector.ordered) {
+    return sql`SELECT ${join(meta.keyColumns.map((_, i) => sql.raw(`_k${i}`)))} FROM (${selector.keys(meta)})`;
+  }
   if (selector.kind === "subquery") return selector.keys(meta);
   if (selector.kind === "keys") return keysFromJson(meta.keyColumns.length);
   return extentKeys(model, meta);
@@ -97,6 +104,15 @@ function addRows(model: Model, node: PlanNode, keys: SQL, steps: Step[], wholeEx
     const filter = discriminatorFilter(group, subtree(model, node.meta.name));
     const where = wholeExtent ? filter : sql`${tuple(keyRefs(group))} IN (${keys})`;
     const query = sql`SELECT ${selectList(group, true)} FROM ${fromClause(group, true)}${where ? sql` WHERE ${where}` : sql``} ORDER BY ${join(keyRefs(group))}`;
+    steps.push({ kind: "rows", node, group, compiled: compile(query) });
+  }
+}
+
+/** Root rows in the order a query chose: joined to its ordered keys. */
+function addOrderedRows(model: Model, node: PlanNode, keys: SQL, steps: Step[]): void {
+  for (const group of groupsOf(model, node.meta)) {
+    const on = keyRefs(group).map((k, i) => sql`${k} = ${sql.raw(`"q"._k${i}`)}`);
+    const query = sql`SELECT ${selectList(group, true)} FROM ${fromClause(group, true)} JOIN (${keys}) "q" ON ${join(on, sql` AND `)} ORDER BY "q"._ord`;
     steps.push({ kind: "rows", node, group, compiled: compile(query) });
   }
 }

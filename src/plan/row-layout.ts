@@ -101,22 +101,23 @@ function buildGroup(primaryTable: string, classes: ClassMeta[], tableClassCount:
   };
 }
 
-export const alias = (i: number) => `t${i}`;
+/** Table aliases of a group's SELECT: `t0` the primary table, `t1`... its joined tables (another prefix when nested). */
+export const alias = (i: number, prefix = "t") => `${prefix}${i}`;
 
 /** The key columns of the primary table, qualified with its alias. */
-export function keyRefs(group: GroupLayout): SQL[] {
-  return group.keyColumns.map((k) => qualified(alias(0), k));
+export function keyRefs(group: GroupLayout, prefix = "t"): SQL[] {
+  return group.keyColumns.map((k) => qualified(alias(0, prefix), k));
 }
 
 /** `FROM primary t0 LEFT JOIN sub t1 ON t1.k = t0.k ...` */
-export function fromClause(group: GroupLayout, full: boolean): SQL {
+export function fromClause(group: GroupLayout, full: boolean, prefix = "t"): SQL {
   const joins = full
     ? group.tables.slice(1).map((t, i) => {
-        const on = group.keyColumns.map((k) => sql`${qualified(alias(i + 1), k)} = ${qualified(alias(0), k)}`);
-        return sql` LEFT JOIN ${ident(t)} ${ident(alias(i + 1))} ON ${join(on, sql` AND `)}`;
+        const on = group.keyColumns.map((k) => sql`${qualified(alias(i + 1, prefix), k)} = ${qualified(alias(0, prefix), k)}`);
+        return sql` LEFT JOIN ${ident(t)} ${ident(alias(i + 1, prefix))} ON ${join(on, sql` AND `)}`;
       })
     : [];
-  return sql`${ident(group.primaryTable)} ${ident(alias(0))}${sql.join(joins)}`;
+  return sql`${ident(group.primaryTable)} ${ident(alias(0, prefix))}${sql.join(joins)}`;
 }
 
 /** The select list: key, discriminator, version, then (for full rows) every field column. */
@@ -129,12 +130,13 @@ export function selectList(group: GroupLayout, full: boolean): SQL {
 }
 
 /** Restricts the group to the classes asked for, when its table also holds other classes. */
-export function discriminatorFilter(group: GroupLayout, classes: readonly ClassMeta[]): SQL | undefined {
+export function discriminatorFilter(group: GroupLayout, classes: readonly ClassMeta[], prefix = "t"): SQL | undefined {
   if (!group.discriminatorColumn) return undefined;
   const wanted = group.classes.filter((c) => classes.includes(c));
   const values = wanted.map((c) => c.discriminator!.values[c.name]!);
   if (values.length === group.tableClassCount) return undefined;
-  return sql`${qualified(alias(0), group.discriminatorColumn)} IN (${join(values.map((v) => sql`${v}`))})`;
+  if (!values.length) return sql`0`;
+  return sql`${qualified(alias(0, prefix), group.discriminatorColumn)} IN (${join(values.map((v) => sql`${v}`))})`;
 }
 
 /** The keys of a class's extent (subclasses included), across its table groups. */

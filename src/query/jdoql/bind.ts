@@ -1,0 +1,607 @@
+/**
+ * The JDOQL front end: a parse tree becomes the query model. Names are resolved in JDOQL's order
+ * (parameters, variables, fields of the candidate, types, else an implicit variable), every
+ * expression is typed, and everything that cannot work is a `QueryError` at its position.
+ */
+import { type ClassMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
+import { fail } from "../errors.ts";
+import { type Binding, type ParamSpec, type Pos, type QExpr, type QQuery, type QType, type ResultItem, node } from "../model.ts";
+import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, fieldQType, isIntegral, isNumber, orderable, promote } from "../types.ts";
+import { bindCall } from "./methods.ts";
+import { type TypeNames, isJavaTypeName, packageOf, resolveClass } from "./names.ts";
+import type { Declaration, SExpr, SQuery } from "./syntax.ts";
+
+/** Parameters seen anywhere in a query (subqueries included), in one list. */
+export class ParamCollector {
+  readonly specs = new Map<string | number, ParamSpec>();
+  declared = false;
+  implicit = false;
+  positional = false;
+
+  use(key: string | number, type: QType, pos: Pos, primitive = false): ParamSpec {
+    let spec = this.specs.get(key);
+    if (!spec) this.specs.set(key, (spec = { key, type, primitive, pos }));
+    else if (spec.type.kind === "unknown" && type.kind !== "unknown") spec.type = type;
+    return spec;
+  }
+}
+
+export interface Scope {
+  model: Model;
+  names: TypeNames;
+  query: QQuery;
+  /** The name that stands for the candidate in a subquery with an alias (then `this` is the outer candidate). */
+  alias?: string;
+  variables: Map<string, Binding>;
+  declaredVariables: boolean;
+  declaredParams: Map<string, ParamSpec>;
+  params: ParamCollector;
+  outer?: Scope;
+}
+
+
+export function primitiveTypeOf(typeName: string): QType | undefined {
+  const map: Record<string, QType> = {
+    boolean: BOOLEAN, byte: { kind: "number", numeric: "byte" }, short: { kind: "number", numeric: "short" }, int: INT, long: LONG,
+    float: { kind: "number", numeric: "float" }, double: DOUBLE, char: { kind: "string", char: true },
+  };
+  return map[typeName];
+}
+
+/** The type a declared type name stands for (parameters, variables, casts). */
+export function declaredType(scope: Scope, typeName: string, pos: Pos): QType {
+  const primitive = primitiveTypeOf(typeName);
+  if (primitive) return primitive;
+  const cls = resolveClass(scope.model, scope.names, typeName, pos);
+  if (cls) return { kind: "entity", meta: cls };
+  const generic = /^(?:java\.util\.)?(Collection|List|Set|Map)(?:<(.+)>)?$/.exec(typeName);
+  if (generic) {
+    const parts = generic[2]?.split(",") ?? [];
+    if (generic[1] === "Map") return { kind: "map", key: parts[0] ? declaredType(scope, parts[0], pos) : UNKNOWN, value: parts[1] ? declaredType(scope, parts[1], pos) : UNKNOWN };
+    return { kind: "collection", element: parts[0] ? declaredType(scope, parts[0], pos) : UNKNOWN };
+  }
+  const wrappers: Record<string, QType> = {
+    Boolean: BOOLEAN, Byte: { kind: "number", numeric: "byte" }, Short: { kind: "number", numeric: "short" }, Integer: INT, Long: LONG,
+    Float: { kind: "number", numeric: "float" }, Double: DOUBLE, Character: { kind: "string", char: true }, String: STRING,
+    BigDecimal: { kind: "number", numeric: "decimal" }, BigInteger: { kind: "number", numeric: "biginteger" },
+    Date: { kind: "temporal", basic: "date" }, LocalDate: { kind: "temporal", basic: "local-date" }, LocalDateTime: { kind: "temporal", basic: "local-date-time" },
+    LocalTime: { kind: "temporal", basic: "local-time" }, Instant: { kind: "temporal", basic: "instant" }, Timestamp: { kind: "temporal", basic: "timestamp" },
+    UUID: { kind: "uuid" }, Object: UNKNOWN,
+  };
+  const simple = typeName.slice(typeName.lastIndexOf(".") + 1);
+  if (wrappers[simple] && (typeName === simple || /^java\.(lang|util|math|time|sql)\./.test(typeName))) return wrappers[simple]!;
+  const enumType = enumNamed(scope.model, typeName, scope.names);
+  if (enumType) return enumType;
+  if (isJavaTypeName(typeName)) return UNKNOWN;
+  return fail(`unknown type "${typeName}"`, pos);
+}
+
+/** Enums are known through the fields that use them. */
+export function enumNamed(model: Model, name: string, names: TypeNames): QType | undefined {
+  for (const c of model.classes.values()) {
+    for (const f of c.fields.values()) {
+      const t = f.type.kind === "collection" ? f.type.element : f.type;
+      if (t.kind !== "enum") continue;
+      const simple = t.name.slice(t.name.lastIndexOf(".") + 1);
+      if (t.name === name || (simple === name && (packageOf(t.name) === names.packageName || names.imports.some((i) => i === t.name || i === `${packageOf(t.name)}.*`)))) {
+        return { kind: "enum", type: t, ordinal: f.enumOrdinal };
+      }
+    }
+  }
+  return undefined;
+}
+
+export function newScope(model: Model, candidate: ClassMeta, source: SQuery | undefined, params: ParamCollector, outer?: Scope, excludeSubclasses = false): Scope {
+  const pos = source?.pos ?? { offset: 0, line: 1, column: 1 };
+  const binding: Binding = { name: "this", type: { kind: "entity", meta: candidate }, excludeSubclasses, pos };
+  const query: QQuery = { candidate: binding, variables: [], result: null, shape: "candidates", distinct: false, unique: false, groupBy: [], orderBy: [], outer: outer?.query };
+  return {
+    model,
+    names: { packageName: packageOf(candidate.name), imports: [...(source?.imports ?? []), ...(outer?.names.imports ?? [])] },
+    query,
+    variables: new Map(),
+    declaredVariables: false,
+    declaredParams: new Map(),
+    params,
+    outer,
+  };
+}
+
+/** A whole single-string query. `candidate` comes from the path for filter endpoints. */
+export function bindQuery(model: Model, source: SQuery, params = new ParamCollector(), outer?: Scope): { scope: Scope; query: QQuery } {
+  const from = source.from;
+  if (!from) fail(outer ? "a subquery needs a FROM clause" : "the query needs a FROM clause naming its candidate class", source.pos);
+  let scope: Scope;
+  if (from.kind === "path") {
+    // `FROM this.department.employees e`: the candidates are the elements of an outer collection.
+    if (!outer) fail("only a subquery may take its candidates from a collection", from.pos);
+    const path = bindExpr(outer, from.path);
+    if (path.type.kind !== "collection" || path.type.element.kind !== "entity") fail(`FROM needs a collection of persistent objects, not ${describeType(path.type)}`, from.pos);
+    scope = newScope(model, path.type.element.meta, source, params, outer);
+    scope.query.candidate.source = path;
+  } else {
+    const names: TypeNames = { packageName: outer?.names.packageName ?? "", imports: [...source.imports, ...(outer?.names.imports ?? [])] };
+    const candidate = resolveClass(model, names, from.className, from.pos);
+    if (!candidate || candidate.embeddedOnly) fail(`unknown class "${from.className}"`, from.pos);
+    scope = newScope(model, candidate, source, params, outer, from.excludeSubclasses);
+  }
+  scope.alias = from.alias;
+  if (scope.alias) scope.query.candidate.name = scope.alias;
+  fillQuery(scope, source);
+  return { scope, query: scope.query };
+}
+
+export function declareParameters(scope: Scope, decls: readonly Declaration[]): void {
+  for (const d of decls) {
+    if (scope.declaredParams.has(d.name)) fail(`parameter "${d.name}" is declared twice`, d.pos);
+    const type = declaredType(scope, d.typeName, d.pos);
+    scope.declaredParams.set(d.name, scope.params.use(d.name, type, d.pos, !!primitiveTypeOf(d.typeName)));
+    scope.params.declared = true;
+  }
+}
+
+export function declareVariables(scope: Scope, decls: readonly Declaration[]): void {
+  for (const d of decls) {
+    if (scope.variables.has(d.name)) fail(`variable "${d.name}" is declared twice`, d.pos);
+    const binding: Binding = { name: d.name, type: declaredType(scope, d.typeName, d.pos), pos: d.pos };
+    scope.variables.set(d.name, binding);
+    scope.query.variables.push(binding);
+    scope.declaredVariables = true;
+  }
+}
+
+export function fillQuery(scope: Scope, source: SQuery): void {
+  const q = scope.query;
+  declareParameters(scope, source.parameters);
+  declareVariables(scope, source.variables);
+  inferImplicitVariables(scope, [source.where, ...(source.result ?? []).map((r) => r.expr), source.having, ...source.groupBy, ...source.orderBy.map((o) => o.expr)]);
+  if (source.where) {
+    q.where = bindExpr(scope, source.where);
+    requireBoolean(q.where, "the filter");
+  }
+  q.groupBy = source.groupBy.map((g) => bindExpr(scope, g));
+  if (source.having) {
+    q.having = bindExpr(scope, source.having);
+    requireBoolean(q.having, "HAVING");
+  }
+  bindResult(scope, source);
+  q.orderBy = source.orderBy.map((o) => {
+    const e = bindExpr(scope, o.expr);
+    if (!orderable(e.type) && e.type.kind !== "entity") fail(`cannot order by a ${describeType(e.type)}`, o.pos);
+    return { expr: e, descending: o.descending, nulls: o.nulls };
+  });
+  if (source.range) q.range = { from: bindExpr(scope, source.range.from, LONG), to: bindExpr(scope, source.range.to, LONG) };
+  q.distinct = source.distinct;
+  q.unique ||= source.unique;
+  checkGrouping(q, source);
+}
+
+function bindResult(scope: Scope, source: SQuery): void {
+  const q = scope.query;
+  const items = source.result;
+  if (!items || (items.length === 1 && items[0]!.expr.type === "This" && !items[0]!.alias && !source.into)) {
+    q.result = null;
+    q.shape = "candidates";
+    return;
+  }
+  if (items.length === 1 && items[0]!.expr.type === "New") {
+    const ctor = items[0]!.expr;
+    q.result = ctor.args.map((a) => resultItem(scope, a.expr, a.alias));
+    q.shape = "object";
+  } else {
+    q.result = items.map((i) => {
+      if (i.expr.type === "New") fail("a constructor expression must be the whole result", i.pos);
+      return resultItem(scope, i.expr, i.alias);
+    });
+    q.shape = source.into ? "object" : items.length === 1 ? "value" : "row";
+  }
+  const aggregatesOnly = q.result.every((r) => containsAggregate(r.expr));
+  if (!source.groupBy.length && aggregatesOnly && !source.unique) q.unique = true;
+}
+
+function resultItem(scope: Scope, e: SExpr, alias: string | undefined): ResultItem {
+  const bound = bindExpr(scope, e);
+  if (bound.type.kind === "collection" || bound.type.kind === "map") fail("a collection or map cannot be a result item", e.pos);
+  return { expr: bound, alias: alias ?? defaultAlias(e) };
+}
+
+/** The name a result item goes by: its alias, a path's last name, or its text. */
+function defaultAlias(e: SExpr): string {
+  if (e.type === "Name") return e.name;
+  if (e.type === "Member") return e.name;
+  if (e.type === "This") return "this";
+  if (e.type === "Aggregate") return `${e.fn}(${e.distinct ? "distinct " : ""}${e.arg.type === "This" ? "this" : defaultAlias(e.arg)})`;
+  if (e.type === "Call") return `${e.name}()`;
+  return "value";
+}
+
+export function containsAggregate(e: QExpr): boolean {
+  if (e.k === "aggregate") return true;
+  if (e.k === "subquery" || e.k === "exists") return false;
+  return children(e).some(containsAggregate);
+}
+
+function children(e: QExpr): QExpr[] {
+  switch (e.k) {
+    case "field": return [e.from];
+    case "compare": case "arith": return [e.left, e.right];
+    case "and": case "or": case "concat": case "list": return e.items;
+    case "fn": return e.args;
+    case "not": case "isNull": case "negate": case "bitnot": case "cast": case "instanceOf": case "objectId": case "version": return [e.operand];
+    case "contains": return [e.collection, e.element];
+    case "isEmpty": case "size": return [e.collection];
+    case "mapGet": case "containsKey": return [e.map, e.key];
+    case "containsValue": return [e.map, e.value];
+    case "aggregate": return [e.arg];
+    case "case": return [...e.whens.flatMap((w) => [w.when, w.then]), e.otherwise];
+    default: return [];
+  }
+}
+
+/** With GROUP BY, every result, ordering and having item is grouped or aggregated (SQLite would not check). */
+function checkGrouping(q: QQuery, source: SQuery): void {
+  if (!q.groupBy.length) {
+    if (q.having) fail("HAVING needs GROUP BY", source.having!.pos);
+    const mixed = q.result && q.result.some((r) => containsAggregate(r.expr)) && q.result.some((r) => !containsAggregate(r.expr) && dependsOnRows(r.expr));
+    if (mixed) fail("a result mixing aggregates and plain values needs GROUP BY for the plain values", source.pos);
+    return;
+  }
+  const grouped = q.groupBy.map(fingerprint);
+  const check = (e: QExpr, what: string) => {
+    if (containsAggregate(e) && e.k === "aggregate") return;
+    if (grouped.includes(fingerprint(e)) || !dependsOnRows(e)) return;
+    if (e.k === "aggregate") return;
+    const kids = children(e);
+    if (kids.length && e.k !== "field" && e.k !== "binding") return void kids.forEach((k) => check(k, what));
+    fail(`${what} is neither grouped nor aggregated`, e.pos);
+  };
+  for (const r of q.result ?? []) check(r.expr, `result item "${r.alias}"`);
+  if (!q.result) fail("a grouped query needs a result clause of grouping expressions and aggregates", source.pos);
+  for (const o of q.orderBy) check(o.expr, "an ordering item");
+  if (q.having) check(q.having, "a HAVING item");
+}
+
+function dependsOnRows(e: QExpr): boolean {
+  if (e.k === "binding" || e.k === "field") return true;
+  if (e.k === "literal" || e.k === "param" || e.k === "subquery" || e.k === "exists") return false;
+  return children(e).some(dependsOnRows);
+}
+
+/** A structural key for an expression (positions left out), to compare grouping expressions. */
+export function fingerprint(e: QExpr): string {
+  return JSON.stringify(e, (k, v) => (k === "pos" || k === "type" || k === "owner" ? undefined : k === "field" ? `${v.declaringClass}.${v.name}` : k === "binding" ? v.name : k === "query" ? "subquery" : v));
+}
+
+function requireBoolean(e: QExpr, what: string): void {
+  if (e.type.kind !== "boolean" && e.type.kind !== "unknown") fail(`${what} must be a boolean expression, not ${describeType(e.type)}`, e.pos);
+}
+
+/**
+ * Implicit variables get their type from the collection they are taken from (`coll.contains(v)`,
+ * `map.containsKey(k)`, `map.containsValue(v)`), found before binding so that order of use does
+ * not matter.
+ */
+function inferImplicitVariables(scope: Scope, roots: (SExpr | undefined)[]): void {
+  const visit = (e: SExpr | undefined): void => {
+    if (!e) return;
+    if (e.type === "Call" && e.object && e.args.length === 1 && e.args[0]!.type === "Name" && ["contains", "containsKey", "containsValue"].includes(e.name)) {
+      const name = (e.args[0] as { name: string }).name;
+      if (isUnresolvedName(scope, name)) {
+        const owner = bindExpr(scope, e.object);
+        const t = owner.type;
+        const elementType = t.kind === "collection" ? t.element : t.kind === "map" ? (e.name === "containsValue" ? t.value : t.key) : undefined;
+        if (elementType) {
+          if (scope.declaredVariables) fail(`"${name}" is not declared: a query declares all its variables or none`, e.args[0]!.pos);
+          const binding: Binding = { name, type: elementType, pos: e.args[0]!.pos };
+          scope.variables.set(name, binding);
+          scope.query.variables.push(binding);
+        }
+      }
+    }
+    forEachChild(e, visit);
+  };
+  roots.forEach(visit);
+}
+
+function forEachChild(e: SExpr, visit: (e: SExpr) => void): void {
+  switch (e.type) {
+    case "Member": return visit(e.object);
+    case "Call": if (e.object) visit(e.object); return e.args.forEach(visit);
+    case "Aggregate": return visit(e.arg);
+    case "Unary": return visit(e.operand);
+    case "Binary": visit(e.left); return visit(e.right);
+    case "InstanceOf": case "Cast": return visit(e.operand);
+    case "Conditional": visit(e.test); visit(e.consequent); return visit(e.alternate);
+    case "New": return e.args.forEach((a) => visit(a.expr));
+    case "ArrayLiteral": return e.elements.forEach(visit);
+    default: return;
+  }
+}
+
+function isUnresolvedName(scope: Scope, name: string): boolean {
+  for (let s: Scope | undefined = scope; s; s = s.outer) {
+    if (s.declaredParams.has(name) || s.variables.has(name) || s.alias === name) return false;
+    const candidate = (s.query.candidate.type as { meta: ClassMeta }).meta;
+    if (!s.alias && candidateField(s.model, candidate, name)) return false;
+  }
+  return !resolveClass(scope.model, scope.names, name);
+}
+
+/** A field of the candidate: its own, or a subclass's (polymorphic candidates answer with their own fields). */
+function candidateField(model: Model, meta: ClassMeta, name: string): { field: import("../../metadata/model.ts").FieldMeta; owner: ClassMeta } | undefined {
+  const own = meta.fields.get(name);
+  if (own) return { field: own, owner: meta };
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+export function bindExpr(scope: Scope, e: SExpr, expected?: QType): QExpr {
+  switch (e.type) {
+    case "Literal":
+      return bindLiteral(e, expected);
+    case "This":
+      return thisOf(scope, e.pos);
+    case "Param":
+      return paramExpr(scope, e.name, expected, e.pos, "implicit");
+    case "PositionalParam":
+      return paramExpr(scope, e.index, expected, e.pos, "positional");
+    case "Name":
+      return bindName(scope, e.name, e.pos, expected);
+    case "Member":
+      return bindMember(scope, e, expected);
+    case "Call":
+      return bindCall(scope, e, expected);
+    case "Aggregate":
+      return bindAggregate(scope, e);
+    case "Unary":
+      return bindUnary(scope, e);
+    case "Binary":
+      return bindBinary(scope, e);
+    case "InstanceOf": {
+      const operand = bindExpr(scope, e.operand);
+      if (operand.type.kind !== "entity") fail(`instanceof needs a persistent object, not ${describeType(operand.type)}`, e.pos);
+      const cls = resolveClass(scope.model, scope.names, e.typeName, e.pos) ?? fail(`unknown class "${e.typeName}"`, e.pos);
+      return node({ k: "instanceOf", operand, classes: subtree(scope.model, cls.name), type: BOOLEAN }, e.pos);
+    }
+    case "Cast":
+      return bindCast(scope, e.typeName, bindExpr(scope, e.operand), e.pos);
+    case "Conditional": {
+      const when = bindExpr(scope, e.test);
+      requireBoolean(when, "the IF condition");
+      const then = bindExpr(scope, e.consequent, expected);
+      const otherwise = bindExpr(scope, e.alternate, then.type);
+      if (!comparable(scope.model, then.type, otherwise.type)) fail(`IF and ELSE give different types (${describeType(then.type)} and ${describeType(otherwise.type)})`, e.pos);
+      const type = then.type.kind === "null" ? otherwise.type : then.type.kind === "number" && otherwise.type.kind === "number" ? { kind: "number" as const, numeric: promote(then.type.numeric, otherwise.type.numeric) } : then.type;
+      return node({ k: "case", whens: [{ when, then }], otherwise, type }, e.pos);
+    }
+    case "Subquery": {
+      const { query } = bindQuery(scope.model, e.query, scope.params, scope);
+      if (!query.result || query.result.length !== 1) fail("a subquery must select exactly one expression", e.pos);
+      return node({ k: "subquery", query, type: query.result[0]!.expr.type }, e.pos);
+    }
+    case "ArrayLiteral": {
+      const items = e.elements.map((x) => bindExpr(scope, x));
+      return node({ k: "list", items, type: { kind: "collection", element: items[0]?.type ?? UNKNOWN } }, e.pos);
+    }
+    case "New":
+      return fail("object construction is only allowed as the whole result clause", e.pos);
+  }
+}
+
+function bindLiteral(e: Extract<SExpr, { type: "Literal" }>, expected?: QType): QExpr {
+  switch (e.kind) {
+    case "null":
+      return node({ k: "literal", value: null, type: NULL }, e.pos);
+    case "boolean":
+      return node({ k: "literal", value: e.value, type: BOOLEAN }, e.pos);
+    case "string": {
+      const value = String(e.value);
+      // A one-character literal is a char too: in numeric context it is its code point.
+      if (expected && isNumber(expected) && expected.kind === "number" && [...value].length === 1) return node({ k: "literal", value: value.codePointAt(0), type: INT }, e.pos);
+      return node({ k: "literal", value, type: [...value].length === 1 ? { kind: "string", char: true } : STRING }, e.pos);
+    }
+    case "float":
+    case "double":
+      return node({ k: "literal", value: e.value, type: { kind: "number", numeric: e.kind } }, e.pos);
+    default:
+      return node({ k: "literal", value: e.kind === "biginteger" ? Number(e.value) : e.value, type: { kind: "number", numeric: e.kind } }, e.pos);
+  }
+}
+
+function thisOf(scope: Scope, pos: Pos): QExpr {
+  // In a subquery with an alias, `this` is the outer query's candidate.
+  const target = scope.alias && scope.outer ? scope.outer : scope;
+  return node({ k: "binding", binding: target.query.candidate, type: target.query.candidate.type }, pos);
+}
+
+function paramExpr(scope: Scope, key: string | number, expected: QType | undefined, pos: Pos, style: "implicit" | "positional"): QExpr {
+  const collector = scope.params;
+  if (style === "implicit") collector.implicit = true;
+  else collector.positional = true;
+  if (collector.declared) fail("a query uses declared parameters or implicit ones, not both", pos);
+  if (collector.implicit && collector.positional) fail("a query uses named (:name) or numbered (?1) parameters, not both", pos);
+  const spec = collector.use(key, expected && expected.kind !== "null" ? expected : UNKNOWN, pos);
+  return node({ k: "param", ref: { key, pos }, type: spec.type }, pos);
+}
+
+function bindName(scope: Scope, name: string, pos: Pos, expected?: QType): QExpr {
+  for (let s: Scope | undefined = scope; s; s = s.outer) {
+    const declared = s.declaredParams.get(name);
+    if (declared) return node({ k: "param", ref: { key: name, pos }, type: declared.type }, pos);
+    const variable = s.variables.get(name);
+    if (variable) return node({ k: "binding", binding: variable, type: variable.type }, pos);
+    if (s.alias === name) return node({ k: "binding", binding: s.query.candidate, type: s.query.candidate.type }, pos);
+    const candidate = (s.query.candidate.type as { meta: ClassMeta }).meta;
+    // In an aliased subquery, bare names are the outer candidate's fields.
+    if (!s.alias) {
+      const found = candidateField(s.model, candidate, name);
+      if (found) return fieldExpr(s.model, node({ k: "binding", binding: s.query.candidate, type: s.query.candidate.type }, pos), found.field.name, pos);
+    }
+  }
+  if (resolveClass(scope.model, scope.names, name) || enumNamed(scope.model, name, scope.names) || ["Math", "JDOHelper", "java.lang.Math", "javax.jdo.JDOHelper"].includes(name)) {
+    return fail(`"${name}" is a type, not a value`, pos);
+  }
+  // An implicit variable not taken from a collection ranges over its class's extent: it needs a type.
+  if (scope.declaredVariables) fail(`unknown name "${name}": not a parameter, variable or field of ${(scope.query.candidate.type as { meta: ClassMeta }).meta.name}`, pos);
+  void expected;
+  return fail(`unknown name "${name}": not a parameter, variable or field of ${(scope.query.candidate.type as { meta: ClassMeta }).meta.name}`, pos);
+}
+
+export function fieldExpr(model: Model, from: QExpr, name: string, pos: Pos): QExpr {
+  const t = from.type;
+  if (t.kind === "collection" || t.kind === "map") fail(`"${name}": navigation through a collection needs a variable (coll.contains(v) && v.${name} ...)`, pos);
+  if (t.kind !== "entity" && t.kind !== "embedded") fail(`"${name}": a ${describeType(t)} has no fields`, pos);
+  const field = t.meta.fields.get(name);
+  if (!field) fail(`unknown field "${name}" of class ${t.meta.name}`, pos);
+  return node({ k: "field", from, field, owner: t.meta, type: fieldQType(model, field) }, pos);
+}
+
+/** A dotted name that is not a value: a class, enum or static member, e.g. `org.x.Status.ACTIVE`. */
+function qualifiedName(e: SExpr): string | undefined {
+  if (e.type === "Name") return e.name;
+  if (e.type === "Member") {
+    const head = qualifiedName(e.object);
+    return head === undefined ? undefined : `${head}.${e.name}`;
+  }
+  return undefined;
+}
+
+function isValueName(scope: Scope, e: SExpr): boolean {
+  let head = e;
+  while (head.type === "Member") head = head.object;
+  return head.type !== "Name" || !isUnresolvedName(scope, head.name) || scope.variables.has(head.name);
+}
+
+function bindMember(scope: Scope, e: Extract<SExpr, { type: "Member" }>, expected?: QType): QExpr {
+  if (!isValueName(scope, e.object)) {
+    const typeName = qualifiedName(e.object);
+    if (typeName) {
+      const enumType = enumNamed(scope.model, typeName, scope.names);
+      if (enumType && enumType.kind === "enum") {
+        const index = enumType.type.constants.indexOf(e.name);
+        if (index < 0) fail(`${typeName} has no constant ${e.name}`, e.pos);
+        return node({ k: "literal", value: enumType.ordinal ? index : e.name, type: enumType }, e.pos);
+      }
+      if (resolveClass(scope.model, scope.names, typeName)) fail(`static field ${typeName}.${e.name} is not known to the model`, e.pos);
+      if (typeName === "Math" || typeName === "java.lang.Math") {
+        if (e.name === "PI") return node({ k: "literal", value: Math.PI, type: DOUBLE }, e.pos);
+        if (e.name === "E") return node({ k: "literal", value: Math.E, type: DOUBLE }, e.pos);
+      }
+      // `a.b.c` where nothing resolves: report the first part.
+      let head: SExpr = e.object;
+      while (head.type === "Member") head = head.object;
+      fail(`unknown name "${(head as { name: string }).name}"`, head.pos);
+    }
+  }
+  void expected;
+  return fieldExpr(scope.model, bindExpr(scope, e.object), e.name, e.pos);
+}
+
+function bindAggregate(scope: Scope, e: Extract<SExpr, { type: "Aggregate" }>): QExpr {
+  const arg = bindExpr(scope, e.arg);
+  if (containsAggregate(arg)) fail("aggregates cannot be nested", e.pos);
+  let type: QType;
+  switch (e.fn) {
+    case "count":
+      type = LONG;
+      break;
+    case "avg":
+      if (arg.type.kind !== "number" && arg.type.kind !== "unknown") fail(`avg needs a number, not ${describeType(arg.type)}`, e.arg.pos);
+      type = arg.type.kind === "number" && arg.type.numeric === "decimal" ? arg.type : DOUBLE;
+      break;
+    case "sum":
+      if (arg.type.kind !== "number" && arg.type.kind !== "unknown") fail(`sum needs a number, not ${describeType(arg.type)}`, e.arg.pos);
+      type = arg.type.kind === "number" ? (isIntegral(arg.type.numeric) && arg.type.numeric !== "biginteger" ? LONG : arg.type) : DOUBLE;
+      break;
+    default:
+      if (!orderable(arg.type)) fail(`${e.fn} needs values that can be ordered, not ${describeType(arg.type)}`, e.arg.pos);
+      type = arg.type;
+  }
+  return node({ k: "aggregate", fn: e.fn, distinct: e.distinct, arg, type }, e.pos);
+}
+
+function bindUnary(scope: Scope, e: Extract<SExpr, { type: "Unary" }>): QExpr {
+  const operand = bindExpr(scope, e.operand, e.op === "!" ? BOOLEAN : undefined);
+  if (e.op === "!") {
+    requireBoolean(operand, "the operand of !");
+    return node({ k: "not", operand, type: BOOLEAN }, e.pos);
+  }
+  if (operand.type.kind !== "number" && operand.type.kind !== "unknown") fail(`${e.op} needs a number, not ${describeType(operand.type)}`, e.pos);
+  if (e.op === "+") return operand;
+  if (e.op === "~") {
+    if (operand.type.kind === "number" && !isIntegral(operand.type.numeric)) fail("~ needs an integral number", e.pos);
+    return node({ k: "bitnot", operand, type: operand.type }, e.pos);
+  }
+  if (operand.k === "literal" && typeof operand.value === "number") return { ...operand, value: -operand.value, pos: e.pos };
+  return node({ k: "negate", operand, type: operand.type }, e.pos);
+}
+
+function bindBinary(scope: Scope, e: Extract<SExpr, { type: "Binary" }>): QExpr {
+  const model = scope.model;
+  switch (e.op) {
+    case "&&": case "||": case "&": case "|": {
+      const left = bindExpr(scope, e.left, BOOLEAN);
+      const right = bindExpr(scope, e.right, BOOLEAN);
+      if (left.type.kind !== "boolean" && left.type.kind !== "unknown" || right.type.kind !== "boolean" && right.type.kind !== "unknown") {
+        if ((e.op === "&" || e.op === "|") && left.type.kind === "number") fail(`bitwise ${e.op} on numbers is not supported`, e.pos);
+        fail(`${e.op} needs booleans, not ${describeType(left.type)} and ${describeType(right.type)}`, e.pos);
+      }
+      const k = e.op === "&&" || e.op === "&" ? "and" : "or";
+      const flat = (x: QExpr) => (x.k === k ? x.items : [x]);
+      return node({ k, items: [...flat(left), ...flat(right)], type: BOOLEAN }, e.pos);
+    }
+    case "^":
+      return fail("^ (exclusive or) is not supported", e.pos);
+    case "==": case "!=": case "<": case "<=": case ">": case ">=": {
+      let left = bindExpr(scope, e.left);
+      const right = bindExpr(scope, e.right, left.type);
+      if (left.type.kind === "unknown" && left.k === "param") left = retypeParam(scope, left, right.type);
+      if (!comparable(model, left.type, right.type)) fail(`cannot compare ${describeType(left.type)} with ${describeType(right.type)}`, e.pos);
+      if (e.op !== "==" && e.op !== "!=" && (!orderable(left.type) || !orderable(right.type))) fail(`${e.op} needs values that can be ordered, not ${describeType(left.type)}`, e.pos);
+      const op = e.op === "==" ? "=" : e.op === "!=" ? "<>" : e.op;
+      if (right.type.kind === "null" || left.type.kind === "null") {
+        if (op !== "=" && op !== "<>") return node({ k: "literal", value: null, type: BOOLEAN }, e.pos);
+        const operand = right.type.kind === "null" ? left : right;
+        return node({ k: "isNull", operand, negated: op === "<>", type: BOOLEAN }, e.pos);
+      }
+      return node({ k: "compare", op, left, right, nullEquals: true, type: BOOLEAN }, e.pos);
+    }
+    default: {
+      let left = bindExpr(scope, e.left);
+      const right = bindExpr(scope, e.right, left.type);
+      if (left.type.kind === "unknown" && left.k === "param") left = retypeParam(scope, left, right.type);
+      if (e.op === "+" && (left.type.kind === "string" && !left.type.char || right.type.kind === "string" && !right.type.char)) {
+        return node({ k: "concat", items: [left, right], type: STRING }, e.pos);
+      }
+      const numeric = (t: QType) => t.kind === "number" || t.kind === "unknown" || (t.kind === "string" && t.char);
+      if (!numeric(left.type) || !numeric(right.type)) fail(`${e.op} needs numbers, not ${describeType(left.type)} and ${describeType(right.type)}`, e.pos);
+      const kindOf = (t: QType) => (t.kind === "number" ? t.numeric : t.kind === "string" ? "int" : "double");
+      const numericKind = promote(kindOf(left.type), kindOf(right.type));
+      return node({ k: "arith", op: e.op as "+" | "-" | "*" | "/" | "%", left, right, integer: isIntegral(numericKind), type: { kind: "number", numeric: numericKind } }, e.pos);
+    }
+  }
+}
+
+/** An implicit parameter takes the type of what it is compared with. */
+export function retypeParam(scope: Scope, param: QExpr, type: QType): QExpr {
+  if (param.k !== "param" || type.kind === "null" || type.kind === "unknown") return param;
+  scope.params.use(param.ref.key, type, param.pos);
+  return { ...param, type };
+}
+
+export function bindCast(scope: Scope, typeName: string, operand: QExpr, pos: Pos): QExpr {
+  const target = declaredType(scope, typeName, pos);
+  if (target.kind === "entity") {
+    if (operand.type.kind !== "entity" && operand.type.kind !== "unknown") fail(`cannot cast ${describeType(operand.type)} to ${typeName}`, pos);
+    return node({ k: "cast", operand, type: target }, pos);
+  }
+  if (target.kind === "number" && (operand.type.kind === "number" || operand.type.kind === "unknown" || (operand.type.kind === "string" && operand.type.char))) {
+    return node({ k: "cast", operand, type: target }, pos);
+  }
+  if (comparable(scope.model, target, operand.type)) return { ...operand, type: operand.type.kind === "unknown" ? target : operand.type };
+  return fail(`cannot cast ${describeType(operand.type)} to ${typeName}`, pos);
+}
+
+export { classOf };

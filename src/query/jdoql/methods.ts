@@ -1,0 +1,209 @@
+/**
+ * JDOQL's methods: String, Collection, Map, date parts, enum, Math and JDOHelper, each checked
+ * for its receiver and arguments and turned into a query-model node. Positions are Java's
+ * (0-based); the SQL generator does the conversion.
+ */
+import { fail } from "../errors.ts";
+import { type FnName, type Pos, type QExpr, type QType, node } from "../model.ts";
+import { BOOLEAN, DOUBLE, INT, STRING, describeType, fieldQType } from "../types.ts";
+import { type Scope, bindExpr, retypeParam } from "./bind.ts";
+import type { SExpr } from "./syntax.ts";
+
+
+type Call = Extract<SExpr, { type: "Call" }>;
+
+function arity(call: Call, ...allowed: number[]): void {
+  if (!allowed.includes(call.args.length)) fail(`${call.name} takes ${allowed.join(" or ")} argument${allowed.at(-1) === 1 ? "" : "s"}, not ${call.args.length}`, call.pos);
+}
+
+function args(scope: Scope, call: Call, types: QType[]): QExpr[] {
+  return call.args.map((a, i) => {
+    const bound = bindExpr(scope, a, types[i]);
+    const want = types[i];
+    const typed = bound.k === "param" && bound.type.kind === "unknown" && want ? retypeParam(scope, bound, want) : bound;
+    if (want && !accepts(want, typed.type)) fail(`argument ${i + 1} of ${call.name} must be ${describeType(want)}, not ${describeType(typed.type)}`, a.pos);
+    return typed;
+  });
+}
+
+function accepts(want: QType, got: QType): boolean {
+  if (got.kind === "unknown" || got.kind === "null") return true;
+  if (want.kind === "number") return got.kind === "number" || (got.kind === "string" && got.char === true);
+  if (want.kind === "string") return got.kind === "string";
+  return want.kind === got.kind;
+}
+
+const fn = (name: FnName, a: QExpr[], type: QType, pos: Pos) => node({ k: "fn", name, args: a, type }, pos);
+
+const STATIC_RECEIVERS = new Set(["Math", "java.lang.Math", "JDOHelper", "javax.jdo.JDOHelper"]);
+
+function staticName(e: SExpr | null): string | undefined {
+  if (!e) return undefined;
+  if (e.type === "Name") return e.name;
+  if (e.type === "Member") {
+    const head = staticName(e.object);
+    return head && `${head}.${e.name}`;
+  }
+  return undefined;
+}
+
+export function bindCall(scope: Scope, call: Call, expected?: QType): QExpr {
+  const receiverName = staticName(call.object);
+  if (receiverName && STATIC_RECEIVERS.has(receiverName) && !scope.variables.has(receiverName)) return bindStatic(scope, receiverName, call);
+  if (!call.object) fail(`unknown method ${call.name}(): JDOQL has no functions besides aggregates and the methods of values`, call.pos);
+  const receiver = bindExpr(scope, call.object);
+  const t = receiver.type;
+  const pos = call.pos;
+  void expected;
+
+  if (t.kind === "string" || (t.kind === "unknown" && receiver.k === "param")) {
+    const s = t.kind === "unknown" ? retypeParam(scope, receiver, STRING) : receiver;
+    switch (call.name) {
+      case "startsWith":
+        arity(call, 1, 2);
+        return fn("startsWith", [s, ...args(scope, call, [STRING, INT])], BOOLEAN, pos);
+      case "endsWith":
+        arity(call, 1);
+        return fn("endsWith", [s, ...args(scope, call, [STRING])], BOOLEAN, pos);
+      case "indexOf":
+        arity(call, 1, 2);
+        return fn("indexOf", [s, ...args(scope, call, [STRING, INT])], INT, pos);
+      case "substring":
+        arity(call, 1, 2);
+        return fn("substring", [s, ...args(scope, call, [INT, INT])], STRING, pos);
+      case "toLowerCase":
+      case "toUpperCase":
+        arity(call, 0);
+        return fn(call.name === "toLowerCase" ? "lower" : "upper", [s], STRING, pos);
+      case "length":
+        arity(call, 0);
+        return fn("length", [s], INT, pos);
+      case "trim":
+      case "trimLeft":
+      case "trimRight":
+        arity(call, 0);
+        return fn(call.name, [s], STRING, pos);
+      case "charAt":
+        arity(call, 1);
+        return fn("charAt", [s, ...args(scope, call, [INT])], { kind: "string", char: true }, pos);
+      case "matches": {
+        arity(call, 1);
+        const [pattern] = args(scope, call, [STRING]);
+        if (pattern!.k !== "literal" && pattern!.k !== "param") fail("matches() takes a literal or parameter pattern", call.args[0]!.pos);
+        if (pattern!.k === "param") scope.params.specs.get(pattern!.ref.key)!.pattern = true;
+        return fn("matches", [s, pattern!], BOOLEAN, pos);
+      }
+      case "equals":
+        arity(call, 1);
+        return node({ k: "compare", op: "=", left: s, right: args(scope, call, [STRING])[0]!, nullEquals: true, type: BOOLEAN }, pos);
+      case "equalsIgnoreCase":
+        arity(call, 1);
+        return fn("equalsIgnoreCase", [s, ...args(scope, call, [STRING])], BOOLEAN, pos);
+      case "concat":
+        arity(call, 1);
+        return node({ k: "concat", items: [s, ...args(scope, call, [STRING])], type: STRING }, pos);
+    }
+    if (t.kind === "string") fail(`String has no method ${call.name}() that JDOQL supports`, pos);
+  }
+
+  if (t.kind === "collection" || (t.kind === "unknown" && receiver.k === "param")) {
+    switch (call.name) {
+      case "contains": {
+        arity(call, 1);
+        const element = bindExpr(scope, call.args[0]!, t.kind === "collection" ? t.element : undefined);
+        const elementType = t.kind === "collection" ? t.element : element.type;
+        const coll = t.kind === "unknown" ? retypeParam(scope, receiver, { kind: "collection", element: element.type }) : receiver;
+        const typedElement = element.k === "param" && element.type.kind === "unknown" ? retypeParam(scope, element, elementType) : element;
+        return node({ k: "contains", collection: coll, element: typedElement, type: BOOLEAN }, pos);
+      }
+      case "isEmpty":
+        arity(call, 0);
+        return node({ k: "isEmpty", collection: receiver, type: BOOLEAN }, pos);
+      case "size":
+        arity(call, 0);
+        return node({ k: "size", collection: receiver, type: INT }, pos);
+      case "get":
+        fail("List.get(index) is not supported", pos);
+    }
+    fail(`a collection has no method ${call.name}() that JDOQL supports`, pos);
+  }
+
+  if (t.kind === "map") {
+    switch (call.name) {
+      case "get":
+        arity(call, 1);
+        return node({ k: "mapGet", map: receiver, key: args(scope, call, [t.key])[0]!, type: t.value }, pos);
+      case "containsKey":
+        arity(call, 1);
+        return node({ k: "containsKey", map: receiver, key: args(scope, call, [t.key])[0]!, type: BOOLEAN }, pos);
+      case "containsValue":
+        arity(call, 1);
+        return node({ k: "containsValue", map: receiver, value: args(scope, call, [t.value])[0]!, type: BOOLEAN }, pos);
+      case "isEmpty":
+        arity(call, 0);
+        return node({ k: "isEmpty", collection: receiver, type: BOOLEAN }, pos);
+      case "size":
+        arity(call, 0);
+        return node({ k: "size", collection: receiver, type: INT }, pos);
+    }
+    fail(`a map has no method ${call.name}() that JDOQL supports`, pos);
+  }
+
+  if (t.kind === "temporal") {
+    const parts: Record<string, FnName> = {
+      getYear: "year", getMonth: "month0", getMonthValue: "month1", getDate: "day", getDayOfMonth: "day",
+      getHour: "hour", getHours: "hour", getMinute: "minute", getMinutes: "minute", getSecond: "second", getSeconds: "second", getDayOfWeek: "dayOfWeek",
+    };
+    const part = parts[call.name];
+    if (part) {
+      arity(call, 0);
+      const timeOnly = t.basic === "local-time";
+      if (timeOnly && !["hour", "minute", "second"].includes(part)) fail(`a LocalTime has no ${call.name}()`, pos);
+      if ((t.basic === "local-date" || t.basic === "sql-date") && ["hour", "minute", "second"].includes(part)) fail(`a date has no ${call.name}()`, pos);
+      return fn(part, [receiver], INT, pos);
+    }
+    fail(`a ${t.basic} has no method ${call.name}() that JDOQL supports`, pos);
+  }
+
+  if (t.kind === "enum") {
+    if (call.name === "ordinal") {
+      arity(call, 0);
+      return fn("ordinal", [receiver], INT, pos);
+    }
+    if (call.name === "toString" || call.name === "name") {
+      arity(call, 0);
+      return fn("enumName", [receiver], STRING, pos);
+    }
+    fail(`an enum has no method ${call.name}() that JDOQL supports`, pos);
+  }
+
+  return fail(`${describeType(t)} has no method ${call.name}()`, pos);
+}
+
+const MATH: Record<string, { fn: FnName; args: number }> = {
+  abs: { fn: "abs", args: 1 }, sqrt: { fn: "sqrt", args: 1 }, ceil: { fn: "ceil", args: 1 }, floor: { fn: "floor", args: 1 },
+  exp: { fn: "exp", args: 1 }, log: { fn: "log", args: 1 }, sin: { fn: "sin", args: 1 }, cos: { fn: "cos", args: 1 }, tan: { fn: "tan", args: 1 },
+  asin: { fn: "asin", args: 1 }, acos: { fn: "acos", args: 1 }, atan: { fn: "atan", args: 1 }, round: { fn: "round", args: 1 }, signum: { fn: "sign", args: 1 },
+  pow: { fn: "power", args: 2 },
+};
+
+function bindStatic(scope: Scope, receiver: string, call: Call): QExpr {
+  const pos = call.pos;
+  if (receiver.endsWith("JDOHelper")) {
+    arity(call, 1);
+    const operand = bindExpr(scope, call.args[0]!);
+    if (operand.type.kind !== "entity") fail(`JDOHelper.${call.name} needs a persistent object`, call.args[0]!.pos);
+    if (call.name === "getObjectId") return node({ k: "objectId", operand, type: operand.type }, pos);
+    if (call.name === "getVersion") return node({ k: "version", operand, type: { kind: "number", numeric: "long" } }, pos);
+    fail(`JDOHelper.${call.name} is not supported in queries`, pos);
+  }
+  const m = MATH[call.name];
+  if (!m) fail(`Math.${call.name} is not supported`, pos);
+  arity(call, m.args);
+  const a = args(scope, call, Array(m.args).fill({ kind: "number", numeric: "double" }));
+  const first = a[0]!.type;
+  const type: QType = m.fn === "abs" || m.fn === "sign" ? (first.kind === "number" ? first : DOUBLE) : m.fn === "round" ? { kind: "number", numeric: "long" } : DOUBLE;
+  return fn(m.fn, a, type, pos);
+}
+
+export { fieldQType };

@@ -1,0 +1,167 @@
+/**
+ * The query model: what a query means, with every name resolved against the metadata and every
+ * expression typed. JDOQL and JPQL are two front ends that produce it; one SQL generator
+ * (`sql/generate.ts`) consumes it. Where the languages differ in meaning (null comparison,
+ * string positions, navigation through null), the difference is a property of a node here,
+ * decided by the front end, never a second code path in the generator.
+ */
+import type { ClassMeta, FieldMeta, ValueType } from "../metadata/model.ts";
+import type { Pos } from "./jdoql/syntax.ts";
+
+export type { Pos };
+
+export type NumericKind = "byte" | "short" | "int" | "long" | "biginteger" | "float" | "double" | "decimal";
+
+export type QType =
+  | { kind: "null" }
+  | { kind: "boolean" }
+  | { kind: "number"; numeric: NumericKind }
+  | { kind: "string"; char?: boolean }
+  /** Dates and times: stored as epoch milliseconds (LocalTime: since midnight). */
+  | { kind: "temporal"; basic: "date" | "sql-date" | "timestamp" | "local-date" | "local-date-time" | "local-time" | "instant" }
+  | { kind: "uuid" }
+  | { kind: "bytes" }
+  | { kind: "enum"; type: Extract<ValueType, { kind: "enum" }>; ordinal: boolean }
+  | { kind: "entity"; meta: ClassMeta }
+  | { kind: "embedded"; meta: ClassMeta }
+  /** The key class (ancestor keys), stored as canonical JSON text. */
+  | { kind: "key"; meta: ClassMeta }
+  | { kind: "collection"; element: QType }
+  | { kind: "map"; key: QType; value: QType }
+  /** A parameter whose type nothing determines: bound as given. */
+  | { kind: "unknown" };
+
+/** Something rows range over: the candidate, a variable, a JPQL identification variable. */
+export interface Binding {
+  name: string;
+  /** Entity bindings range over a class extent; value bindings over a collection's elements. */
+  type: QType;
+  /** The collection whose elements this binding ranges over (`coll.contains(v)`, JPQL `JOIN`/`IN`). */
+  source?: QExpr;
+  /** Candidate extent only: leave out subclasses. */
+  excludeSubclasses?: boolean;
+  /** JPQL LEFT JOIN: a candidate row stays when the collection is empty. */
+  optional?: boolean;
+  pos: Pos;
+}
+
+export interface ParamRef {
+  /** `name` for named (`:name`, declared), a number for positional (`?1`) and implicit-in-order. */
+  key: string | number;
+  pos: Pos;
+}
+
+export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
+export type ArithOp = "+" | "-" | "*" | "/" | "%";
+
+export type QExpr = (
+  | { k: "literal"; value: unknown }
+  | { k: "param"; ref: ParamRef }
+  /** A binding itself (`this`, a variable): an entity or a value. */
+  | { k: "binding"; binding: Binding }
+  /** One step of navigation from an entity or an embedded object. */
+  | { k: "field"; from: QExpr; field: FieldMeta; owner: ClassMeta }
+  /**
+   * Comparison. `nullEquals` (JDOQL): null == null is true and null != x is true; otherwise SQL's
+   * three-valued logic (JPQL).
+   */
+  | { k: "compare"; op: CompareOp; left: QExpr; right: QExpr; nullEquals: boolean }
+  | { k: "and"; items: QExpr[] }
+  | { k: "or"; items: QExpr[] }
+  | { k: "not"; operand: QExpr }
+  | { k: "isNull"; operand: QExpr; negated: boolean }
+  | { k: "arith"; op: ArithOp; left: QExpr; right: QExpr; integer: boolean }
+  | { k: "negate"; operand: QExpr }
+  | { k: "bitnot"; operand: QExpr }
+  | { k: "concat"; items: QExpr[] }
+  /** Scalar functions, with JDOQL's and JPQL's position conventions already normalized to 0-based. */
+  | { k: "fn"; name: FnName; args: QExpr[] }
+  | { k: "contains"; collection: QExpr; element: QExpr }
+  | { k: "isEmpty"; collection: QExpr }
+  | { k: "size"; collection: QExpr }
+  | { k: "mapGet"; map: QExpr; key: QExpr }
+  | { k: "containsKey"; map: QExpr; key: QExpr }
+  | { k: "containsValue"; map: QExpr; value: QExpr }
+  | { k: "instanceOf"; operand: QExpr; classes: ClassMeta[] }
+  /** A cast to a class narrows an entity (null when it is not one); a numeric cast converts. */
+  | { k: "cast"; operand: QExpr }
+  | { k: "aggregate"; fn: "count" | "sum" | "avg" | "min" | "max"; distinct: boolean; arg: QExpr }
+  | { k: "case"; whens: { when: QExpr; then: QExpr }[]; otherwise: QExpr }
+  | { k: "subquery"; query: QQuery }
+  | { k: "exists"; query: QQuery }
+  /** `JDOHelper.getObjectId(x)`: the key of an entity. */
+  | { k: "objectId"; operand: QExpr }
+  | { k: "version"; operand: QExpr }
+  /** A list of values (`{a, b}`, a collection parameter) used with contains. */
+  | { k: "list"; items: QExpr[] }
+) & { type: QType; pos: Pos };
+
+export type FnName =
+  | "lower" | "upper" | "length" | "trim" | "trimLeft" | "trimRight"
+  /** (s, prefix[, from]) */
+  | "startsWith" | "endsWith"
+  /** 0-based: (s, search[, from]) → index or -1 */
+  | "indexOf"
+  /** 0-based, end exclusive: (s, begin[, end]) */
+  | "substring"
+  | "charAt"
+  /** (s, pattern): a Java regex subset */
+  | "matches"
+  | "equalsIgnoreCase"
+  | "abs" | "sqrt" | "ceil" | "floor" | "exp" | "log" | "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "round" | "sign" | "power" | "mod"
+  | "year" | "month0" | "month1" | "day" | "hour" | "minute" | "second" | "dayOfWeek"
+  | "ordinal" | "enumName"
+  | "coalesce" | "nullif";
+
+export interface ResultItem {
+  expr: QExpr;
+  alias: string;
+}
+
+export interface OrderItem {
+  expr: QExpr;
+  descending: boolean;
+  nulls?: "first" | "last";
+}
+
+export interface QQuery {
+  candidate: Binding;
+  /** Variables, in declaration (or first use) order. */
+  variables: Binding[];
+  where?: QExpr;
+  /** Null: the candidates themselves. */
+  result: ResultItem[] | null;
+  /** How rows become JSON: arrays of values, objects keyed by alias (INTO, constructors), or the single value. */
+  shape: "candidates" | "value" | "row" | "object";
+  distinct: boolean;
+  unique: boolean;
+  groupBy: QExpr[];
+  having?: QExpr;
+  orderBy: OrderItem[];
+  range?: { from: QExpr; to: QExpr };
+  /** Subqueries only: the outer query's bindings visible inside. */
+  outer?: QQuery;
+}
+
+/** Parameters a query declares or uses, with the types their values must have. */
+export interface ParamSpec {
+  key: string | number;
+  type: QType;
+  /** Declared with a primitive type: null is refused. */
+  primitive: boolean;
+  /** Used as a `matches()` pattern: also bound as a GLOB pattern. */
+  pattern?: boolean;
+  pos: Pos;
+}
+
+export interface CompiledQueryModel {
+  query: QQuery;
+  params: ParamSpec[];
+  /** Named (`:name`, declared) or positional (`?1`, implicit by order): never both. */
+  paramStyle: "named" | "positional" | "none";
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Builds a query-model node at a position. */
+export const node = (e: DistributiveOmit<QExpr, "pos">, pos: Pos): QExpr => ({ ...e, pos }) as QExpr;

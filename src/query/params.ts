@@ -1,0 +1,122 @@
+/**
+ * Parameter values from the `params=` request parameter: a JSON object (named parameters) or a
+ * JSON array (positional `?1`, and implicit or declared parameters in order). Each value is
+ * checked and converted to its stored form by the type the query gives the parameter; an
+ * object is given by its identity.
+ */
+import { decodeValue } from "../json/values.ts";
+import { keyFieldColumns } from "../mapping/keys.ts";
+import type { ClassMeta, ValueType } from "../metadata/model.ts";
+import { QueryError } from "./errors.ts";
+import type { ParamSpec, QType } from "./model.ts";
+import { paramName } from "./sql/context.ts";
+import { regexToGlob } from "./sql/functions.ts";
+import { describeType } from "./types.ts";
+
+export function parseParams(raw: string | null): Record<string, unknown> | unknown[] | undefined {
+  if (raw === null) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    throw new QueryError(`params must be a JSON object or array: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== "object") throw new QueryError("params must be a JSON object (named parameters) or a JSON array (in order)");
+  return parsed as Record<string, unknown> | unknown[];
+}
+
+/** Placeholder values for a query's parameters. */
+export function bindParams(specs: readonly ParamSpec[], given: Record<string, unknown> | unknown[] | undefined): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  if (!specs.length) {
+    if (given && (Array.isArray(given) ? given.length : Object.keys(given).length)) throw new QueryError("the query has no parameters, but params were given");
+    return values;
+  }
+  if (!given) throw new QueryError(`the query needs parameters (${specs.map(label).join(", ")}): give them as params={...} or params=[...]`);
+  const ordered = [...specs].sort((a, b) => (typeof a.key === "number" && typeof b.key === "number" ? a.key - b.key : a.pos.offset - b.pos.offset));
+  if (Array.isArray(given)) {
+    if (given.length !== ordered.length) throw new QueryError(`the query has ${ordered.length} parameter(s) (${ordered.map(label).join(", ")}) but params has ${given.length}`);
+    ordered.forEach((spec, i) => convertInto(values, spec, given[i]));
+  } else {
+    for (const name of Object.keys(given)) {
+      if (!specs.some((s) => String(s.key) === name)) throw new QueryError(`params names "${name}", which the query does not use`);
+    }
+    for (const spec of specs) {
+      if (!(String(spec.key) in given)) throw new QueryError(`parameter ${label(spec)} is not bound`, spec.pos);
+      convertInto(values, spec, given[String(spec.key)]);
+    }
+  }
+  return values;
+}
+
+const label = (spec: ParamSpec) => (typeof spec.key === "number" ? `?${spec.key}` : `:${spec.key}`);
+
+function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unknown): void {
+  const where = `parameter ${label(spec)}`;
+  if (json === null || json === undefined) {
+    if (spec.primitive) throw new QueryError(`${where} is declared ${describeType(spec.type)} and cannot be null`, spec.pos);
+    if (spec.type.kind === "entity") spec.type.meta.keyColumns.forEach((_, i) => (values[paramName(spec.key, i)] = null));
+    values[paramName(spec.key)] = null;
+    return;
+  }
+  if (spec.type.kind === "entity") {
+    keyOfParam(spec.type.meta, json, where).forEach((v, i) => (values[paramName(spec.key, i)] = v));
+    values[paramName(spec.key)] = null;
+    return;
+  }
+  values[paramName(spec.key)] = convert(spec.type, json, where);
+  if (spec.pattern && typeof json === "string") {
+    const { glob, caseInsensitive } = regexToGlob(json);
+    values[paramName(spec.key, "glob")] = caseInsensitive ? glob.toLowerCase() : glob;
+    values[paramName(spec.key, "ci")] = caseInsensitive ? 1 : 0;
+  }
+}
+
+function convert(type: QType, json: unknown, where: string): unknown {
+  const bad = (expected: string): never => {
+    throw new QueryError(`${where} must be ${expected}, not ${JSON.stringify(json)}`);
+  };
+  switch (type.kind) {
+    case "unknown":
+      return typeof json === "boolean" ? (json ? 1 : 0) : typeof json === "object" ? JSON.stringify(json) : json;
+    case "boolean":
+      return typeof json === "boolean" ? (json ? 1 : 0) : bad("true or false");
+    case "number":
+      return typeof json === "number" ? json : typeof json === "string" && json.length === 1 ? json.codePointAt(0) : bad(`a number (${type.numeric})`);
+    case "string":
+      return typeof json === "string" ? json : bad("a string");
+    case "uuid":
+      return typeof json === "string" ? json.toLowerCase() : bad("a UUID string");
+    case "temporal": {
+      const d = decodeValue(json, { kind: "basic", basic: type.basic, primitive: false }, false);
+      return d.ok ? d.value : bad(`a date (epoch milliseconds or ISO-8601): ${d.message}`);
+    }
+    case "enum": {
+      const d = decodeValue(json, type.type as ValueType, type.ordinal);
+      return d.ok ? d.value : bad(`one of ${type.type.constants.join(", ")}`);
+    }
+    case "collection":
+      if (!Array.isArray(json)) return bad("a JSON array");
+      return JSON.stringify(json.map((e) => (type.element.kind === "entity" ? scalarKey(keyOfParam(type.element.meta, e, where)) : convert(type.element, e, where))));
+    case "map":
+      return json && typeof json === "object" && !Array.isArray(json) ? JSON.stringify(json) : bad("a JSON object");
+    default:
+      return bad(describeType(type));
+  }
+}
+
+const scalarKey = (key: unknown[]) => (key.length === 1 ? key[0] : key);
+
+/** An object parameter is its identity: the key value, or an object of key fields. */
+function keyOfParam(meta: ClassMeta, json: unknown, where: string): unknown[] {
+  const parts = keyFieldColumns(meta);
+  const obj = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, unknown>) : parts.length === 1 ? { [parts[0]!.field]: json } : undefined;
+  if (!obj) throw new QueryError(`${where} is a ${meta.name}: give its key as an object of ${parts.map((p) => p.field).join(", ")}`);
+  return parts.map((p) => {
+    const v = obj[p.field];
+    if (p.type.kind === "key") return v === undefined || v === null ? "" : JSON.stringify(v);
+    const d = v === undefined ? undefined : decodeValue(v, p.type, false);
+    if (!d || !d.ok) throw new QueryError(`${where} is a ${meta.name}: key field "${p.field}" ${d ? d.message : "is missing"}`);
+    return d.value;
+  });
+}

@@ -1,0 +1,86 @@
+/**
+ * Preparing a JDOQL query: parse (Peggy), bind (names and types), compile (SQL through Drizzle),
+ * once per query text, cached per model in a bounded cache. A request then only binds parameter
+ * values.
+ */
+import type { ClassMeta, Model } from "../metadata/model.ts";
+import { BoundedCache } from "../plan/plan-cache.ts";
+import type { RootSelector } from "../plan/read-plan.ts";
+import { type Compiled, compile, sql } from "../store/sql.ts";
+import { QueryError } from "./errors.ts";
+import { ParamCollector, bindQuery, fillQuery, newScope } from "./jdoql/bind.ts";
+import { JdoqlSyntaxError, parseJdoql, parseJdoqlFilter } from "./jdoql/parse.ts";
+import type { SQuery } from "./jdoql/syntax.ts";
+import type { ParamSpec, QQuery } from "./model.ts";
+import { type ResultColumn, candidateKeys, projection } from "./sql/select.ts";
+
+export interface PreparedQuery {
+  query: QQuery;
+  candidate: ClassMeta;
+  params: ParamSpec[];
+  /** Candidate results: the read plan's root selector, ordered and ranged by the query. */
+  selector?: RootSelector;
+  /** How many candidates match (HEAD with a filter). */
+  count?: Compiled;
+  /** Projections: one statement and how to read its columns. */
+  projection?: { compiled: Compiled; columns: ResultColumn[] };
+}
+
+const caches = new WeakMap<Model, BoundedCache<PreparedQuery>>();
+
+function cacheOf(model: Model): BoundedCache<PreparedQuery> {
+  let c = caches.get(model);
+  if (!c) caches.set(model, (c = new BoundedCache(500)));
+  return c;
+}
+
+/** A single-string JDOQL query (`/jdoql`, `/query`). */
+export function prepareJdoql(model: Model, text: string): PreparedQuery {
+  return cacheOf(model).get(`jdoql\u0000${text}`, () => {
+    const statement = syntax(() => parseJdoql(text));
+    if (statement.type !== "Query") {
+      throw new QueryError(`${statement.type.toUpperCase()} statements change data and are not allowed on GET`, statement.pos, undefined, 405);
+    }
+    const params = new ParamCollector();
+    const { query } = bindQuery(model, statement, params);
+    return compileQuery(model, query, params, text);
+  });
+}
+
+/** A filter of `GET /{class}?filter=F`: the query `SELECT FROM class WHERE F`, parsed as a filter only. */
+export function prepareFilter(model: Model, candidate: ClassMeta, text: string): PreparedQuery {
+  return cacheOf(model).get(`filter\u0000${candidate.name}\u0000${text}`, () => {
+    const where = syntax(() => parseJdoqlFilter(text));
+    const params = new ParamCollector();
+    const source: SQuery = { type: "Query", unique: false, distinct: false, result: null, variables: [], parameters: [], imports: [], groupBy: [], orderBy: [], where, pos: where.pos };
+    const scope = newScope(model, candidate, source, params);
+    fillQuery(scope, source);
+    return compileQuery(model, scope.query, params, `filter:${candidate.name}:${text}`);
+  });
+}
+
+function syntax<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof JdoqlSyntaxError) throw new QueryError(error.message.replace(/^line \d+, column \d+: /, ""), error.position, error.expected);
+    throw error;
+  }
+}
+
+function compileQuery(model: Model, query: QQuery, collector: ParamCollector, cacheKey: string): PreparedQuery {
+  const candidate = (query.candidate.type as { meta: ClassMeta }).meta;
+  const params = [...collector.specs.values()];
+  if (query.shape === "candidates") {
+    const keys = candidateKeys(model, query);
+    return {
+      query,
+      candidate,
+      params,
+      selector: { kind: "subquery", cacheKey, ordered: true, keys: () => keys },
+      count: compile(sql`SELECT COUNT(*) FROM (${keys})`),
+    };
+  }
+  const p = projection(model, query);
+  return { query, candidate, params, projection: { compiled: compile(p.sql), columns: p.columns } };
+}

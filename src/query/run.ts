@@ -1,0 +1,131 @@
+/**
+ * Running a prepared query and shaping its JSON, per the contract: candidates are objects (read
+ * by the read plan: one batch), a single-expression projection an array of values, several an
+ * array of rows, INTO and constructors objects keyed by alias, UNIQUE and ungrouped aggregates one
+ * value (null when nothing matches). Objects inside projections are loaded by a second batch.
+ */
+import { Serializer } from "../json/serialize.ts";
+import { encodeValue } from "../json/values.ts";
+import type { ClassMeta } from "../metadata/model.ts";
+import { classOf } from "../metadata/model.ts";
+import type { FetchPlan } from "../plan/fetch-plan.ts";
+import { assemble, expandFurther, firstPlan, load, planStatements } from "../plan/load.ts";
+import { IdentityMap, type LoadedObject } from "../plan/objects.ts";
+import { bind } from "../store/sql.ts";
+import type { Runtime } from "../service/runtime.ts";
+import { QueryError } from "./errors.ts";
+import type { QType } from "./model.ts";
+import type { PreparedQuery } from "./prepare.ts";
+import type { ResultColumn } from "./sql/select.ts";
+
+export async function runQuery(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, fetch: FetchPlan): Promise<unknown> {
+  const q = prepared.query;
+  if (prepared.selector) {
+    const { roots, objects } = await load(rt.store, rt.model, prepared.candidate, prepared.selector, fetch, values);
+    const serializer = new Serializer(rt.model, objects, fetch);
+    const out = roots.map((r) => serializer.object(r));
+    return q.unique ? unique(out) : out;
+  }
+  const { compiled, columns } = prepared.projection!;
+  const [result] = await rt.store.batch([bind(compiled, values)], "read");
+  const rows = result!.rows;
+  const objects = await loadObjects(rt, rows, columns, fetch);
+  const shaped = rows.map((row) => shapeRow(row, columns, q.shape, objects));
+  return q.unique ? unique(shaped) : shaped;
+}
+
+/** How many candidates match (HEAD with a filter). */
+export async function countMatches(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>): Promise<number> {
+  const [result] = await rt.store.batch([bind(prepared.count!, values)], "read");
+  return Number(result!.rows[0]![0]);
+}
+
+function unique(items: unknown[]): unknown {
+  if (items.length > 1) throw new QueryError(`the query is UNIQUE but ${items.length} results match`);
+  return items[0] ?? null;
+}
+
+interface Objects {
+  serializer?: Serializer;
+  byColumn: Map<ResultColumn, Map<string, LoadedObject>>;
+}
+
+/** Objects selected by a projection, read with the fetch plan in one more batch. */
+async function loadObjects(rt: Runtime, rows: unknown[][], columns: ResultColumn[], fetch: FetchPlan): Promise<Objects> {
+  const byColumn = new Map<ResultColumn, Map<string, LoadedObject>>();
+  const wanted = new Map<ClassMeta, unknown[][]>();
+  let offset = 0;
+  const offsets = new Map<ResultColumn, number>();
+  for (const c of columns) {
+    offsets.set(c, offset);
+    offset += c.width;
+  }
+  for (const c of columns) {
+    if (c.expr.type.kind !== "entity") continue;
+    const meta = c.expr.type.meta;
+    const keys = rows.map((r) => r.slice(offsets.get(c)!, offsets.get(c)! + c.width)).filter((k) => k.every((v) => v !== null && v !== undefined));
+    wanted.set(meta, [...(wanted.get(meta) ?? []), ...keys]);
+  }
+  if (!wanted.size) return { byColumn };
+  const objects = new IdentityMap();
+  const plans = [...wanted].map(([meta, keys]) => {
+    const plan = firstPlan(rt.model, meta, { kind: "keys" }, fetch);
+    return { meta, plan, statements: planStatements(plan, { keys: JSON.stringify(keys.map((k) => (k.length === 1 ? k[0] : k))) }) };
+  });
+  const results = await rt.store.batch(plans.flatMap((p) => p.statements), "read");
+  let at = 0;
+  for (const p of plans) {
+    assemble(p.plan, results.slice(at, at + p.statements.length), objects);
+    at += p.statements.length;
+  }
+  await expandFurther(rt.store, rt.model, fetch, objects);
+  const serializer = new Serializer(rt.model, objects, fetch);
+  for (const c of columns) {
+    if (c.expr.type.kind !== "entity") continue;
+    const meta = classOf(rt.model, c.expr.type.meta.name);
+    const map = new Map<string, LoadedObject>();
+    for (const row of rows) {
+      const key = row.slice(offsets.get(c)!, offsets.get(c)! + c.width);
+      const obj = objects.get(meta.root, key);
+      if (obj) map.set(JSON.stringify(key), obj);
+    }
+    byColumn.set(c, map);
+  }
+  return { serializer, byColumn };
+}
+
+function shapeRow(row: unknown[], columns: ResultColumn[], shape: PreparedQuery["query"]["shape"], objects: Objects): unknown {
+  let at = 0;
+  const values = columns.map((c) => {
+    const cells = row.slice(at, at + c.width);
+    at += c.width;
+    if (c.expr.type.kind === "entity") {
+      if (cells.every((v) => v === null || v === undefined)) return null;
+      const obj = objects.byColumn.get(c)?.get(JSON.stringify(cells));
+      return obj ? objects.serializer!.object(obj) : null;
+    }
+    return decodeCell(cells[0], c.expr.type);
+  });
+  if (shape === "value") return values[0];
+  if (shape === "object") return Object.fromEntries(columns.map((c, i) => [c.alias, values[i]]));
+  return values;
+}
+
+/** A projected value to JSON, by its query type. */
+export function decodeCell(v: unknown, type: QType): unknown {
+  if (v === null || v === undefined) return null;
+  switch (type.kind) {
+    case "boolean":
+      return Boolean(Number(v));
+    case "number":
+      return typeof v === "bigint" ? Number(v) : typeof v === "string" ? Number(v) : v;
+    case "string":
+      return type.char ? encodeValue(v, { kind: "basic", basic: "char", primitive: false }, false) : String(v);
+    case "enum":
+      return encodeValue(v, type.type, type.ordinal);
+    case "bytes":
+      return encodeValue(v, { kind: "basic", basic: "bytes", primitive: false }, false);
+    default:
+      return typeof v === "bigint" ? Number(v) : v;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Persistent objects inside generated SQL. An object is either a row in the FROM clause (the
+ * candidate, a variable: its columns are read directly) or only a key (reached by navigation:
+ * its fields are read by a scalar subquery on that key, which is NULL when the key is NULL, so
+ * navigation through null gives null, as JDOQL wants).
+ */
+import { type ClassMeta, type FieldMeta, type Model, subtree } from "../../metadata/model.ts";
+import { type GroupLayout, alias, discriminatorFilter, groupsOf } from "../../plan/row-layout.ts";
+import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
+import { fail } from "../errors.ts";
+import type { Pos } from "../model.ts";
+
+export type EntityRef =
+  /** A row of the FROM clause: `prefix0` is its primary table, `prefix1`... the joined tables. */
+  | { kind: "row"; meta: ClassMeta; group: GroupLayout; prefix: string; guard?: SQL }
+  /** Only the key is known (SQL expressions, NULL for no object). */
+  | { kind: "key"; meta: ClassMeta; key: SQL[] };
+
+/** The one table group of a class: queries over complete-table hierarchies spread over several tables are refused. */
+export function singleGroup(model: Model, meta: ClassMeta, pos?: Pos): GroupLayout {
+  const groups = groupsOf(model, meta);
+  if (groups.length !== 1) fail(`${meta.name} is stored in ${groups.length} tables (complete-table): queries over it are not supported yet`, pos);
+  return groups[0]!;
+}
+
+export function keyOf(e: EntityRef): SQL[] {
+  if (e.kind === "key") return e.key;
+  const refs = e.group.keyColumns.map((k) => qualified(alias(0, e.prefix), k));
+  return e.guard ? refs.map((r) => sql`CASE WHEN ${e.guard} THEN ${r} END`) : refs;
+}
+
+/** The column of a field stored in the object's row(s). */
+export function columnOf(model: Model, e: EntityRef, field: FieldMeta, column: string): SQL {
+  const table = e.meta.fieldTables.get(field.name);
+  if (!table) fail(`internal: field ${field.name} has no column in ${e.meta.name}`);
+  if (e.kind === "row") {
+    const index = e.group.tables.indexOf(table);
+    const ref = qualified(alias(index, e.prefix), column);
+    return e.guard ? sql`CASE WHEN ${e.guard} THEN ${ref} END` : ref;
+  }
+  return sql`(SELECT ${ident(column)} FROM ${ident(table)} WHERE ${keyEquals(e.meta.keyColumns, e.key)})`;
+}
+
+export function keyEquals(columns: readonly string[], key: readonly SQL[], tableAlias?: string): SQL {
+  const cols = columns.map((c) => (tableAlias ? qualified(tableAlias, c) : ident(c)));
+  return sql`${tuple(cols)} = ${tuple(key)}`;
+}
+
+/** Whether an object is an instance of one of `classes` (a discriminator test, or existence in the class's tables). */
+export function instanceOf(model: Model, e: EntityRef, classes: readonly ClassMeta[]): SQL {
+  const group = singleGroup(model, e.meta);
+  const wanted = group.classes.filter((c) => classes.includes(c));
+  if (!wanted.length) return sql`0`;
+  if (e.kind === "row") {
+    const filter = discriminatorFilter(group, wanted, e.prefix);
+    const notNull = sql`${keyOf(e)[0]} IS NOT NULL`;
+    return filter ? (e.guard ? sql`(${e.guard} AND ${filter})` : filter) : notNull;
+  }
+  const filter = discriminatorFilter(group, wanted, "x");
+  return sql`EXISTS (SELECT 1 FROM ${ident(group.primaryTable)} ${ident("x0")} WHERE ${keyEquals(group.keyColumns, e.key, "x0")}${filter ? sql` AND ${filter}` : sql``})`;
+}
+
+/** Narrows an object to a subclass: a row keeps its columns under a guard; a key becomes NULL unless it is one. */
+export function narrow(model: Model, e: EntityRef, to: ClassMeta): EntityRef {
+  const test = instanceOf(model, e, subtree(model, to.name));
+  if (e.kind === "row") return { ...e, meta: to, guard: e.guard ? sql`(${e.guard} AND ${test})` : test };
+  return { kind: "key", meta: to, key: e.key.map((k) => sql`CASE WHEN ${test} THEN ${k} END`) };
+}
+
+/**
+ * `SELECT <select> FROM <table holding the rows of T> x0 ... WHERE <where(x0)>`, restricted to
+ * instances of T when the table also holds other classes (through T's primary table when the
+ * rows' table is a subclass table).
+ */
+export function rowsOfClass(model: Model, meta: ClassMeta, table: string, select: (x: string) => SQL[], where: (x: string) => SQL, counter: () => string): SQL {
+  const x = counter();
+  const group = singleGroup(model, meta);
+  const filter = discriminatorFilter(group, subtree(model, meta.name), `${x}p`);
+  const base = sql`${ident(table)} ${ident(x)}`;
+  if (!filter) return sql`SELECT ${join(select(x))} FROM ${base} WHERE ${where(x)}`;
+  const primary = `${x}p0`;
+  const on = keyEquals(group.keyColumns, group.keyColumns.map((k) => qualified(x, k)), primary);
+  return sql`SELECT ${join(select(x))} FROM ${base} JOIN ${ident(group.primaryTable)} ${ident(primary)} ON ${on} WHERE ${where(x)} AND ${filter}`;
+}

@@ -1,0 +1,407 @@
+/**
+ * Query-model expressions to SQL. Values are always bound parameters (never text); JDOQL's null
+ * semantics come from the model's `nullEquals` flag; positions are 0-based here.
+ */
+import { keyFieldColumns } from "../../mapping/keys.ts";
+import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
+import { type GroupLayout, alias, discriminatorFilter, fromClause } from "../../plan/row-layout.ts";
+import { findInSubtree, owningJoinTable } from "../../plan/read-plan.ts";
+import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
+import { fail } from "../errors.ts";
+import type { Binding, QExpr } from "../model.ts";
+import type { GenContext } from "./context.ts";
+import { placeholder } from "./context.ts";
+import { type EntityRef, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup } from "./entities.ts";
+import { fnSql } from "./functions.ts";
+
+/** Compiles subqueries (`select.ts` provides it; passed in to keep the modules acyclic). */
+export type SubqueryCompiler = (query: import("../model.ts").QQuery, ctx: GenContext, mode: "scalar" | "exists") => SQL;
+
+export class ExprCompiler {
+  constructor(readonly subquery: SubqueryCompiler) {}
+
+  // -------------------------------------------------------------------------------------------
+  // Objects
+
+  entity(e: QExpr, ctx: GenContext): EntityRef {
+    const model = ctx.model;
+    if (e.type.kind !== "entity") fail(`expected a persistent object, not ${e.type.kind}`, e.pos);
+    const meta = e.type.meta;
+    switch (e.k) {
+      case "binding": {
+        const bound = ctx.lookup(e.binding);
+        if (!bound || bound.kind !== "entity") fail(`internal: unbound ${e.binding.name}`, e.pos);
+        return bound.ref;
+      }
+      case "param":
+        return { kind: "key", meta, key: meta.keyColumns.map((_, i) => placeholder(e.ref, i)) };
+      case "literal":
+        return { kind: "key", meta, key: meta.keyColumns.map(() => sql`NULL`) };
+      case "cast":
+        return narrow(model, this.entity(e.operand, ctx), meta);
+      case "objectId":
+        return this.entity(e.operand, ctx);
+      case "field":
+        return this.navigate(e.from, e.field, meta, ctx);
+      case "case":
+        return { kind: "key", meta, key: meta.keyColumns.map((_, i) => sql`CASE ${join(e.whens.map((w) => sql`WHEN ${this.cond(w.when, ctx)} THEN ${keyOf(this.entity(w.then, ctx))[i]}`), sql` `)} ELSE ${keyOf(this.entity(e.otherwise, ctx))[i]} END`) };
+      case "subquery":
+        if (meta.keyColumns.length !== 1) fail("a subquery selecting objects with composite keys is not supported", e.pos);
+        return { kind: "key", meta, key: [this.subquery(e.query, ctx, "scalar")] };
+      default:
+        return fail(`cannot use this expression as a persistent object`, e.pos);
+    }
+  }
+
+  /** The object a to-one field refers to. */
+  private navigate(from: QExpr, field: FieldMeta, target: ClassMeta, ctx: GenContext): EntityRef {
+    const owner = this.entity(from, ctx);
+    const s = field.relation?.storage;
+    if (!s) fail(`internal: ${field.name} is not a relation`);
+    if (s.kind === "fk-owner") return { kind: "key", meta: target, key: field.fkColumns!.map((c) => columnOf(ctx.model, owner, field, c)) };
+    if (s.kind === "fk-inverse") {
+      const back = findInSubtree(ctx.model, target, s.targetField)!;
+      const table = tableOfField(ctx.model, target, back);
+      const ownerKey = keyOf(owner);
+      return {
+        kind: "key",
+        meta: target,
+        key: target.keyColumns.map((k) => sql`(${rowsOfClass(ctx.model, target, table, (x) => [qualified(x, k)], (x) => keyEquals(back.fkColumns!, ownerKey, x), ctx.nextAlias)} LIMIT 1)`),
+      };
+    }
+    return fail(`navigation through ${field.name} (a ${s.kind} relation) is not supported`);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Values
+
+  value(e: QExpr, ctx: GenContext): SQL {
+    if (e.type.kind === "entity") {
+      const key = keyOf(this.entity(e, ctx));
+      if (key.length !== 1) fail("an object with a composite key cannot be used as a single value here", e.pos);
+      return key[0]!;
+    }
+    switch (e.k) {
+      case "literal":
+        return e.value === null ? sql`NULL` : sql`${typeof e.value === "boolean" ? (e.value ? 1 : 0) : e.value}`;
+      case "param":
+        return placeholder(e.ref);
+      case "binding": {
+        const bound = ctx.lookup(e.binding);
+        if (!bound || bound.kind !== "value") fail(`internal: unbound ${e.binding.name}`, e.pos);
+        return bound.value;
+      }
+      case "field":
+        return this.fieldValue(e, ctx);
+      case "arith": {
+        const l = this.value(e.left, ctx);
+        const r = this.value(e.right, ctx);
+        // Java's integer division and remainder truncate toward zero, as SQLite's do on integers.
+        if (e.integer && (e.op === "/" || e.op === "%")) return sql`(CAST(${l} AS INTEGER) ${sql.raw(e.op)} CAST(${r} AS INTEGER))`;
+        if (e.op === "/") return sql`(CAST(${l} AS REAL) / ${r})`;
+        return sql`(${l} ${sql.raw(e.op)} ${r})`;
+      }
+      case "negate":
+        return sql`(- ${this.value(e.operand, ctx)})`;
+      case "bitnot":
+        return sql`(~ ${this.value(e.operand, ctx)})`;
+      case "concat":
+        return sql`(${join(e.items.map((i) => this.value(i, ctx)), sql` || `)})`;
+      case "fn":
+        return fnSql(e.name, e.args.map((a) => this.value(a, ctx)), e.args, this, ctx);
+      case "cast":
+        return e.type.kind === "number" && ["byte", "short", "int", "long", "biginteger"].includes(e.type.numeric)
+          ? sql`CAST(${this.value(e.operand, ctx)} AS INTEGER)`
+          : e.type.kind === "number"
+            ? sql`CAST(${this.value(e.operand, ctx)} AS REAL)`
+            : this.value(e.operand, ctx);
+      case "aggregate":
+        return this.aggregate(e, ctx);
+      case "case":
+        return sql`CASE ${join(e.whens.map((w) => sql`WHEN ${this.cond(w.when, ctx)} THEN ${this.value(w.then, ctx)}`), sql` `)} ELSE ${this.value(e.otherwise, ctx)} END`;
+      case "subquery":
+        return this.subquery(e.query, ctx, "scalar");
+      case "size":
+        return sql`(SELECT COUNT(*) FROM (${this.elements(e.collection, ctx).sql}))`;
+      case "mapGet":
+        return sql`(SELECT value FROM json_each(${this.value(e.map, ctx)}) WHERE key = ${this.mapKey(e.key, ctx)})`;
+      case "version": {
+        const ref = this.entity(e.operand, ctx);
+        if (!ref.meta.version) fail(`${ref.meta.name} is not versioned`, e.pos);
+        return sql`(SELECT ${ident(ref.meta.version.column)} FROM ${ident(ref.meta.primaryTable!)} WHERE ${keyEquals(ref.meta.keyColumns, keyOf(ref))})`;
+      }
+      default:
+        // Conditions used as values: SQLite gives 1, 0 or NULL.
+        return sql`(${this.cond(e, ctx)})`;
+    }
+  }
+
+  private fieldValue(e: Extract<QExpr, { k: "field" }>, ctx: GenContext): SQL {
+    const from = e.from;
+    if (from.type.kind === "embedded" && from.k === "field") {
+      // An embedded object's fields are columns of its owner's row.
+      const column = from.field.embeddedColumns?.[e.field.name];
+      if (!column) fail(`internal: no column for ${from.field.name}.${e.field.name}`, e.pos);
+      return columnOf(ctx.model, this.entity(from.from, ctx), from.field, column);
+    }
+    const owner = this.entity(from, ctx);
+    if (e.field.primaryKey) {
+      const parts = keyFieldColumns(owner.meta);
+      const i = parts.findIndex((p) => p.field === e.field.name);
+      return keyOf(owner)[i]!;
+    }
+    if (!e.field.column) fail(`${e.field.name} cannot be used as a value here`, e.pos);
+    return columnOf(ctx.model, owner, e.field, e.field.column);
+  }
+
+  private aggregate(e: Extract<QExpr, { k: "aggregate" }>, ctx: GenContext): SQL {
+    const distinct = e.distinct ? sql`DISTINCT ` : sql``;
+    if (e.arg.type.kind === "entity") {
+      const key = keyOf(this.entity(e.arg, ctx));
+      if (e.fn !== "count") fail(`${e.fn} of persistent objects is not defined`, e.pos);
+      const counted = key.length === 1 ? key[0]! : sql`json_array(${join(key)})`;
+      return sql`COUNT(${distinct}${counted})`;
+    }
+    const v = this.value(e.arg, ctx);
+    const fn = sql.raw(e.fn.toUpperCase());
+    if (e.fn === "avg") return sql`AVG(${distinct}CAST(${v} AS REAL))`;
+    return sql`${fn}(${distinct}${v})`;
+  }
+
+  private mapKey(k: QExpr, ctx: GenContext): SQL {
+    // JSON object keys are text.
+    return k.type.kind === "string" ? this.value(k, ctx) : sql`CAST(${this.value(k, ctx)} AS TEXT)`;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Collections
+
+  /** A subquery of a collection's elements: their keys (objects) or values; `width` columns. */
+  elements(coll: QExpr, ctx: GenContext): { sql: SQL; width: number } {
+    if (coll.k === "param") return { sql: sql`SELECT value FROM json_each(${placeholder(coll.ref)})`, width: 1 };
+    if (coll.k === "list") return { sql: sql`SELECT value FROM json_each(json_array(${join(coll.items.map((i) => this.value(i, ctx)))}))`, width: 1 };
+    if (coll.k !== "field") fail("contains(), isEmpty() and size() need a collection field or parameter", coll.pos);
+    const field = coll.field;
+    const rel = field.relation;
+    if (!rel) {
+      // Collections and maps of values are JSON in one column.
+      return { sql: sql`SELECT value FROM json_each(${this.fieldValue(coll, ctx)})`, width: 1 };
+    }
+    const owner = this.entity(coll.from, ctx);
+    const ownerKey = keyOf(owner);
+    const target = classOf(ctx.model, rel.target);
+    const s = rel.storage;
+    switch (s.kind) {
+      case "fk-inverse": {
+        const back = findInSubtree(ctx.model, target, s.targetField)!;
+        return { sql: rowsOfClass(ctx.model, target, tableOfField(ctx.model, target, back), (x) => target.keyColumns.map((k) => qualified(x, k)), (x) => keyEquals(back.fkColumns!, ownerKey, x), ctx.nextAlias), width: target.keyColumns.length };
+      }
+      case "join-table":
+        return { sql: sql`SELECT ${join(s.elementColumns.map((c) => ident(c)))} FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)}`, width: s.elementColumns.length };
+      case "join-inverse": {
+        const jt = owningJoinTable(ctx.model, target, s.targetField)!;
+        return { sql: sql`SELECT ${join(jt.ownerColumns.map((c) => ident(c)))} FROM ${ident(jt.table)} WHERE ${keyEquals(jt.elementColumns, ownerKey)}`, width: jt.ownerColumns.length };
+      }
+      default:
+        return fail(`${field.name} is not a collection`, coll.pos);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Conditions
+
+  cond(e: QExpr, ctx: GenContext): SQL {
+    switch (e.k) {
+      case "and":
+        return this.conjunction(e.items, ctx);
+      case "or":
+        return sql`(${join(e.items.map((i) => this.scoped(i, ctx)), sql` OR `)})`;
+      case "not":
+        return sql`(NOT ${this.scoped(e.operand, ctx)})`;
+      case "compare":
+        return this.compare(e, ctx);
+      case "isNull": {
+        const test = e.operand.type.kind === "entity" ? keyOf(this.entity(e.operand, ctx))[0]! : this.value(e.operand, ctx);
+        return sql`(${test} IS ${e.negated ? sql`NOT ` : sql``}NULL)`;
+      }
+      case "contains": {
+        const elements = this.elements(e.collection, ctx);
+        const element = e.element.type.kind === "entity" ? tuple(keyOf(this.entity(e.element, ctx))) : this.value(e.element, ctx);
+        return sql`(${element} IN (${elements.sql}))`;
+      }
+      case "isEmpty":
+        return sql`(NOT EXISTS (${this.elements(e.collection, ctx).sql}))`;
+      case "containsKey":
+        return sql`EXISTS (SELECT 1 FROM json_each(${this.value(e.map, ctx)}) WHERE key = ${this.mapKey(e.key, ctx)})`;
+      case "containsValue":
+        return sql`EXISTS (SELECT 1 FROM json_each(${this.value(e.map, ctx)}) WHERE value = ${this.value(e.value, ctx)})`;
+      case "instanceOf":
+        return instanceOf(ctx.model, this.entity(e.operand, ctx), e.classes);
+      case "exists":
+        return this.subquery(e.query, ctx, "exists");
+      case "literal":
+        return e.value === null ? sql`NULL` : e.value ? sql`1` : sql`0`;
+      case "fn":
+        return fnSql(e.name, e.args.map((a) => this.value(a, ctx)), e.args, this, ctx);
+      default:
+        return sql`(${this.value(e, ctx)} = 1)`;
+    }
+  }
+
+  private compare(e: Extract<QExpr, { k: "compare" }>, ctx: GenContext): SQL {
+    const op = sql.raw(e.op);
+    if (e.left.type.kind === "entity" || e.right.type.kind === "entity") {
+      const l = keyOf(this.entity(e.left, ctx));
+      const r = keyOf(this.entity(e.right, ctx));
+      const eq = sql`${tuple(l)} ${op} ${tuple(r)}`;
+      return e.nullEquals && e.op === "=" ? sql`(${eq} OR (${l[0]} IS NULL AND ${r[0]} IS NULL))` : sql`(${eq})`;
+    }
+    const l = this.value(e.left, ctx);
+    const r = this.value(e.right, ctx);
+    // JDOQL: null == null is true. A literal on either side is never null, so plain SQL suffices.
+    const canBothBeNull = e.left.k !== "literal" && e.right.k !== "literal";
+    if (e.nullEquals && e.op === "=" && canBothBeNull) return sql`(${l} = ${r} OR (${l} IS NULL AND ${r} IS NULL))`;
+    return sql`(${l} ${op} ${r})`;
+  }
+
+  /**
+   * A conjunction whose items use variables not bound yet: the items that use a variable move
+   * into `EXISTS (SELECT 1 FROM <the variable's range> WHERE ...)`, the variable's range being
+   * the collection of its `contains()` (or its class's extent). So `!(c.contains(v) && p(v))`
+   * reads "no element satisfies p", as JDOQL means.
+   */
+  conjunction(items: readonly QExpr[], ctx: GenContext): SQL {
+    const pending = [...items];
+    const parts: SQL[] = [];
+    for (;;) {
+      const variable = pending.flatMap((i) => unboundVariables(i, ctx))[0];
+      if (!variable) break;
+      const group: QExpr[] = [];
+      const vars = new Set<Binding>([variable]);
+      // Items using the variable (and, transitively, the other variables they use).
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const item of [...pending]) {
+          const used = unboundVariables(item, ctx);
+          if (used.some((v) => vars.has(v))) {
+            used.forEach((v) => vars.add(v));
+            group.push(item);
+            pending.splice(pending.indexOf(item), 1);
+            grew = true;
+          }
+        }
+      }
+      parts.push(this.existsOver([...vars], group, ctx));
+    }
+    parts.unshift(...pending.map((i) => this.cond(i, ctx)));
+    if (!parts.length) return sql`1`;
+    return parts.length === 1 ? parts[0]! : sql`(${join(parts, sql` AND `)})`;
+  }
+
+  /** Any condition using unbound variables is a one-item conjunction. */
+  scoped(e: QExpr, ctx: GenContext): SQL {
+    return unboundVariables(e, ctx).length ? this.conjunction([e], ctx) : this.cond(e, ctx);
+  }
+
+  private existsOver(vars: Binding[], items: QExpr[], ctx: GenContext): SQL {
+    const inner = ctx.child();
+    const from: SQL[] = [];
+    const where: SQL[] = [];
+    const remaining = [...items];
+    for (const v of vars) {
+      // The variable's range: the collection of a `coll.contains(v)` item that does not itself use v.
+      const membership = remaining.find((i) => i.k === "contains" && i.element.k === "binding" && i.element.binding === v && !uses(i.collection, v));
+      const keyRange = remaining.find((i) => (i.k === "containsKey" && i.key.k === "binding" && i.key.binding === v) || (i.k === "containsValue" && i.value.k === "binding" && i.value.binding === v));
+      if (membership && membership.k === "contains") remaining.splice(remaining.indexOf(membership), 1);
+      else if (keyRange) remaining.splice(remaining.indexOf(keyRange), 1);
+      from.push(...this.range(v, membership?.k === "contains" ? membership.collection : undefined, keyRange, inner, where));
+    }
+    where.push(...remaining.map((i) => this.cond(i, inner)));
+    return sql`EXISTS (SELECT 1 FROM ${join(from, sql`, `)}${where.length ? sql` WHERE ${join(where, sql` AND `)}` : sql``})`;
+  }
+
+  /** FROM items for a variable, binding it in `ctx`; its membership condition goes into `where`. */
+  range(v: Binding, collection: QExpr | undefined, mapRange: QExpr | undefined, ctx: GenContext, where: SQL[]): SQL[] {
+    const x = ctx.nextAlias();
+    if (mapRange && (mapRange.k === "containsKey" || mapRange.k === "containsValue")) {
+      const source = this.value(mapRange.map, ctx.parent ?? ctx);
+      ctx.bind(v, { kind: "value", value: sql`${ident(x)}.${sql.raw(mapRange.k === "containsKey" ? "key" : "value")}` });
+      return [sql`json_each(${source}) ${ident(x)}`];
+    }
+    if (v.type.kind === "entity") {
+      const meta = v.type.meta;
+      const prefix = ctx.prefix();
+      const group = singleGroup(ctx.model, meta, v.pos);
+      const ref: EntityRef = { kind: "row", meta, group, prefix };
+      ctx.bind(v, { kind: "entity", ref });
+      const filter = classFilter(ctx, meta, group, prefix);
+      if (filter) where.push(filter);
+      if (collection) where.push(sql`${tuple(keyOf(ref))} IN (${this.elements(collection, ctx.parent ?? ctx).sql})`);
+      return [fromGroup(group, prefix)];
+    }
+    if (!collection) fail(`variable "${v.name}" must be taken from a collection with contains()`, v.pos);
+    const elements = this.elements(collection, ctx.parent ?? ctx);
+    ctx.bind(v, { kind: "value", value: sql`${ident(x)}.${ident("value")}` });
+    return [sql`(${elements.sql}) ${ident(x)}`];
+  }
+}
+
+export function fromGroup(group: GroupLayout, prefix: string): SQL {
+  return fromClause(group, true, prefix);
+}
+
+/** Restricts a group's rows to a class's extent (and, when asked, leaves subclasses out). */
+export function classFilter(ctx: GenContext, meta: ClassMeta, group: GroupLayout, prefix: string, excludeSubclasses = false): SQL | undefined {
+  return discriminatorFilter(group, excludeSubclasses ? [meta] : subtree(ctx.model, meta.name), prefix);
+}
+
+/** The table holding a field of a class (or of the subclass that declares it). */
+function tableOfField(model: Model, meta: ClassMeta, field: FieldMeta): string {
+  return meta.fieldTables.get(field.name) ?? classOf(model, field.declaringClass).fieldTables.get(field.name) ?? fail(`internal: ${field.name} has no table in ${meta.name}`);
+}
+
+/** Variables an expression uses that no enclosing scope has bound yet. */
+export function unboundVariables(e: QExpr, ctx: GenContext): Binding[] {
+  const out: Binding[] = [];
+  const visit = (x: QExpr): void => {
+    if (x.k === "binding" && ctx.variables.has(x.binding) && !ctx.lookup(x.binding) && !out.includes(x.binding)) out.push(x.binding);
+    forEachChild(x, visit);
+  };
+  visit(e);
+  return out;
+}
+
+function uses(e: QExpr, v: Binding): boolean {
+  let found = false;
+  const visit = (x: QExpr): void => {
+    if (x.k === "binding" && x.binding === v) found = true;
+    forEachChild(x, visit);
+  };
+  visit(e);
+  return found;
+}
+
+export function forEachChild(e: QExpr, visit: (x: QExpr) => void): void {
+  switch (e.k) {
+    case "field": return visit(e.from);
+    case "compare": case "arith": visit(e.left); return visit(e.right);
+    case "and": case "or": case "concat": case "list": return e.items.forEach(visit);
+    case "fn": return e.args.forEach(visit);
+    case "not": case "isNull": case "negate": case "bitnot": case "cast": case "instanceOf": case "objectId": case "version": return visit(e.operand);
+    case "contains": visit(e.collection); return visit(e.element);
+    case "isEmpty": case "size": return visit(e.collection);
+    case "mapGet": case "containsKey": visit(e.map); return visit(e.key);
+    case "containsValue": visit(e.map); return visit(e.value);
+    case "aggregate": return visit(e.arg);
+    case "case": e.whens.forEach((w) => { visit(w.when); visit(w.then); }); return visit(e.otherwise);
+    case "subquery": case "exists": return forEachQueryExpr(e.query, visit);
+    default: return;
+  }
+}
+
+/** Outer bindings used inside a subquery count as used by the subquery. */
+function forEachQueryExpr(q: import("../model.ts").QQuery, visit: (x: QExpr) => void): void {
+  [q.where, q.having, q.candidate.source, ...(q.result ?? []).map((r) => r.expr), ...q.groupBy, ...q.orderBy.map((o) => o.expr)].forEach((x) => x && visit(x));
+}
+
+export { alias };

@@ -1,0 +1,108 @@
+/**
+ * Scalar functions in SQLite, with Java's conventions: 0-based positions, end-exclusive
+ * substrings, -1 for "not found", prefix tests that treat `%` and `_` as ordinary characters.
+ * Dates are epoch milliseconds (UTC).
+ */
+import { fail } from "../errors.ts";
+import type { FnName, QExpr } from "../model.ts";
+import { type SQL, join, sql } from "../../store/sql.ts";
+import type { GenContext } from "./context.ts";
+import { placeholder } from "./context.ts";
+import type { ExprCompiler } from "./expressions.ts";
+
+const part = (format: string, v: SQL) => sql`CAST(strftime(${sql.raw(`'${format}'`)}, ${v} / 1000.0, 'unixepoch') AS INTEGER)`;
+
+export function fnSql(name: FnName, a: SQL[], args: QExpr[], compiler: ExprCompiler, ctx: GenContext): SQL {
+  void compiler;
+  void ctx;
+  const [s, x, y] = a;
+  switch (name) {
+    case "lower": return sql`lower(${s})`;
+    case "upper": return sql`upper(${s})`;
+    case "length": return sql`length(${s})`;
+    case "trim": return sql`trim(${s})`;
+    case "trimLeft": return sql`ltrim(${s})`;
+    case "trimRight": return sql`rtrim(${s})`;
+    case "startsWith":
+      return y ? sql`(substr(${s}, ${y} + 1, length(${x})) = ${x})` : sql`(substr(${s}, 1, length(${x})) = ${x})`;
+    case "endsWith":
+      return sql`(length(${x}) = 0 AND ${s} IS NOT NULL OR substr(${s}, -length(${x})) = ${x} AND length(${s}) >= length(${x}))`;
+    case "indexOf":
+      if (!y) return sql`(instr(${s}, ${x}) - 1)`;
+      return sql`(CASE WHEN instr(substr(${s}, ${y} + 1), ${x}) = 0 THEN -1 ELSE instr(substr(${s}, ${y} + 1), ${x}) + ${y} - 1 END)`;
+    case "substring":
+      return y ? sql`substr(${s}, ${x} + 1, ${y} - ${x})` : sql`substr(${s}, ${x} + 1)`;
+    case "charAt": return sql`substr(${s}, ${x} + 1, 1)`;
+    case "equalsIgnoreCase": return sql`(lower(${s}) = lower(${x}))`;
+    case "matches": return matches(s!, args[1]!);
+    case "abs": return sql`abs(${s})`;
+    case "sqrt": return sql`sqrt(${s})`;
+    case "ceil": return sql`ceil(${s})`;
+    case "floor": return sql`floor(${s})`;
+    case "exp": return sql`exp(${s})`;
+    case "log": return sql`ln(${s})`;
+    case "sin": case "cos": case "tan": case "asin": case "acos": case "atan": return sql`${sql.raw(name)}(${s})`;
+    case "round": return sql`CAST(floor(${s} + 0.5) AS INTEGER)`;
+    case "sign": return sql`sign(${s})`;
+    case "power": return sql`pow(${s}, ${x})`;
+    case "mod": return sql`(${s} % ${x})`;
+    case "year": return part("%Y", s!);
+    case "month0": return sql`(${part("%m", s!)} - 1)`;
+    case "month1": return part("%m", s!);
+    case "day": return part("%d", s!);
+    case "hour": return part("%H", s!);
+    case "minute": return part("%M", s!);
+    case "second": return part("%S", s!);
+    case "dayOfWeek": return sql`(${part("%w", s!)} + 1)`;
+    case "ordinal": return enumOrdinal(s!, args[0]!);
+    case "enumName": return enumName(s!, args[0]!);
+    case "coalesce": return sql`coalesce(${join(a)})`;
+    case "nullif": return sql`nullif(${s}, ${x})`;
+  }
+}
+
+function enumOrdinal(v: SQL, e: QExpr): SQL {
+  if (e.type.kind !== "enum" || e.type.ordinal) return v;
+  return sql`(CASE ${v} ${join(e.type.type.constants.map((c, i) => sql`WHEN ${c} THEN ${i}`), sql` `)} END)`;
+}
+
+function enumName(v: SQL, e: QExpr): SQL {
+  if (e.type.kind !== "enum" || !e.type.ordinal) return v;
+  return sql`(CASE ${v} ${join(e.type.type.constants.map((c, i) => sql`WHEN ${i} THEN ${c}`), sql` `)} END)`;
+}
+
+/**
+ * `matches` takes the portable subset of Java regular expressions: `.`, `.*` and a leading
+ * `(?i)`; it becomes GLOB (case-sensitive, unlike LIKE). A parameter's pattern is translated when
+ * the query runs (see params.ts: placeholders `.glob` and `.ci`).
+ */
+function matches(s: SQL, pattern: QExpr): SQL {
+  if (pattern.k === "param") {
+    return sql`((CASE WHEN ${placeholder(pattern.ref, "ci")} = 1 THEN lower(${s}) ELSE ${s} END) GLOB ${placeholder(pattern.ref, "glob")})`;
+  }
+  if (pattern.k !== "literal" || typeof pattern.value !== "string") return fail("matches() takes a literal or parameter pattern", pattern.pos);
+  const { glob, caseInsensitive } = regexToGlob(pattern.value, pattern.pos);
+  return caseInsensitive ? sql`(lower(${s}) GLOB ${glob.toLowerCase()})` : sql`(${s} GLOB ${glob})`;
+}
+
+export function regexToGlob(regex: string, pos?: import("../model.ts").Pos): { glob: string; caseInsensitive: boolean } {
+  let text = regex;
+  const caseInsensitive = text.startsWith("(?i)");
+  if (caseInsensitive) text = text.slice(4);
+  let glob = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "." && text[i + 1] === "*") {
+      glob += "*";
+      i++;
+    } else if (c === ".") glob += "?";
+    else if (c === "\\" && i + 1 < text.length && /[.\\*?+()[\]{}|^$]/.test(text[i + 1]!)) {
+      glob += globLiteral(text[++i]!);
+    } else if (/[*+?()[\]{}|^$\\]/.test(c)) {
+      fail(`matches() supports ".", ".*" and a leading "(?i)"; "${c}" in ${JSON.stringify(regex)} is not supported`, pos);
+    } else glob += globLiteral(c);
+  }
+  return { glob, caseInsensitive };
+}
+
+const globLiteral = (c: string) => (c === "*" || c === "?" || c === "[" ? `[${c}]` : c);

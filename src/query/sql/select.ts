@@ -1,0 +1,140 @@
+/**
+ * A query model becomes one SELECT: over the candidate's table group, its filter with variables
+ * scoped by EXISTS (or joined, when the result uses them), grouping, ordering and range. The
+ * candidate form yields ordered keys for the read plan; the projection form yields result rows.
+ */
+import type { Model } from "../../metadata/model.ts";
+import { type SQL, join, sql } from "../../store/sql.ts";
+import { fail } from "../errors.ts";
+import type { Binding, QExpr, QQuery } from "../model.ts";
+import { GenContext, placeholder } from "./context.ts";
+import { type EntityRef, keyOf, singleGroup } from "./entities.ts";
+import { ExprCompiler, classFilter, forEachChild, fromGroup } from "./expressions.ts";
+
+export interface ResultColumn {
+  alias: string;
+  /** How many SQL columns the item takes: the key parts for objects, else 1. */
+  width: number;
+  expr: QExpr;
+}
+
+const compiler = new ExprCompiler(compileSubquery);
+
+interface Frame {
+  ctx: GenContext;
+  from: SQL[];
+  where: SQL[];
+  candidate: EntityRef;
+}
+
+/** FROM and WHERE of a query: candidate rows, joined variables, the filter. */
+function frame(q: QQuery, outer: GenContext | undefined, model: Model): Frame {
+  const ctx = outer ? outer.subquery(q.variables) : new GenContext(model, undefined, new Set(q.variables));
+  const meta = (q.candidate.type as { meta: import("../../metadata/model.ts").ClassMeta }).meta;
+  const group = singleGroup(model, meta, q.candidate.pos);
+  const prefix = ctx.prefix();
+  const candidate: EntityRef = { kind: "row", meta, group, prefix };
+  ctx.bind(q.candidate, { kind: "entity", ref: candidate });
+  const from = [fromGroup(group, prefix)];
+  const where: SQL[] = [];
+  const filter = classFilter(ctx, meta, group, prefix, q.candidate.excludeSubclasses);
+  if (filter) where.push(filter);
+  if (q.candidate.source) {
+    const elements = compiler.elements(q.candidate.source, outer ?? ctx);
+    where.push(sql`(${join(keyOf(candidate))}) IN (${elements.sql})`);
+  }
+  // Variables the result, grouping or ordering use are joined: each binding is a result row.
+  const joined = q.variables.filter((v) => [...(q.result ?? []).map((r) => r.expr), ...q.groupBy, ...q.orderBy.map((o) => o.expr), ...(q.having ? [q.having] : [])].some((e) => usesBinding(e, v)));
+  const conjuncts = q.where ? (q.where.k === "and" ? q.where.items : [q.where]) : [];
+  for (const v of joined) {
+    const membership = conjuncts.find((c) => c.k === "contains" && c.element.k === "binding" && c.element.binding === v);
+    from.push(...compiler.range(v, membership?.k === "contains" ? membership.collection : undefined, undefined, ctx, where));
+  }
+  if (q.where) where.push(compiler.conjunction(conjuncts.filter((c) => !(c.k === "contains" && c.element.k === "binding" && joined.includes(c.element.binding))), ctx));
+  return { ctx, from, where, candidate };
+}
+
+function usesBinding(e: QExpr, v: Binding): boolean {
+  let found = false;
+  const visit = (x: QExpr) => {
+    if (x.k === "binding" && x.binding === v) found = true;
+    forEachChild(x, visit);
+  };
+  visit(e);
+  return found;
+}
+
+const whereSql = (f: Frame) => (f.where.length ? sql` WHERE ${join(f.where, sql` AND `)}` : sql``);
+
+function orderSql(q: QQuery, ctx: GenContext): SQL {
+  if (!q.orderBy.length) return sql``;
+  const items = q.orderBy.flatMap((o) => {
+    const values = o.expr.type.kind === "entity" ? keyOf(compiler.entity(o.expr, ctx)) : [compiler.value(o.expr, ctx)];
+    const nulls = o.nulls ? sql.raw(o.nulls === "first" ? " NULLS FIRST" : " NULLS LAST") : sql``;
+    return values.map((v) => sql`${v}${o.descending ? sql` DESC` : sql``}${nulls}`);
+  });
+  return sql` ORDER BY ${join(items)}`;
+}
+
+/** RANGE a, b: skip a, return at most b - a. */
+function rangeSql(q: QQuery, ctx: GenContext): SQL {
+  if (!q.range) return sql``;
+  const from = compiler.value(q.range.from, ctx);
+  const to = compiler.value(q.range.to, ctx);
+  return sql` LIMIT max(0, ${to} - ${from}) OFFSET ${from}`;
+}
+
+function groupSql(q: QQuery, ctx: GenContext): SQL {
+  const parts: SQL[] = [];
+  if (q.groupBy.length) {
+    const keys = q.groupBy.flatMap((g) => (g.type.kind === "entity" ? keyOf(compiler.entity(g, ctx)) : [compiler.value(g, ctx)]));
+    parts.push(sql` GROUP BY ${join(keys)}`);
+  }
+  if (q.having) parts.push(sql` HAVING ${compiler.cond(q.having, ctx)}`);
+  return sql.join(parts);
+}
+
+/**
+ * The candidates' keys, in query order: columns `_k0`.., `_ord`. The read plan joins its rows to
+ * this, so the objects come back ordered and ranged as the query says.
+ */
+export function candidateKeys(model: Model, q: QQuery): SQL {
+  const f = frame(q, undefined, model);
+  const keys = keyOf(f.candidate);
+  const order = orderSql(q, f.ctx);
+  const columns = keys.map((k, i) => sql`${k} AS ${sql.raw(`_k${i}`)}`);
+  return sql`SELECT ${join(columns)}, row_number() OVER (${order.queryChunks.length ? order : sql`ORDER BY ${join(keys)}`}) AS _ord FROM ${join(f.from, sql`, `)}${whereSql(f)}${order.queryChunks.length ? order : sql` ORDER BY ${join(keys)}`}${rangeSql(q, f.ctx)}`;
+}
+
+/** The rows of a projection: one column per value, key parts for objects. */
+export function projection(model: Model, q: QQuery): { sql: SQL; columns: ResultColumn[] } {
+  const f = frame(q, undefined, model);
+  const columns: ResultColumn[] = [];
+  const select: SQL[] = [];
+  for (const item of q.result ?? []) {
+    if (item.expr.type.kind === "entity") {
+      const key = keyOf(compiler.entity(item.expr, f.ctx));
+      select.push(...key);
+      columns.push({ alias: item.alias, width: key.length, expr: item.expr });
+    } else if (item.expr.type.kind === "embedded") {
+      fail("an embedded object cannot be a result item; select its fields", item.expr.pos);
+    } else {
+      select.push(compiler.value(item.expr, f.ctx));
+      columns.push({ alias: item.alias, width: 1, expr: item.expr });
+    }
+  }
+  const distinct = q.distinct ? sql`DISTINCT ` : sql``;
+  const text = sql`SELECT ${distinct}${join(select)} FROM ${join(f.from, sql`, `)}${whereSql(f)}${groupSql(q, f.ctx)}${orderSql(q, f.ctx)}${rangeSql(q, f.ctx)}`;
+  return { sql: text, columns };
+}
+
+/** A subquery inside another query: a scalar value, or an EXISTS test. */
+function compileSubquery(q: QQuery, outer: GenContext, mode: "scalar" | "exists"): SQL {
+  const f = frame(q, outer, outer.model);
+  if (mode === "exists") return sql`EXISTS (SELECT 1 FROM ${join(f.from, sql`, `)}${whereSql(f)})`;
+  const item = q.result![0]!;
+  const value = item.expr.type.kind === "entity" ? keyOf(compiler.entity(item.expr, f.ctx))[0]! : compiler.value(item.expr, f.ctx);
+  return sql`(SELECT ${q.distinct ? sql`DISTINCT ` : sql``}${value} FROM ${join(f.from, sql`, `)}${whereSql(f)}${groupSql(q, f.ctx)}${orderSql(q, f.ctx)}${rangeSql(q, f.ctx)})`;
+}
+
+export { placeholder };

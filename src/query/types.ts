@@ -1,0 +1,99 @@
+/** Types of query expressions: from metadata field types, and the rules that combine them. */
+import { type FieldMeta, type FieldType, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
+import type { NumericKind, QType } from "./model.ts";
+
+export const BOOLEAN: QType = { kind: "boolean" };
+export const STRING: QType = { kind: "string" };
+export const INT: QType = { kind: "number", numeric: "int" };
+export const LONG: QType = { kind: "number", numeric: "long" };
+export const DOUBLE: QType = { kind: "number", numeric: "double" };
+export const NULL: QType = { kind: "null" };
+export const UNKNOWN: QType = { kind: "unknown" };
+
+export function valueQType(model: Model, t: ValueType, ordinal: boolean): QType {
+  switch (t.kind) {
+    case "enum":
+      return { kind: "enum", type: t, ordinal };
+    case "ref":
+      return { kind: "entity", meta: classOf(model, t.class) };
+    case "embedded":
+      return { kind: "embedded", meta: classOf(model, t.class) };
+    case "key":
+      return { kind: "key", meta: classOf(model, t.class) };
+    case "basic":
+      switch (t.basic) {
+        case "boolean":
+          return BOOLEAN;
+        case "char":
+          return { kind: "string", char: true };
+        case "string":
+          return STRING;
+        case "uuid":
+          return { kind: "uuid" };
+        case "bytes":
+          return { kind: "bytes" };
+        case "byte": case "short": case "int": case "long": case "biginteger": case "float": case "double": case "decimal":
+          return { kind: "number", numeric: t.basic };
+        default:
+          return { kind: "temporal", basic: t.basic };
+      }
+  }
+}
+
+export function fieldQType(model: Model, field: FieldMeta): QType {
+  const t: FieldType = field.type;
+  if (t.kind === "collection") return { kind: "collection", element: valueQType(model, t.element, field.enumOrdinal) };
+  if (t.kind === "map") return { kind: "map", key: valueQType(model, t.key, false), value: valueQType(model, t.value, false) };
+  return valueQType(model, t, field.enumOrdinal);
+}
+
+const NUMERIC_RANK: NumericKind[] = ["byte", "short", "int", "long", "biginteger", "float", "double", "decimal"];
+
+/** Java's binary numeric promotion, extended with BigInteger and BigDecimal. */
+export function promote(a: NumericKind, b: NumericKind): NumericKind {
+  if (a === "decimal" || b === "decimal") return "decimal";
+  if ((a === "biginteger" && (b === "float" || b === "double")) || (b === "biginteger" && (a === "float" || a === "double"))) return "decimal";
+  const r = Math.max(NUMERIC_RANK.indexOf(a), NUMERIC_RANK.indexOf(b), NUMERIC_RANK.indexOf("int"));
+  return NUMERIC_RANK[r]!;
+}
+
+export const isIntegral = (n: NumericKind) => n === "byte" || n === "short" || n === "int" || n === "long" || n === "biginteger";
+export const isNumber = (t: QType) => t.kind === "number" || (t.kind === "string" && t.char === true);
+export const isStringLike = (t: QType) => t.kind === "string" || t.kind === "unknown" || t.kind === "null";
+
+export function describeType(t: QType): string {
+  switch (t.kind) {
+    case "number":
+      return t.numeric;
+    case "entity": case "embedded": case "key":
+      return t.meta.name;
+    case "enum":
+      return t.type.name;
+    case "temporal":
+      return t.basic;
+    case "collection":
+      return `collection of ${describeType(t.element)}`;
+    case "map":
+      return `map of ${describeType(t.key)} to ${describeType(t.value)}`;
+    case "string":
+      return t.char ? "char" : "String";
+    default:
+      return t.kind;
+  }
+}
+
+/** Whether values of the two types can be compared with == / !=. */
+export function comparable(model: Model, a: QType, b: QType): boolean {
+  if (a.kind === "null" || b.kind === "null" || a.kind === "unknown" || b.kind === "unknown") return true;
+  if (isNumber(a) && isNumber(b)) return true;
+  if (a.kind === "entity" && b.kind === "entity") return isAncestor(model, a.meta.name, b.meta.name) || isAncestor(model, b.meta.name, a.meta.name);
+  if (a.kind === "enum" && b.kind === "string") return true;
+  if (b.kind === "enum" && a.kind === "string") return true;
+  if (a.kind === "enum" && b.kind === "enum") return a.type.name === b.type.name;
+  return a.kind === b.kind;
+}
+
+/** Whether values of the type can be ordered with < and friends. */
+export function orderable(t: QType): boolean {
+  return ["number", "string", "temporal", "unknown", "null", "enum", "boolean", "uuid"].includes(t.kind);
+}
