@@ -296,328 +296,324 @@ function peg$parse(input, options) {
   const peg$r18 = /^[^\r\n]/;
   const peg$r19 = /^[\p{L}\p{Nl}\p{Sc}\p{Pc}]/u;
   const peg$r20 = /^[\p{L}\p{Nl}\p{Sc}\p{Pc}\p{Nd}\p{Mn}\p{Mc}\p{Cf}]/u;
-  const peg$r21 = /^[ \t\r\n]/;
+  const peg$r21 = /^[ \t\r\n\f]/;
 
-  const peg$e0 = peg$anyExpectation();
-  const peg$e1 = peg$literalExpectation(",", false);
-  const peg$e2 = peg$literalExpectation(";", false);
-  const peg$e3 = peg$literalExpectation(".", false);
-  const peg$e4 = peg$literalExpectation("*", false);
-  const peg$e5 = peg$literalExpectation("(", false);
-  const peg$e6 = peg$literalExpectation(")", false);
-  const peg$e7 = peg$literalExpectation("=", false);
-  const peg$e8 = peg$literalExpectation("||", false);
-  const peg$e9 = peg$literalExpectation("&&", false);
-  const peg$e10 = peg$literalExpectation("|", false);
-  const peg$e11 = peg$classExpectation(["=", "|"], false, false, false);
-  const peg$e12 = peg$literalExpectation("^", false);
-  const peg$e13 = peg$literalExpectation("&", false);
-  const peg$e14 = peg$classExpectation(["&", "="], false, false, false);
-  const peg$e15 = peg$literalExpectation("==", false);
-  const peg$e16 = peg$literalExpectation("!=", false);
-  const peg$e17 = peg$literalExpectation("<=", false);
-  const peg$e18 = peg$literalExpectation(">=", false);
-  const peg$e19 = peg$literalExpectation("<", false);
-  const peg$e20 = peg$literalExpectation(">", false);
-  const peg$e21 = peg$literalExpectation("+", false);
-  const peg$e22 = peg$classExpectation(["+", "="], false, false, false);
-  const peg$e23 = peg$literalExpectation("-", false);
-  const peg$e24 = peg$classExpectation(["-", "="], false, false, false);
-  const peg$e25 = peg$classExpectation(["%", "*", "/"], false, false, false);
-  const peg$e26 = peg$literalExpectation("!", false);
-  const peg$e27 = peg$literalExpectation("~", false);
-  const peg$e28 = peg$literalExpectation("++", false);
-  const peg$e29 = peg$literalExpectation("--", false);
-  const peg$e30 = peg$literalExpectation(">>>=", false);
-  const peg$e31 = peg$literalExpectation(">>>", false);
-  const peg$e32 = peg$literalExpectation(">>=", false);
-  const peg$e33 = peg$literalExpectation("<<=", false);
-  const peg$e34 = peg$literalExpectation(">>", false);
-  const peg$e35 = peg$literalExpectation("<<", false);
-  const peg$e36 = peg$literalExpectation("+=", false);
-  const peg$e37 = peg$literalExpectation("-=", false);
-  const peg$e38 = peg$literalExpectation("*=", false);
-  const peg$e39 = peg$literalExpectation("/=", false);
-  const peg$e40 = peg$literalExpectation("%=", false);
-  const peg$e41 = peg$literalExpectation("&=", false);
-  const peg$e42 = peg$literalExpectation("|=", false);
-  const peg$e43 = peg$literalExpectation("^=", false);
-  const peg$e44 = peg$otherExpectation("parameter");
-  const peg$e45 = peg$literalExpectation(":", false);
-  const peg$e46 = peg$literalExpectation("?", false);
-  const peg$e47 = peg$classExpectation([["0", "9"]], false, false, false);
-  const peg$e48 = peg$literalExpectation("{", false);
-  const peg$e49 = peg$literalExpectation("}", false);
-  const peg$e50 = peg$otherExpectation("literal");
-  const peg$e51 = peg$classExpectation(["e", "E"], false, false, false);
-  const peg$e52 = peg$classExpectation(["+", "-"], false, false, false);
-  const peg$e53 = peg$classExpectation(["f", "F", "d", "D"], false, false, false);
-  const peg$e54 = peg$classExpectation(["l", "L"], false, false, false);
-  const peg$e55 = peg$literalExpectation("0", false);
-  const peg$e56 = peg$classExpectation(["x", "X"], false, false, false);
-  const peg$e57 = peg$classExpectation([["0", "9"], ["a", "f"], ["A", "F"]], false, false, false);
-  const peg$e58 = peg$classExpectation([["0", "7"]], false, false, false);
-  const peg$e59 = peg$classExpectation([["1", "9"]], false, false, false);
-  const peg$e60 = peg$literalExpectation("'", false);
-  const peg$e61 = peg$literalExpectation("\"", false);
-  const peg$e62 = peg$classExpectation(["'", "\\", "\r", "\n"], true, false, false);
-  const peg$e63 = peg$classExpectation(["\"", "\\", "\r", "\n"], true, false, false);
-  const peg$e64 = peg$literalExpectation("\\", false);
-  const peg$e65 = peg$classExpectation(["b", "t", "n", "f", "r", "\"", "'", "\\"], false, false, false);
-  const peg$e66 = peg$classExpectation([["0", "3"]], false, false, false);
-  const peg$e67 = peg$literalExpectation("u", false);
-  const peg$e68 = peg$classExpectation(["\r", "\n"], true, false, false);
-  const peg$e69 = peg$otherExpectation("identifier");
-  const peg$e70 = peg$literalExpectation("[", false);
-  const peg$e71 = peg$literalExpectation("]", false);
-  const peg$e72 = peg$otherExpectation("primitive type");
-  const peg$e73 = peg$classExpectation(["\\p{L}", "\\p{Nl}", "\\p{Sc}", "\\p{Pc}"], false, false, true);
-  const peg$e74 = peg$classExpectation(["\\p{L}", "\\p{Nl}", "\\p{Sc}", "\\p{Pc}", "\\p{Nd}", "\\p{Mn}", "\\p{Mc}", "\\p{Cf}"], false, false, true);
-  const peg$e75 = peg$otherExpectation("\"SELECT\"");
-  const peg$e76 = peg$otherExpectation("\"UNIQUE\"");
-  const peg$e77 = peg$otherExpectation("\"DISTINCT\"");
-  const peg$e78 = peg$otherExpectation("\"INTO\"");
-  const peg$e79 = peg$otherExpectation("\"FROM\"");
-  const peg$e80 = peg$otherExpectation("\"AS\"");
-  const peg$e81 = peg$otherExpectation("\"EXCLUDE\"");
-  const peg$e82 = peg$otherExpectation("\"SUBCLASSES\"");
-  const peg$e83 = peg$otherExpectation("\"WHERE\"");
-  const peg$e84 = peg$otherExpectation("\"VARIABLES\"");
-  const peg$e85 = peg$otherExpectation("\"PARAMETERS\"");
-  const peg$e86 = peg$otherExpectation("\"import\"");
-  const peg$e87 = peg$otherExpectation("\"GROUP\"");
-  const peg$e88 = peg$otherExpectation("\"ORDER\"");
-  const peg$e89 = peg$otherExpectation("\"BY\"");
-  const peg$e90 = peg$otherExpectation("\"HAVING\"");
-  const peg$e91 = peg$otherExpectation("\"ASC\"");
-  const peg$e92 = peg$otherExpectation("\"ASCENDING\"");
-  const peg$e93 = peg$otherExpectation("\"DESC\"");
-  const peg$e94 = peg$otherExpectation("\"DESCENDING\"");
-  const peg$e95 = peg$otherExpectation("\"NULLS\"");
-  const peg$e96 = peg$otherExpectation("\"FIRST\"");
-  const peg$e97 = peg$otherExpectation("\"LAST\"");
-  const peg$e98 = peg$otherExpectation("\"RANGE\"");
-  const peg$e99 = peg$otherExpectation("\"COUNT\"");
-  const peg$e100 = peg$otherExpectation("\"SUM\"");
-  const peg$e101 = peg$otherExpectation("\"AVG\"");
-  const peg$e102 = peg$otherExpectation("\"MIN\"");
-  const peg$e103 = peg$otherExpectation("\"MAX\"");
-  const peg$e104 = peg$otherExpectation("\"IF\"");
-  const peg$e105 = peg$otherExpectation("\"ELSE\"");
-  const peg$e106 = peg$otherExpectation("\"this\"");
-  const peg$e107 = peg$otherExpectation("\"new\"");
-  const peg$e108 = peg$otherExpectation("\"instanceof\"");
-  const peg$e109 = peg$otherExpectation("\"true\"");
-  const peg$e110 = peg$otherExpectation("\"false\"");
-  const peg$e111 = peg$otherExpectation("\"null\"");
-  const peg$e112 = peg$otherExpectation("\"DELETE\"");
-  const peg$e113 = peg$otherExpectation("\"UPDATE\"");
-  const peg$e114 = peg$otherExpectation("\"SET\"");
-  const peg$e115 = peg$classExpectation([" ", "\t", "\r", "\n"], false, false, false);
+  const peg$e0 = peg$literalExpectation(",", false);
+  const peg$e1 = peg$literalExpectation(";", false);
+  const peg$e2 = peg$literalExpectation(".", false);
+  const peg$e3 = peg$literalExpectation("*", false);
+  const peg$e4 = peg$literalExpectation("(", false);
+  const peg$e5 = peg$literalExpectation(")", false);
+  const peg$e6 = peg$literalExpectation("=", false);
+  const peg$e7 = peg$literalExpectation("||", false);
+  const peg$e8 = peg$literalExpectation("&&", false);
+  const peg$e9 = peg$literalExpectation("|", false);
+  const peg$e10 = peg$classExpectation(["=", "|"], false, false, false);
+  const peg$e11 = peg$literalExpectation("^", false);
+  const peg$e12 = peg$literalExpectation("&", false);
+  const peg$e13 = peg$classExpectation(["&", "="], false, false, false);
+  const peg$e14 = peg$literalExpectation("==", false);
+  const peg$e15 = peg$literalExpectation("!=", false);
+  const peg$e16 = peg$literalExpectation("<=", false);
+  const peg$e17 = peg$literalExpectation(">=", false);
+  const peg$e18 = peg$literalExpectation("<", false);
+  const peg$e19 = peg$literalExpectation(">", false);
+  const peg$e20 = peg$literalExpectation("+", false);
+  const peg$e21 = peg$classExpectation(["+", "="], false, false, false);
+  const peg$e22 = peg$literalExpectation("-", false);
+  const peg$e23 = peg$classExpectation(["-", "="], false, false, false);
+  const peg$e24 = peg$classExpectation(["%", "*", "/"], false, false, false);
+  const peg$e25 = peg$literalExpectation("!", false);
+  const peg$e26 = peg$literalExpectation("~", false);
+  const peg$e27 = peg$literalExpectation("++", false);
+  const peg$e28 = peg$literalExpectation("--", false);
+  const peg$e29 = peg$literalExpectation(">>>=", false);
+  const peg$e30 = peg$literalExpectation(">>>", false);
+  const peg$e31 = peg$literalExpectation(">>=", false);
+  const peg$e32 = peg$literalExpectation("<<=", false);
+  const peg$e33 = peg$literalExpectation(">>", false);
+  const peg$e34 = peg$literalExpectation("<<", false);
+  const peg$e35 = peg$literalExpectation("+=", false);
+  const peg$e36 = peg$literalExpectation("-=", false);
+  const peg$e37 = peg$literalExpectation("*=", false);
+  const peg$e38 = peg$literalExpectation("/=", false);
+  const peg$e39 = peg$literalExpectation("%=", false);
+  const peg$e40 = peg$literalExpectation("&=", false);
+  const peg$e41 = peg$literalExpectation("|=", false);
+  const peg$e42 = peg$literalExpectation("^=", false);
+  const peg$e43 = peg$literalExpectation(":", false);
+  const peg$e44 = peg$literalExpectation("?", false);
+  const peg$e45 = peg$otherExpectation("parameter number");
+  const peg$e46 = peg$classExpectation([["0", "9"]], false, false, false);
+  const peg$e47 = peg$literalExpectation("{", false);
+  const peg$e48 = peg$literalExpectation("}", false);
+  const peg$e49 = peg$otherExpectation("literal");
+  const peg$e50 = peg$classExpectation(["e", "E"], false, false, false);
+  const peg$e51 = peg$classExpectation(["+", "-"], false, false, false);
+  const peg$e52 = peg$classExpectation(["f", "F", "d", "D"], false, false, false);
+  const peg$e53 = peg$classExpectation(["l", "L"], false, false, false);
+  const peg$e54 = peg$literalExpectation("0", false);
+  const peg$e55 = peg$classExpectation(["x", "X"], false, false, false);
+  const peg$e56 = peg$classExpectation([["0", "9"], ["a", "f"], ["A", "F"]], false, false, false);
+  const peg$e57 = peg$classExpectation([["0", "7"]], false, false, false);
+  const peg$e58 = peg$classExpectation([["1", "9"]], false, false, false);
+  const peg$e59 = peg$literalExpectation("'", false);
+  const peg$e60 = peg$literalExpectation("\"", false);
+  const peg$e61 = peg$classExpectation(["'", "\\", "\r", "\n"], true, false, false);
+  const peg$e62 = peg$classExpectation(["\"", "\\", "\r", "\n"], true, false, false);
+  const peg$e63 = peg$literalExpectation("\\", false);
+  const peg$e64 = peg$classExpectation(["b", "t", "n", "f", "r", "\"", "'", "\\"], false, false, false);
+  const peg$e65 = peg$classExpectation([["0", "3"]], false, false, false);
+  const peg$e66 = peg$literalExpectation("u", false);
+  const peg$e67 = peg$classExpectation(["\r", "\n"], true, false, false);
+  const peg$e68 = peg$otherExpectation("identifier");
+  const peg$e69 = peg$literalExpectation("[", false);
+  const peg$e70 = peg$literalExpectation("]", false);
+  const peg$e71 = peg$otherExpectation("primitive type");
+  const peg$e72 = peg$classExpectation(["\\p{L}", "\\p{Nl}", "\\p{Sc}", "\\p{Pc}"], false, false, true);
+  const peg$e73 = peg$classExpectation(["\\p{L}", "\\p{Nl}", "\\p{Sc}", "\\p{Pc}", "\\p{Nd}", "\\p{Mn}", "\\p{Mc}", "\\p{Cf}"], false, false, true);
+  const peg$e74 = peg$otherExpectation("\"SELECT\"");
+  const peg$e75 = peg$otherExpectation("\"UNIQUE\"");
+  const peg$e76 = peg$otherExpectation("\"DISTINCT\"");
+  const peg$e77 = peg$otherExpectation("\"INTO\"");
+  const peg$e78 = peg$otherExpectation("\"FROM\"");
+  const peg$e79 = peg$otherExpectation("\"AS\"");
+  const peg$e80 = peg$otherExpectation("\"EXCLUDE\"");
+  const peg$e81 = peg$otherExpectation("\"SUBCLASSES\"");
+  const peg$e82 = peg$otherExpectation("\"WHERE\"");
+  const peg$e83 = peg$otherExpectation("\"VARIABLES\"");
+  const peg$e84 = peg$otherExpectation("\"PARAMETERS\"");
+  const peg$e85 = peg$otherExpectation("\"import\"");
+  const peg$e86 = peg$otherExpectation("\"GROUP\"");
+  const peg$e87 = peg$otherExpectation("\"ORDER\"");
+  const peg$e88 = peg$otherExpectation("\"BY\"");
+  const peg$e89 = peg$otherExpectation("\"HAVING\"");
+  const peg$e90 = peg$otherExpectation("\"ASC\"");
+  const peg$e91 = peg$otherExpectation("\"ASCENDING\"");
+  const peg$e92 = peg$otherExpectation("\"DESC\"");
+  const peg$e93 = peg$otherExpectation("\"DESCENDING\"");
+  const peg$e94 = peg$otherExpectation("\"NULLS\"");
+  const peg$e95 = peg$otherExpectation("\"FIRST\"");
+  const peg$e96 = peg$otherExpectation("\"LAST\"");
+  const peg$e97 = peg$otherExpectation("\"RANGE\"");
+  const peg$e98 = peg$otherExpectation("\"COUNT\"");
+  const peg$e99 = peg$otherExpectation("\"SUM\"");
+  const peg$e100 = peg$otherExpectation("\"AVG\"");
+  const peg$e101 = peg$otherExpectation("\"MIN\"");
+  const peg$e102 = peg$otherExpectation("\"MAX\"");
+  const peg$e103 = peg$otherExpectation("\"IF\"");
+  const peg$e104 = peg$otherExpectation("\"ELSE\"");
+  const peg$e105 = peg$otherExpectation("\"this\"");
+  const peg$e106 = peg$otherExpectation("\"new\"");
+  const peg$e107 = peg$otherExpectation("\"instanceof\"");
+  const peg$e108 = peg$otherExpectation("\"true\"");
+  const peg$e109 = peg$otherExpectation("\"false\"");
+  const peg$e110 = peg$otherExpectation("\"null\"");
+  const peg$e111 = peg$otherExpectation("\"DELETE\"");
+  const peg$e112 = peg$otherExpectation("\"UPDATE\"");
+  const peg$e113 = peg$otherExpectation("\"SET\"");
+  const peg$e114 = peg$classExpectation([" ", "\t", "\r", "\n", "\f"], false, false, false);
 
-  function peg$f0(statement) {    return statement;  }
-  function peg$f1(expr) {    return expr;  }
-  function peg$f2(head, from, tail) {    return query(head, from, tail);  }
-  function peg$f3(unique, result, into) {
+  function peg$f0(head, from, tail) {    return query(head, from, tail);  }
+  function peg$f1(unique, result, into) {
     return { unique: unique !== null, distinct: result?.distinct ?? false, result: result?.items ?? null, into };
   }
-  function peg$f4(where, variables, parameters, imports, group, orderBy, range) {
+  function peg$f2(where, variables, parameters, imports, group, orderBy, range) {
     return { where, variables, parameters, imports, group, orderBy, range };
   }
-  function peg$f5(distinct, items) {    return { distinct: distinct !== null, items };  }
-  function peg$f6(head, tail) {    return list(head, tail);  }
-  function peg$f7(expr, alias) {    return compact({ expr, alias, pos: here() });  }
-  function peg$f8(className, alias, exclude) {
+  function peg$f3(distinct, items) {    return { distinct: distinct !== null, items };  }
+  function peg$f4(head, tail) {    return list(head, tail);  }
+  function peg$f5(expr, alias) {    return compact({ expr, alias, pos: here() });  }
+  function peg$f6(className, alias, exclude) {
     return compact({ kind: "class", className, alias, excludeSubclasses: exclude !== null, pos: here() });
   }
-  function peg$f9(head, tail) {    return list(head, tail);  }
-  function peg$f10(head, tail) {    return list(head, tail);  }
-  function peg$f11(typeName, name) {    return { typeName, name, pos: here() };  }
-  function peg$f12(name, star) {    return star ? name + ".*" : name;  }
-  function peg$f13(head, tail, having) {
+  function peg$f7(head, tail) {    return list(head, tail);  }
+  function peg$f8(head, tail) {    return list(head, tail);  }
+  function peg$f9(typeName, name) {    return { typeName, name, pos: here() };  }
+  function peg$f10(name, star) {    return star ? name + ".*" : name;  }
+  function peg$f11(head, tail, having) {
     return { items: list(head, tail), having };
   }
-  function peg$f14(head, tail) {    return list(head, tail);  }
-  function peg$f15(expr, descending, nulls) {
+  function peg$f12(head, tail) {    return list(head, tail);  }
+  function peg$f13(expr, descending, nulls) {
     return compact({ expr, descending: descending ?? false, nulls, pos: here() });
   }
-  function peg$f16() {    return false;  }
-  function peg$f17() {    return true;  }
-  function peg$f18() {    return "first";  }
-  function peg$f19() {    return "last";  }
-  function peg$f20(from, to) {    return { from, to };  }
-  function peg$f21(query) {    return { type: "Subquery", query, pos: here() };  }
-  function peg$f22(head, from, tail) {    return query(head, from, tail);  }
-  function peg$f23(path, alias) {    return { kind: "path", path, alias, pos: here() };  }
-  function peg$f24(head, name) {    return { name, args: null };  }
-  function peg$f25(head, suffixes) {
+  function peg$f14() {    return false;  }
+  function peg$f15() {    return true;  }
+  function peg$f16() {    return "first";  }
+  function peg$f17() {    return "last";  }
+  function peg$f18(from, to) {    return { from, to };  }
+  function peg$f19(query) {    return { type: "Subquery", query, pos: here() };  }
+  function peg$f20(head, from, tail) {    return query(head, from, tail);  }
+  function peg$f21(path, alias) {    return { kind: "path", path, alias, pos: here() };  }
+  function peg$f22(head, name) {    return { name, args: null };  }
+  function peg$f23(head, suffixes) {
     return postfix(head, suffixes);
   }
-  function peg$f26(className) {
+  function peg$f24(className) {
     return { type: "Delete", className, pos: here() };
   }
-  function peg$f27(className) {
+  function peg$f25(className) {
     return { type: "Update", className, pos: here() };
   }
-  function peg$f28(test, consequent, alternate) {
+  function peg$f26(test, consequent, alternate) {
     return { type: "Conditional", test, consequent, alternate, pos: here() };
   }
+  function peg$f27(head, tail) {    return binary(head, tail);  }
+  function peg$f28(head, tail) {    return binary(head, tail);  }
   function peg$f29(head, tail) {    return binary(head, tail);  }
   function peg$f30(head, tail) {    return binary(head, tail);  }
   function peg$f31(head, tail) {    return binary(head, tail);  }
   function peg$f32(head, tail) {    return binary(head, tail);  }
-  function peg$f33(head, tail) {    return binary(head, tail);  }
-  function peg$f34(head, tail) {    return binary(head, tail);  }
-  function peg$f35(head, tail) {    return relational(head, tail);  }
-  function peg$f36(op, right) {    return { op, right };  }
-  function peg$f37(typeName) {    return { typeName };  }
-  function peg$f38(head, tail) {    return binary(head, tail);  }
-  function peg$f39(head, tail) {    return binary(head, tail);  }
-  function peg$f40(op, operand) {    return { type: "Unary", op, operand, pos: here() };  }
-  function peg$f41(op, operand) {    return { type: "Unary", op, operand, pos: here() };  }
-  function peg$f42(typeName, operand) {
+  function peg$f33(head, tail) {    return relational(head, tail);  }
+  function peg$f34(op, right) {    return { op, right };  }
+  function peg$f35(typeName) {    return { typeName };  }
+  function peg$f36(head, tail) {    return binary(head, tail);  }
+  function peg$f37(head, tail) {    return binary(head, tail);  }
+  function peg$f38(op, operand) {    return { type: "Unary", op, operand, pos: here() };  }
+  function peg$f39(op, operand) {    return { type: "Unary", op, operand, pos: here() };  }
+  function peg$f40(typeName, operand) {
     return { type: "Cast", typeName, operand, pos: here() };
   }
-  function peg$f43(typeName, operand) {
+  function peg$f41(typeName, operand) {
     return { type: "Cast", typeName, operand, pos: here() };
   }
-  function peg$f44(op) {
+  function peg$f42(op) {
     error(`"${op}" is not a JDOQL operator (JDOQL expressions cannot modify values)`);
   }
-  function peg$f45(head, suffixes) {    return postfix(head, suffixes);  }
-  function peg$f46(name, args) {    return { name, args };  }
-  function peg$f47(args) {    return args ?? [];  }
-  function peg$f48(head, tail) {    return list(head, tail);  }
-  function peg$f49(op) {
+  function peg$f43(head, suffixes) {    return postfix(head, suffixes);  }
+  function peg$f44(name, args) {    return { name, args };  }
+  function peg$f45(args) {    return args ?? [];  }
+  function peg$f46(head, tail) {    return list(head, tail);  }
+  function peg$f47(op) {
     error(op === "="
       ? `"=" is not a JDOQL operator; use "==" to compare`
       : `"${op}" is not a JDOQL operator`);
   }
-  function peg$f50() {    return { type: "This", pos: here() };  }
-  function peg$f51(name) {    return { type: "Param", name, pos: here() };  }
-  function peg$f52(digits) {
-    return { type: "PositionalParam", index: Number(digits), pos: here() };
-  }
-  function peg$f53(fn, distinct, arg) {
+  function peg$f48() {    return { type: "This", pos: here() };  }
+  function peg$f49(name) {    return { type: "Param", name, pos: here() };  }
+  function peg$f50(index) {    return { type: "PositionalParam", index, pos: here() };  }
+  function peg$f51(digits) {    return Number(digits);  }
+  function peg$f52(fn, distinct, arg) {
     return { type: "Aggregate", fn, distinct: distinct !== null, arg, pos: here() };
   }
-  function peg$f54() {    return "count";  }
-  function peg$f55() {    return "sum";  }
-  function peg$f56() {    return "avg";  }
-  function peg$f57() {    return "min";  }
-  function peg$f58() {    return "max";  }
-  function peg$f59(className, args) {
+  function peg$f53() {    return "count";  }
+  function peg$f54() {    return "sum";  }
+  function peg$f55() {    return "avg";  }
+  function peg$f56() {    return "min";  }
+  function peg$f57() {    return "max";  }
+  function peg$f58(className, args) {
     return { type: "New", className, args: args ?? [], pos: here() };
   }
-  function peg$f60(elements) {    return { type: "ArrayLiteral", elements: elements ?? [], pos: here() };  }
-  function peg$f61(name, args) {    return { type: "Call", object: null, name, args, pos: here() };  }
-  function peg$f62(name) {    return { type: "Name", name, pos: here() };  }
-  function peg$f63(raw) {    const [kind, value] = floatValue(raw); return literal(kind, value, raw);  }
-  function peg$f64(raw) {    const [kind, value] = integerValue(raw); return literal(kind, value, raw);  }
+  function peg$f59(elements) {    return { type: "ArrayLiteral", elements: elements ?? [], pos: here() };  }
+  function peg$f60(name, args) {    return { type: "Call", object: null, name, args, pos: here() };  }
+  function peg$f61(name) {    return { type: "Name", name, pos: here() };  }
+  function peg$f62(raw) {    const [kind, value] = floatValue(raw); return literal(kind, value, raw);  }
+  function peg$f63(raw) {    const [kind, value] = integerValue(raw); return literal(kind, value, raw);  }
+  function peg$f64(chars, close) {    return stringLiteral(chars, close);  }
   function peg$f65(chars, close) {    return stringLiteral(chars, close);  }
-  function peg$f66(chars, close) {    return stringLiteral(chars, close);  }
-  function peg$f67(c) {    return SIMPLE_ESCAPES[c];  }
-  function peg$f68(digits) {    return String.fromCharCode(parseInt(digits, 8));  }
-  function peg$f69(hex) {    return String.fromCharCode(parseInt(hex, 16));  }
-  function peg$f70(c) {    error(c === "" ? "unterminated string literal" : `invalid escape sequence "\\${c}"`);  }
-  function peg$f71(raw) {    return literal("boolean", true, raw);  }
-  function peg$f72(raw) {    return literal("boolean", false, raw);  }
-  function peg$f73(raw) {    return literal("null", null, raw);  }
-  function peg$f74(word) {    return isIdentifier(word);  }
+  function peg$f66(c) {    return SIMPLE_ESCAPES[c];  }
+  function peg$f67(digits) {    return String.fromCharCode(parseInt(digits, 8));  }
+  function peg$f68(hex) {    return String.fromCharCode(parseInt(hex, 16));  }
+  function peg$f69(c) {    error(c === "" ? "unterminated string literal" : `invalid escape sequence "\\${c}"`);  }
+  function peg$f70(raw) {    return literal("boolean", true, raw);  }
+  function peg$f71(raw) {    return literal("boolean", false, raw);  }
+  function peg$f72(raw) {    return literal("null", null, raw);  }
+  function peg$f73(word) {    return isIdentifier(word);  }
+  function peg$f74(word) {    return word;  }
   function peg$f75(word) {    return word;  }
-  function peg$f76(word) {    return word;  }
-  function peg$f77(head, tail) {    return [head, ...tail].join(".");  }
-  function peg$f78(word) {    return !JAVA_RESERVED.has(word);  }
-  function peg$f79(word) {    return word;  }
-  function peg$f80(base) {    return "[]";  }
-  function peg$f81(base, dims) {    return base + dims.join("");  }
-  function peg$f82(name, args) {    return name + (args ?? "");  }
-  function peg$f83(head, tail) {    return "<" + list(head, tail).join(",") + ">";  }
-  function peg$f84() {    return "?";  }
-  function peg$f85(word) {    return ["boolean", "byte", "short", "int", "long", "char", "float", "double"].includes(word);  }
-  function peg$f86(word) {
+  function peg$f76(head, tail) {    return [head, ...tail].join(".");  }
+  function peg$f77(word) {    return !JAVA_RESERVED.has(word);  }
+  function peg$f78(word) {    return word;  }
+  function peg$f79(base) {    return "[]";  }
+  function peg$f80(base, dims) {    return base + dims.join("");  }
+  function peg$f81(name, args) {    return name + (args ?? "");  }
+  function peg$f82(head, tail) {    return "<" + list(head, tail).join(",") + ">";  }
+  function peg$f83() {    return "?";  }
+  function peg$f84(word) {    return ["boolean", "byte", "short", "int", "long", "char", "float", "double"].includes(word);  }
+  function peg$f85(word) {
     return word;
   }
-  function peg$f87(w) {    return isKeyword(w, "select");  }
-  function peg$f88(w) {    return w;  }
-  function peg$f89(w) {    return isKeyword(w, "unique");  }
-  function peg$f90(w) {    return w;  }
-  function peg$f91(w) {    return isKeyword(w, "distinct");  }
-  function peg$f92(w) {    return w;  }
-  function peg$f93(w) {    return isKeyword(w, "into");  }
-  function peg$f94(w) {    return w;  }
-  function peg$f95(w) {    return isKeyword(w, "from");  }
-  function peg$f96(w) {    return w;  }
-  function peg$f97(w) {    return isKeyword(w, "as");  }
-  function peg$f98(w) {    return w;  }
-  function peg$f99(w) {    return isKeyword(w, "exclude");  }
-  function peg$f100(w) {    return w;  }
-  function peg$f101(w) {    return isKeyword(w, "subclasses");  }
-  function peg$f102(w) {    return w;  }
-  function peg$f103(w) {    return isKeyword(w, "where");  }
-  function peg$f104(w) {    return w;  }
-  function peg$f105(w) {    return isKeyword(w, "variables");  }
-  function peg$f106(w) {    return w;  }
-  function peg$f107(w) {    return isKeyword(w, "parameters");  }
-  function peg$f108(w) {    return w;  }
-  function peg$f109(w) {    return isKeyword(w, "import");  }
-  function peg$f110(w) {    return w;  }
-  function peg$f111(w) {    return isKeyword(w, "group");  }
-  function peg$f112(w) {    return w;  }
-  function peg$f113(w) {    return isKeyword(w, "order");  }
-  function peg$f114(w) {    return w;  }
-  function peg$f115(w) {    return isKeyword(w, "by");  }
-  function peg$f116(w) {    return w;  }
-  function peg$f117(w) {    return isKeyword(w, "having");  }
-  function peg$f118(w) {    return w;  }
-  function peg$f119(w) {    return isKeyword(w, "asc");  }
-  function peg$f120(w) {    return w;  }
-  function peg$f121(w) {    return isKeyword(w, "ascending");  }
-  function peg$f122(w) {    return w;  }
-  function peg$f123(w) {    return isKeyword(w, "desc");  }
-  function peg$f124(w) {    return w;  }
-  function peg$f125(w) {    return isKeyword(w, "descending");  }
-  function peg$f126(w) {    return w;  }
-  function peg$f127(w) {    return isKeyword(w, "nulls");  }
-  function peg$f128(w) {    return w;  }
-  function peg$f129(w) {    return isKeyword(w, "first");  }
-  function peg$f130(w) {    return w;  }
-  function peg$f131(w) {    return isKeyword(w, "last");  }
-  function peg$f132(w) {    return w;  }
-  function peg$f133(w) {    return isKeyword(w, "range");  }
-  function peg$f134(w) {    return w;  }
-  function peg$f135(w) {    return isKeyword(w, "count");  }
-  function peg$f136(w) {    return w;  }
-  function peg$f137(w) {    return isKeyword(w, "sum");  }
-  function peg$f138(w) {    return w;  }
-  function peg$f139(w) {    return isKeyword(w, "avg");  }
-  function peg$f140(w) {    return w;  }
-  function peg$f141(w) {    return isKeyword(w, "min");  }
-  function peg$f142(w) {    return w;  }
-  function peg$f143(w) {    return isKeyword(w, "max");  }
-  function peg$f144(w) {    return w;  }
-  function peg$f145(w) {    return isKeyword(w, "if");  }
-  function peg$f146(w) {    return w;  }
-  function peg$f147(w) {    return isKeyword(w, "else");  }
-  function peg$f148(w) {    return w;  }
-  function peg$f149(w) {    return isKeyword(w, "this");  }
-  function peg$f150(w) {    return w;  }
-  function peg$f151(w) {    return isKeyword(w, "new");  }
-  function peg$f152(w) {    return w;  }
-  function peg$f153(w) {    return isKeyword(w, "instanceof");  }
-  function peg$f154(w) {    return w;  }
-  function peg$f155(w) {    return isKeyword(w, "true");  }
-  function peg$f156(w) {    return w;  }
-  function peg$f157(w) {    return isKeyword(w, "false");  }
-  function peg$f158(w) {    return w;  }
-  function peg$f159(w) {    return isKeyword(w, "null");  }
-  function peg$f160(w) {    return w;  }
-  function peg$f161(w) {    return isKeyword(w, "delete");  }
-  function peg$f162(w) {    return w;  }
-  function peg$f163(w) {    return isKeyword(w, "update");  }
-  function peg$f164(w) {    return w;  }
-  function peg$f165(w) {    return isKeyword(w, "set");  }
-  function peg$f166(w) {    return w;  }
+  function peg$f86(w) {    return isKeyword(w, "select");  }
+  function peg$f87(w) {    return w;  }
+  function peg$f88(w) {    return isKeyword(w, "unique");  }
+  function peg$f89(w) {    return w;  }
+  function peg$f90(w) {    return isKeyword(w, "distinct");  }
+  function peg$f91(w) {    return w;  }
+  function peg$f92(w) {    return isKeyword(w, "into");  }
+  function peg$f93(w) {    return w;  }
+  function peg$f94(w) {    return isKeyword(w, "from");  }
+  function peg$f95(w) {    return w;  }
+  function peg$f96(w) {    return isKeyword(w, "as");  }
+  function peg$f97(w) {    return w;  }
+  function peg$f98(w) {    return isKeyword(w, "exclude");  }
+  function peg$f99(w) {    return w;  }
+  function peg$f100(w) {    return isKeyword(w, "subclasses");  }
+  function peg$f101(w) {    return w;  }
+  function peg$f102(w) {    return isKeyword(w, "where");  }
+  function peg$f103(w) {    return w;  }
+  function peg$f104(w) {    return isKeyword(w, "variables");  }
+  function peg$f105(w) {    return w;  }
+  function peg$f106(w) {    return isKeyword(w, "parameters");  }
+  function peg$f107(w) {    return w;  }
+  function peg$f108(w) {    return isKeyword(w, "import");  }
+  function peg$f109(w) {    return w;  }
+  function peg$f110(w) {    return isKeyword(w, "group");  }
+  function peg$f111(w) {    return w;  }
+  function peg$f112(w) {    return isKeyword(w, "order");  }
+  function peg$f113(w) {    return w;  }
+  function peg$f114(w) {    return isKeyword(w, "by");  }
+  function peg$f115(w) {    return w;  }
+  function peg$f116(w) {    return isKeyword(w, "having");  }
+  function peg$f117(w) {    return w;  }
+  function peg$f118(w) {    return isKeyword(w, "asc");  }
+  function peg$f119(w) {    return w;  }
+  function peg$f120(w) {    return isKeyword(w, "ascending");  }
+  function peg$f121(w) {    return w;  }
+  function peg$f122(w) {    return isKeyword(w, "desc");  }
+  function peg$f123(w) {    return w;  }
+  function peg$f124(w) {    return isKeyword(w, "descending");  }
+  function peg$f125(w) {    return w;  }
+  function peg$f126(w) {    return isKeyword(w, "nulls");  }
+  function peg$f127(w) {    return w;  }
+  function peg$f128(w) {    return isKeyword(w, "first");  }
+  function peg$f129(w) {    return w;  }
+  function peg$f130(w) {    return isKeyword(w, "last");  }
+  function peg$f131(w) {    return w;  }
+  function peg$f132(w) {    return isKeyword(w, "range");  }
+  function peg$f133(w) {    return w;  }
+  function peg$f134(w) {    return isKeyword(w, "count");  }
+  function peg$f135(w) {    return w;  }
+  function peg$f136(w) {    return isKeyword(w, "sum");  }
+  function peg$f137(w) {    return w;  }
+  function peg$f138(w) {    return isKeyword(w, "avg");  }
+  function peg$f139(w) {    return w;  }
+  function peg$f140(w) {    return isKeyword(w, "min");  }
+  function peg$f141(w) {    return w;  }
+  function peg$f142(w) {    return isKeyword(w, "max");  }
+  function peg$f143(w) {    return w;  }
+  function peg$f144(w) {    return isKeyword(w, "if");  }
+  function peg$f145(w) {    return w;  }
+  function peg$f146(w) {    return isKeyword(w, "else");  }
+  function peg$f147(w) {    return w;  }
+  function peg$f148(w) {    return isKeyword(w, "this");  }
+  function peg$f149(w) {    return w;  }
+  function peg$f150(w) {    return isKeyword(w, "new");  }
+  function peg$f151(w) {    return w;  }
+  function peg$f152(w) {    return isKeyword(w, "instanceof");  }
+  function peg$f153(w) {    return w;  }
+  function peg$f154(w) {    return isKeyword(w, "true");  }
+  function peg$f155(w) {    return w;  }
+  function peg$f156(w) {    return isKeyword(w, "false");  }
+  function peg$f157(w) {    return w;  }
+  function peg$f158(w) {    return isKeyword(w, "null");  }
+  function peg$f159(w) {    return w;  }
+  function peg$f160(w) {    return isKeyword(w, "delete");  }
+  function peg$f161(w) {    return w;  }
+  function peg$f162(w) {    return isKeyword(w, "update");  }
+  function peg$f163(w) {    return w;  }
+  function peg$f164(w) {    return isKeyword(w, "set");  }
+  function peg$f165(w) {    return w;  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -789,7 +785,7 @@ function peg$parse(input, options) {
   }
 
   function peg$parseQuery() {
-    let s0, s1, s2, s3;
+    let s0, s1, s2;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
@@ -798,14 +794,7 @@ function peg$parse(input, options) {
       s2 = peg$parseSelectQuery();
     }
     if (s2 !== peg$FAILED) {
-      s3 = peg$parseEndOfInput();
-      if (s3 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f0(s2);
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
+      s0 = s2;
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -815,43 +804,13 @@ function peg$parse(input, options) {
   }
 
   function peg$parseFilter() {
-    let s0, s1, s2, s3;
+    let s0, s1, s2;
 
     s0 = peg$currPos;
     s1 = peg$parse_();
     s2 = peg$parseExpression();
     if (s2 !== peg$FAILED) {
-      s3 = peg$parseEndOfInput();
-      if (s3 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f1(s2);
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-
-    return s0;
-  }
-
-  function peg$parseEndOfInput() {
-    let s0, s1;
-
-    s0 = peg$currPos;
-    peg$silentFails++;
-    if (input.length > peg$currPos) {
-      s1 = input.charAt(peg$currPos);
-      peg$currPos++;
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e0); }
-    }
-    peg$silentFails--;
-    if (s1 === peg$FAILED) {
-      s0 = undefined;
+      s0 = s2;
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -873,7 +832,7 @@ function peg$parse(input, options) {
       }
       s4 = peg$parseQueryTail();
       peg$savedPos = s0;
-      s0 = peg$f2(s2, s3, s4);
+      s0 = peg$f0(s2, s3, s4);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -912,7 +871,7 @@ function peg$parse(input, options) {
       s3 = null;
     }
     peg$savedPos = s0;
-    s0 = peg$f3(s1, s2, s3);
+    s0 = peg$f1(s1, s2, s3);
 
     return s0;
   }
@@ -952,7 +911,7 @@ function peg$parse(input, options) {
       s7 = null;
     }
     peg$savedPos = s0;
-    s0 = peg$f4(s1, s2, s3, s4, s5, s6, s7);
+    s0 = peg$f2(s1, s2, s3, s4, s5, s6, s7);
 
     return s0;
   }
@@ -968,7 +927,7 @@ function peg$parse(input, options) {
     s2 = peg$parseResultItems();
     if (s2 !== peg$FAILED) {
       peg$savedPos = s0;
-      s0 = peg$f5(s1, s2);
+      s0 = peg$f3(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -990,7 +949,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        if (peg$silentFails === 0) { peg$fail(peg$e0); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
@@ -1013,7 +972,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+          if (peg$silentFails === 0) { peg$fail(peg$e0); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
@@ -1035,7 +994,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        if (peg$silentFails === 0) { peg$fail(peg$e0); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
@@ -1049,7 +1008,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f6(s1, s2);
+      s0 = peg$f4(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1082,7 +1041,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f7(s1, s2);
+      s0 = peg$f5(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1127,7 +1086,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f8(s1, s2, s3);
+      s0 = peg$f6(s1, s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1213,7 +1172,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e2); }
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
         }
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
@@ -1236,7 +1195,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e2); }
+            if (peg$silentFails === 0) { peg$fail(peg$e1); }
           }
           if (s5 !== peg$FAILED) {
             s6 = peg$parse_();
@@ -1258,7 +1217,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e2); }
+          if (peg$silentFails === 0) { peg$fail(peg$e1); }
         }
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
@@ -1272,7 +1231,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f9(s2, s3);
+        s0 = peg$f7(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1300,7 +1259,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+          if (peg$silentFails === 0) { peg$fail(peg$e0); }
         }
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
@@ -1323,7 +1282,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e1); }
+            if (peg$silentFails === 0) { peg$fail(peg$e0); }
           }
           if (s5 !== peg$FAILED) {
             s6 = peg$parse_();
@@ -1342,6 +1301,101 @@ function peg$parse(input, options) {
         s4 = peg$currPos;
         if (input.charCodeAt(peg$currPos) === 44) {
           s5 = peg$c0;
+          peg$currPos++;
+        } else {
+          s5 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e0); }
+        }
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parse_();
+          s5 = [s5, s6];
+          s4 = s5;
+        } else {
+          peg$currPos = s4;
+          s4 = peg$FAILED;
+        }
+        if (s4 === peg$FAILED) {
+          s4 = null;
+        }
+        peg$savedPos = s0;
+        s0 = peg$f8(s2, s3);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseDeclaration() {
+    let s0, s1, s2;
+
+    s0 = peg$currPos;
+    s1 = peg$parseType();
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parseIdentifier();
+      if (s2 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f9(s1, s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseImportDecl() {
+    let s0, s1, s2, s3, s4, s5, s6, s7;
+
+    s0 = peg$currPos;
+    s1 = peg$parseIMPORT();
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parseQualifiedClassName();
+      if (s2 !== peg$FAILED) {
+        s3 = peg$currPos;
+        if (input.charCodeAt(peg$currPos) === 46) {
+          s4 = peg$c2;
+          peg$currPos++;
+        } else {
+          s4 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e2); }
+        }
+        if (s4 !== peg$FAILED) {
+          s5 = peg$parse_();
+          if (input.charCodeAt(peg$currPos) === 42) {
+            s6 = peg$c3;
+            peg$currPos++;
+          } else {
+            s6 = peg$FAILED;
+            if (peg$silentFails === 0) { peg$fail(peg$e3); }
+          }
+          if (s6 !== peg$FAILED) {
+            s7 = peg$parse_();
+            s4 = [s4, s5, s6, s7];
+            s3 = s4;
+          } else {
+            peg$currPos = s3;
+            s3 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s3;
+          s3 = peg$FAILED;
+        }
+        if (s3 === peg$FAILED) {
+          s3 = null;
+        }
+        s4 = peg$currPos;
+        if (input.charCodeAt(peg$currPos) === 59) {
+          s5 = peg$c1;
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
@@ -1372,101 +1426,6 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseDeclaration() {
-    let s0, s1, s2;
-
-    s0 = peg$currPos;
-    s1 = peg$parseType();
-    if (s1 !== peg$FAILED) {
-      s2 = peg$parseIdentifier();
-      if (s2 !== peg$FAILED) {
-        peg$savedPos = s0;
-        s0 = peg$f11(s1, s2);
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-
-    return s0;
-  }
-
-  function peg$parseImportDecl() {
-    let s0, s1, s2, s3, s4, s5, s6, s7;
-
-    s0 = peg$currPos;
-    s1 = peg$parseIMPORT();
-    if (s1 !== peg$FAILED) {
-      s2 = peg$parseQualifiedClassName();
-      if (s2 !== peg$FAILED) {
-        s3 = peg$currPos;
-        if (input.charCodeAt(peg$currPos) === 46) {
-          s4 = peg$c2;
-          peg$currPos++;
-        } else {
-          s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e3); }
-        }
-        if (s4 !== peg$FAILED) {
-          s5 = peg$parse_();
-          if (input.charCodeAt(peg$currPos) === 42) {
-            s6 = peg$c3;
-            peg$currPos++;
-          } else {
-            s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e4); }
-          }
-          if (s6 !== peg$FAILED) {
-            s7 = peg$parse_();
-            s4 = [s4, s5, s6, s7];
-            s3 = s4;
-          } else {
-            peg$currPos = s3;
-            s3 = peg$FAILED;
-          }
-        } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
-        }
-        if (s3 === peg$FAILED) {
-          s3 = null;
-        }
-        s4 = peg$currPos;
-        if (input.charCodeAt(peg$currPos) === 59) {
-          s5 = peg$c1;
-          peg$currPos++;
-        } else {
-          s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e2); }
-        }
-        if (s5 !== peg$FAILED) {
-          s6 = peg$parse_();
-          s5 = [s5, s6];
-          s4 = s5;
-        } else {
-          peg$currPos = s4;
-          s4 = peg$FAILED;
-        }
-        if (s4 === peg$FAILED) {
-          s4 = null;
-        }
-        peg$savedPos = s0;
-        s0 = peg$f12(s2, s3);
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-
-    return s0;
-  }
-
   function peg$parseGroupByClause() {
     let s0, s1, s2, s3, s4, s5, s6, s7, s8;
 
@@ -1484,7 +1443,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e1); }
+            if (peg$silentFails === 0) { peg$fail(peg$e0); }
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
@@ -1507,7 +1466,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e1); }
+              if (peg$silentFails === 0) { peg$fail(peg$e0); }
             }
             if (s6 !== peg$FAILED) {
               s7 = peg$parse_();
@@ -1529,7 +1488,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e1); }
+            if (peg$silentFails === 0) { peg$fail(peg$e0); }
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
@@ -1560,7 +1519,7 @@ function peg$parse(input, options) {
             s6 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f13(s3, s4, s6);
+          s0 = peg$f11(s3, s4, s6);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1594,7 +1553,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e1); }
+            if (peg$silentFails === 0) { peg$fail(peg$e0); }
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
@@ -1617,7 +1576,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s6 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e1); }
+              if (peg$silentFails === 0) { peg$fail(peg$e0); }
             }
             if (s6 !== peg$FAILED) {
               s7 = peg$parse_();
@@ -1639,7 +1598,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e1); }
+            if (peg$silentFails === 0) { peg$fail(peg$e0); }
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
@@ -1653,7 +1612,7 @@ function peg$parse(input, options) {
             s5 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f14(s3, s4);
+          s0 = peg$f12(s3, s4);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1685,7 +1644,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f15(s1, s2, s3);
+      s0 = peg$f13(s1, s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1704,7 +1663,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f16();
+      s1 = peg$f14();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -1715,7 +1674,7 @@ function peg$parse(input, options) {
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f17();
+        s1 = peg$f15();
       }
       s0 = s1;
     }
@@ -1732,7 +1691,7 @@ function peg$parse(input, options) {
       s2 = peg$parseFIRST();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f18();
+        s0 = peg$f16();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1748,7 +1707,7 @@ function peg$parse(input, options) {
         s2 = peg$parseLAST();
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f19();
+          s0 = peg$f17();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1775,14 +1734,14 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+          if (peg$silentFails === 0) { peg$fail(peg$e0); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$parse_();
           s5 = peg$parseExpression();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f20(s2, s5);
+            s0 = peg$f18(s2, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1812,7 +1771,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e5); }
+      if (peg$silentFails === 0) { peg$fail(peg$e4); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -1823,12 +1782,12 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e6); }
+          if (peg$silentFails === 0) { peg$fail(peg$e5); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
           peg$savedPos = s0;
-          s0 = peg$f21(s3);
+          s0 = peg$f19(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1856,7 +1815,7 @@ function peg$parse(input, options) {
       if (s3 !== peg$FAILED) {
         s4 = peg$parseQueryTail();
         peg$savedPos = s0;
-        s0 = peg$f22(s2, s3, s4);
+        s0 = peg$f20(s2, s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1902,7 +1861,7 @@ function peg$parse(input, options) {
       s2 = peg$parseCandidateAlias();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f23(s1, s2);
+        s0 = peg$f21(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1928,14 +1887,14 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e3); }
+        if (peg$silentFails === 0) { peg$fail(peg$e2); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
         s6 = peg$parseMemberName();
         if (s6 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f24(s1, s6);
+          s3 = peg$f22(s1, s6);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -1953,14 +1912,14 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e3); }
+            if (peg$silentFails === 0) { peg$fail(peg$e2); }
           }
           if (s4 !== peg$FAILED) {
             s5 = peg$parse_();
             s6 = peg$parseMemberName();
             if (s6 !== peg$FAILED) {
               peg$savedPos = s3;
-              s3 = peg$f24(s1, s6);
+              s3 = peg$f22(s1, s6);
             } else {
               peg$currPos = s3;
               s3 = peg$FAILED;
@@ -1975,7 +1934,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f25(s1, s2);
+        s0 = peg$f23(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2019,7 +1978,7 @@ function peg$parse(input, options) {
           }
           s6 = peg$parseBulkTail();
           peg$savedPos = s0;
-          s0 = peg$f26(s3);
+          s0 = peg$f24(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2055,7 +2014,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s7 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e1); }
+              if (peg$silentFails === 0) { peg$fail(peg$e0); }
             }
             if (s7 !== peg$FAILED) {
               s8 = peg$parse_();
@@ -2079,7 +2038,7 @@ function peg$parse(input, options) {
                 peg$currPos++;
               } else {
                 s7 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e1); }
+                if (peg$silentFails === 0) { peg$fail(peg$e0); }
               }
               if (s7 !== peg$FAILED) {
                 s8 = peg$parse_();
@@ -2098,7 +2057,7 @@ function peg$parse(input, options) {
             }
             s6 = peg$parseBulkTail();
             peg$savedPos = s0;
-            s0 = peg$f27(s2);
+            s0 = peg$f25(s2);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2130,7 +2089,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e7); }
+        if (peg$silentFails === 0) { peg$fail(peg$e6); }
       }
       if (s2 !== peg$FAILED) {
         s3 = peg$currPos;
@@ -2140,7 +2099,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e7); }
+          if (peg$silentFails === 0) { peg$fail(peg$e6); }
         }
         peg$silentFails--;
         if (s4 === peg$FAILED) {
@@ -2190,7 +2149,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e3); }
+          if (peg$silentFails === 0) { peg$fail(peg$e2); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
@@ -2214,7 +2173,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e3); }
+            if (peg$silentFails === 0) { peg$fail(peg$e2); }
           }
           if (s4 !== peg$FAILED) {
             s5 = peg$parse_();
@@ -2292,7 +2251,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e5); }
+        if (peg$silentFails === 0) { peg$fail(peg$e4); }
       }
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
@@ -2303,7 +2262,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e6); }
+            if (peg$silentFails === 0) { peg$fail(peg$e5); }
           }
           if (s5 !== peg$FAILED) {
             s6 = peg$parse_();
@@ -2314,7 +2273,7 @@ function peg$parse(input, options) {
                 s9 = peg$parseExpression();
                 if (s9 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f28(s4, s7, s9);
+                  s0 = peg$f26(s4, s7, s9);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -2360,7 +2319,7 @@ function peg$parse(input, options) {
         peg$currPos += 2;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e8); }
+        if (peg$silentFails === 0) { peg$fail(peg$e7); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
@@ -2383,7 +2342,7 @@ function peg$parse(input, options) {
           peg$currPos += 2;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e8); }
+          if (peg$silentFails === 0) { peg$fail(peg$e7); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
@@ -2400,7 +2359,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f29(s1, s2);
+      s0 = peg$f27(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2422,7 +2381,7 @@ function peg$parse(input, options) {
         peg$currPos += 2;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e9); }
+        if (peg$silentFails === 0) { peg$fail(peg$e8); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
@@ -2445,7 +2404,7 @@ function peg$parse(input, options) {
           peg$currPos += 2;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e9); }
+          if (peg$silentFails === 0) { peg$fail(peg$e8); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
@@ -2462,7 +2421,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f30(s1, s2);
+      s0 = peg$f28(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2486,7 +2445,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e10); }
+        if (peg$silentFails === 0) { peg$fail(peg$e9); }
       }
       if (s6 !== peg$FAILED) {
         s7 = peg$currPos;
@@ -2496,7 +2455,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e11); }
+          if (peg$silentFails === 0) { peg$fail(peg$e10); }
         }
         peg$silentFails--;
         if (s8 === peg$FAILED) {
@@ -2544,7 +2503,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e10); }
+          if (peg$silentFails === 0) { peg$fail(peg$e9); }
         }
         if (s6 !== peg$FAILED) {
           s7 = peg$currPos;
@@ -2554,7 +2513,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e11); }
+            if (peg$silentFails === 0) { peg$fail(peg$e10); }
           }
           peg$silentFails--;
           if (s8 === peg$FAILED) {
@@ -2594,7 +2553,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f31(s1, s2);
+      s0 = peg$f29(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2618,7 +2577,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e12); }
+        if (peg$silentFails === 0) { peg$fail(peg$e11); }
       }
       if (s6 !== peg$FAILED) {
         s7 = peg$currPos;
@@ -2628,7 +2587,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e7); }
+          if (peg$silentFails === 0) { peg$fail(peg$e6); }
         }
         peg$silentFails--;
         if (s8 === peg$FAILED) {
@@ -2676,7 +2635,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e12); }
+          if (peg$silentFails === 0) { peg$fail(peg$e11); }
         }
         if (s6 !== peg$FAILED) {
           s7 = peg$currPos;
@@ -2686,7 +2645,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e7); }
+            if (peg$silentFails === 0) { peg$fail(peg$e6); }
           }
           peg$silentFails--;
           if (s8 === peg$FAILED) {
@@ -2726,7 +2685,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f32(s1, s2);
+      s0 = peg$f30(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2750,7 +2709,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e13); }
+        if (peg$silentFails === 0) { peg$fail(peg$e12); }
       }
       if (s6 !== peg$FAILED) {
         s7 = peg$currPos;
@@ -2760,7 +2719,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e14); }
+          if (peg$silentFails === 0) { peg$fail(peg$e13); }
         }
         peg$silentFails--;
         if (s8 === peg$FAILED) {
@@ -2808,7 +2767,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e13); }
+          if (peg$silentFails === 0) { peg$fail(peg$e12); }
         }
         if (s6 !== peg$FAILED) {
           s7 = peg$currPos;
@@ -2818,7 +2777,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e14); }
+            if (peg$silentFails === 0) { peg$fail(peg$e13); }
           }
           peg$silentFails--;
           if (s8 === peg$FAILED) {
@@ -2858,7 +2817,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f33(s1, s2);
+      s0 = peg$f31(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2880,7 +2839,7 @@ function peg$parse(input, options) {
         peg$currPos += 2;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e15); }
+        if (peg$silentFails === 0) { peg$fail(peg$e14); }
       }
       if (s4 === peg$FAILED) {
         if (input.substr(peg$currPos, 2) === peg$c13) {
@@ -2888,7 +2847,7 @@ function peg$parse(input, options) {
           peg$currPos += 2;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e16); }
+          if (peg$silentFails === 0) { peg$fail(peg$e15); }
         }
       }
       if (s4 !== peg$FAILED) {
@@ -2912,7 +2871,7 @@ function peg$parse(input, options) {
           peg$currPos += 2;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e15); }
+          if (peg$silentFails === 0) { peg$fail(peg$e14); }
         }
         if (s4 === peg$FAILED) {
           if (input.substr(peg$currPos, 2) === peg$c13) {
@@ -2920,7 +2879,7 @@ function peg$parse(input, options) {
             peg$currPos += 2;
           } else {
             s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e16); }
+            if (peg$silentFails === 0) { peg$fail(peg$e15); }
           }
         }
         if (s4 !== peg$FAILED) {
@@ -2938,7 +2897,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f34(s1, s2);
+      s0 = peg$f32(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2960,7 +2919,7 @@ function peg$parse(input, options) {
         s3 = peg$parseRelationalTail();
       }
       peg$savedPos = s0;
-      s0 = peg$f35(s1, s2);
+      s0 = peg$f33(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2979,7 +2938,7 @@ function peg$parse(input, options) {
       s3 = peg$parseAdditive();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f36(s1, s3);
+        s0 = peg$f34(s1, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2995,7 +2954,7 @@ function peg$parse(input, options) {
         s2 = peg$parseQualifiedClassName();
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f37(s2);
+          s0 = peg$f35(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3017,7 +2976,7 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e17); }
+      if (peg$silentFails === 0) { peg$fail(peg$e16); }
     }
     if (s0 === peg$FAILED) {
       if (input.substr(peg$currPos, 2) === peg$c15) {
@@ -3025,7 +2984,7 @@ function peg$parse(input, options) {
         peg$currPos += 2;
       } else {
         s0 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e18); }
+        if (peg$silentFails === 0) { peg$fail(peg$e17); }
       }
       if (s0 === peg$FAILED) {
         s0 = peg$currPos;
@@ -3034,7 +2993,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e19); }
+          if (peg$silentFails === 0) { peg$fail(peg$e18); }
         }
         if (s1 !== peg$FAILED) {
           s2 = peg$currPos;
@@ -3044,7 +3003,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e19); }
+            if (peg$silentFails === 0) { peg$fail(peg$e18); }
           }
           peg$silentFails--;
           if (s3 === peg$FAILED) {
@@ -3070,7 +3029,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e20); }
+            if (peg$silentFails === 0) { peg$fail(peg$e19); }
           }
           if (s1 !== peg$FAILED) {
             s2 = peg$currPos;
@@ -3080,7 +3039,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s3 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e20); }
+              if (peg$silentFails === 0) { peg$fail(peg$e19); }
             }
             peg$silentFails--;
             if (s3 === peg$FAILED) {
@@ -3147,7 +3106,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f38(s1, s2);
+      s0 = peg$f36(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3166,7 +3125,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e21); }
+      if (peg$silentFails === 0) { peg$fail(peg$e20); }
     }
     if (s2 !== peg$FAILED) {
       s3 = peg$currPos;
@@ -3176,7 +3135,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e22); }
+        if (peg$silentFails === 0) { peg$fail(peg$e21); }
       }
       peg$silentFails--;
       if (s4 === peg$FAILED) {
@@ -3209,7 +3168,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e23); }
+        if (peg$silentFails === 0) { peg$fail(peg$e22); }
       }
       if (s2 !== peg$FAILED) {
         s3 = peg$currPos;
@@ -3219,7 +3178,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e24); }
+          if (peg$silentFails === 0) { peg$fail(peg$e23); }
         }
         peg$silentFails--;
         if (s4 === peg$FAILED) {
@@ -3264,7 +3223,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s6 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e25); }
+        if (peg$silentFails === 0) { peg$fail(peg$e24); }
       }
       if (s6 !== peg$FAILED) {
         s7 = peg$currPos;
@@ -3274,7 +3233,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s8 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e7); }
+          if (peg$silentFails === 0) { peg$fail(peg$e6); }
         }
         peg$silentFails--;
         if (s8 === peg$FAILED) {
@@ -3322,7 +3281,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e25); }
+          if (peg$silentFails === 0) { peg$fail(peg$e24); }
         }
         if (s6 !== peg$FAILED) {
           s7 = peg$currPos;
@@ -3332,7 +3291,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s8 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e7); }
+            if (peg$silentFails === 0) { peg$fail(peg$e6); }
           }
           peg$silentFails--;
           if (s8 === peg$FAILED) {
@@ -3372,7 +3331,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f39(s1, s2);
+      s0 = peg$f37(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3394,7 +3353,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e21); }
+        if (peg$silentFails === 0) { peg$fail(peg$e20); }
       }
       if (s3 !== peg$FAILED) {
         s4 = peg$currPos;
@@ -3404,7 +3363,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e21); }
+          if (peg$silentFails === 0) { peg$fail(peg$e20); }
         }
         peg$silentFails--;
         if (s5 === peg$FAILED) {
@@ -3431,7 +3390,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e23); }
+          if (peg$silentFails === 0) { peg$fail(peg$e22); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$currPos;
@@ -3441,7 +3400,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e23); }
+            if (peg$silentFails === 0) { peg$fail(peg$e22); }
           }
           peg$silentFails--;
           if (s5 === peg$FAILED) {
@@ -3472,7 +3431,7 @@ function peg$parse(input, options) {
         s3 = peg$parseUnary();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f40(s1, s3);
+          s0 = peg$f38(s1, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3500,7 +3459,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e26); }
+      if (peg$silentFails === 0) { peg$fail(peg$e25); }
     }
     if (s3 !== peg$FAILED) {
       s4 = peg$currPos;
@@ -3510,7 +3469,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e7); }
+        if (peg$silentFails === 0) { peg$fail(peg$e6); }
       }
       peg$silentFails--;
       if (s5 === peg$FAILED) {
@@ -3536,7 +3495,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e27); }
+        if (peg$silentFails === 0) { peg$fail(peg$e26); }
       }
     }
     if (s2 !== peg$FAILED) {
@@ -3549,7 +3508,7 @@ function peg$parse(input, options) {
       s3 = peg$parseUnary();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f41(s1, s3);
+        s0 = peg$f39(s1, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3577,7 +3536,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e5); }
+      if (peg$silentFails === 0) { peg$fail(peg$e4); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -3588,14 +3547,14 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e6); }
+          if (peg$silentFails === 0) { peg$fail(peg$e5); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
           s6 = peg$parseUnary();
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f42(s3, s6);
+            s0 = peg$f40(s3, s6);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3619,7 +3578,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e5); }
+        if (peg$silentFails === 0) { peg$fail(peg$e4); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
@@ -3630,14 +3589,14 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e6); }
+            if (peg$silentFails === 0) { peg$fail(peg$e5); }
           }
           if (s4 !== peg$FAILED) {
             s5 = peg$parse_();
             s6 = peg$parseUnaryNotPlusMinus();
             if (s6 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f43(s3, s6);
+              s0 = peg$f41(s3, s6);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3670,7 +3629,7 @@ function peg$parse(input, options) {
       peg$currPos += 2;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e28); }
+      if (peg$silentFails === 0) { peg$fail(peg$e27); }
     }
     if (s2 === peg$FAILED) {
       if (input.substr(peg$currPos, 2) === peg$c23) {
@@ -3678,7 +3637,7 @@ function peg$parse(input, options) {
         peg$currPos += 2;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e29); }
+        if (peg$silentFails === 0) { peg$fail(peg$e28); }
       }
     }
     peg$silentFails--;
@@ -3695,7 +3654,7 @@ function peg$parse(input, options) {
         peg$currPos += 2;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e28); }
+        if (peg$silentFails === 0) { peg$fail(peg$e27); }
       }
       if (s3 === peg$FAILED) {
         if (input.substr(peg$currPos, 2) === peg$c23) {
@@ -3703,7 +3662,7 @@ function peg$parse(input, options) {
           peg$currPos += 2;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e29); }
+          if (peg$silentFails === 0) { peg$fail(peg$e28); }
         }
       }
       if (s3 !== peg$FAILED) {
@@ -3713,7 +3672,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f44(s2);
+        s0 = peg$f42(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3743,7 +3702,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f45(s1, s2);
+      s0 = peg$f43(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3761,7 +3720,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e3); }
+      if (peg$silentFails === 0) { peg$fail(peg$e2); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -3772,7 +3731,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f46(s3, s4);
+        s0 = peg$f44(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3794,7 +3753,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e5); }
+      if (peg$silentFails === 0) { peg$fail(peg$e4); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -3807,12 +3766,12 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e6); }
+        if (peg$silentFails === 0) { peg$fail(peg$e5); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f47(s3);
+        s0 = peg$f45(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3838,7 +3797,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e1); }
+        if (peg$silentFails === 0) { peg$fail(peg$e0); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
@@ -3861,7 +3820,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+          if (peg$silentFails === 0) { peg$fail(peg$e0); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
@@ -3878,7 +3837,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f48(s1, s2);
+      s0 = peg$f46(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3905,7 +3864,7 @@ function peg$parse(input, options) {
       s2 = peg$parseForbiddenOperatorToken();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f49(s2);
+        s0 = peg$f47(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3927,7 +3886,7 @@ function peg$parse(input, options) {
       peg$currPos += 4;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e30); }
+      if (peg$silentFails === 0) { peg$fail(peg$e29); }
     }
     if (s1 === peg$FAILED) {
       if (input.substr(peg$currPos, 3) === peg$c25) {
@@ -3935,7 +3894,7 @@ function peg$parse(input, options) {
         peg$currPos += 3;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e31); }
+        if (peg$silentFails === 0) { peg$fail(peg$e30); }
       }
       if (s1 === peg$FAILED) {
         if (input.substr(peg$currPos, 3) === peg$c26) {
@@ -3943,7 +3902,7 @@ function peg$parse(input, options) {
           peg$currPos += 3;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e32); }
+          if (peg$silentFails === 0) { peg$fail(peg$e31); }
         }
         if (s1 === peg$FAILED) {
           if (input.substr(peg$currPos, 3) === peg$c27) {
@@ -3951,7 +3910,7 @@ function peg$parse(input, options) {
             peg$currPos += 3;
           } else {
             s1 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e33); }
+            if (peg$silentFails === 0) { peg$fail(peg$e32); }
           }
           if (s1 === peg$FAILED) {
             if (input.substr(peg$currPos, 2) === peg$c28) {
@@ -3959,7 +3918,7 @@ function peg$parse(input, options) {
               peg$currPos += 2;
             } else {
               s1 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e34); }
+              if (peg$silentFails === 0) { peg$fail(peg$e33); }
             }
             if (s1 === peg$FAILED) {
               if (input.substr(peg$currPos, 2) === peg$c29) {
@@ -3967,7 +3926,7 @@ function peg$parse(input, options) {
                 peg$currPos += 2;
               } else {
                 s1 = peg$FAILED;
-                if (peg$silentFails === 0) { peg$fail(peg$e35); }
+                if (peg$silentFails === 0) { peg$fail(peg$e34); }
               }
               if (s1 === peg$FAILED) {
                 if (input.substr(peg$currPos, 2) === peg$c22) {
@@ -3975,7 +3934,7 @@ function peg$parse(input, options) {
                   peg$currPos += 2;
                 } else {
                   s1 = peg$FAILED;
-                  if (peg$silentFails === 0) { peg$fail(peg$e28); }
+                  if (peg$silentFails === 0) { peg$fail(peg$e27); }
                 }
                 if (s1 === peg$FAILED) {
                   if (input.substr(peg$currPos, 2) === peg$c23) {
@@ -3983,7 +3942,7 @@ function peg$parse(input, options) {
                     peg$currPos += 2;
                   } else {
                     s1 = peg$FAILED;
-                    if (peg$silentFails === 0) { peg$fail(peg$e29); }
+                    if (peg$silentFails === 0) { peg$fail(peg$e28); }
                   }
                   if (s1 === peg$FAILED) {
                     if (input.substr(peg$currPos, 2) === peg$c30) {
@@ -3991,7 +3950,7 @@ function peg$parse(input, options) {
                       peg$currPos += 2;
                     } else {
                       s1 = peg$FAILED;
-                      if (peg$silentFails === 0) { peg$fail(peg$e36); }
+                      if (peg$silentFails === 0) { peg$fail(peg$e35); }
                     }
                     if (s1 === peg$FAILED) {
                       if (input.substr(peg$currPos, 2) === peg$c31) {
@@ -3999,7 +3958,7 @@ function peg$parse(input, options) {
                         peg$currPos += 2;
                       } else {
                         s1 = peg$FAILED;
-                        if (peg$silentFails === 0) { peg$fail(peg$e37); }
+                        if (peg$silentFails === 0) { peg$fail(peg$e36); }
                       }
                       if (s1 === peg$FAILED) {
                         if (input.substr(peg$currPos, 2) === peg$c32) {
@@ -4007,7 +3966,7 @@ function peg$parse(input, options) {
                           peg$currPos += 2;
                         } else {
                           s1 = peg$FAILED;
-                          if (peg$silentFails === 0) { peg$fail(peg$e38); }
+                          if (peg$silentFails === 0) { peg$fail(peg$e37); }
                         }
                         if (s1 === peg$FAILED) {
                           if (input.substr(peg$currPos, 2) === peg$c33) {
@@ -4015,7 +3974,7 @@ function peg$parse(input, options) {
                             peg$currPos += 2;
                           } else {
                             s1 = peg$FAILED;
-                            if (peg$silentFails === 0) { peg$fail(peg$e39); }
+                            if (peg$silentFails === 0) { peg$fail(peg$e38); }
                           }
                           if (s1 === peg$FAILED) {
                             if (input.substr(peg$currPos, 2) === peg$c34) {
@@ -4023,7 +3982,7 @@ function peg$parse(input, options) {
                               peg$currPos += 2;
                             } else {
                               s1 = peg$FAILED;
-                              if (peg$silentFails === 0) { peg$fail(peg$e40); }
+                              if (peg$silentFails === 0) { peg$fail(peg$e39); }
                             }
                             if (s1 === peg$FAILED) {
                               if (input.substr(peg$currPos, 2) === peg$c35) {
@@ -4031,7 +3990,7 @@ function peg$parse(input, options) {
                                 peg$currPos += 2;
                               } else {
                                 s1 = peg$FAILED;
-                                if (peg$silentFails === 0) { peg$fail(peg$e41); }
+                                if (peg$silentFails === 0) { peg$fail(peg$e40); }
                               }
                               if (s1 === peg$FAILED) {
                                 if (input.substr(peg$currPos, 2) === peg$c36) {
@@ -4039,7 +3998,7 @@ function peg$parse(input, options) {
                                   peg$currPos += 2;
                                 } else {
                                   s1 = peg$FAILED;
-                                  if (peg$silentFails === 0) { peg$fail(peg$e42); }
+                                  if (peg$silentFails === 0) { peg$fail(peg$e41); }
                                 }
                                 if (s1 === peg$FAILED) {
                                   if (input.substr(peg$currPos, 2) === peg$c37) {
@@ -4047,7 +4006,7 @@ function peg$parse(input, options) {
                                     peg$currPos += 2;
                                   } else {
                                     s1 = peg$FAILED;
-                                    if (peg$silentFails === 0) { peg$fail(peg$e43); }
+                                    if (peg$silentFails === 0) { peg$fail(peg$e42); }
                                   }
                                   if (s1 === peg$FAILED) {
                                     s1 = peg$currPos;
@@ -4056,7 +4015,7 @@ function peg$parse(input, options) {
                                       peg$currPos++;
                                     } else {
                                       s2 = peg$FAILED;
-                                      if (peg$silentFails === 0) { peg$fail(peg$e7); }
+                                      if (peg$silentFails === 0) { peg$fail(peg$e6); }
                                     }
                                     if (s2 !== peg$FAILED) {
                                       s3 = peg$currPos;
@@ -4066,7 +4025,7 @@ function peg$parse(input, options) {
                                         peg$currPos++;
                                       } else {
                                         s4 = peg$FAILED;
-                                        if (peg$silentFails === 0) { peg$fail(peg$e7); }
+                                        if (peg$silentFails === 0) { peg$fail(peg$e6); }
                                       }
                                       peg$silentFails--;
                                       if (s4 === peg$FAILED) {
@@ -4156,7 +4115,7 @@ function peg$parse(input, options) {
     s1 = peg$parseTHIS();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f50();
+      s1 = peg$f48();
     }
     s0 = s1;
 
@@ -4166,20 +4125,19 @@ function peg$parse(input, options) {
   function peg$parseImplicitParameter() {
     let s0, s1, s2;
 
-    peg$silentFails++;
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 58) {
       s1 = peg$c38;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e45); }
+      if (peg$silentFails === 0) { peg$fail(peg$e43); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parseIdentifier();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f51(s2);
+        s0 = peg$f49(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4187,76 +4145,87 @@ function peg$parse(input, options) {
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e44); }
     }
 
     return s0;
   }
 
   function peg$parsePositionalParameter() {
-    let s0, s1, s2, s3, s4;
+    let s0, s1, s2;
 
-    peg$silentFails++;
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 63) {
       s1 = peg$c39;
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e44); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = peg$parseParameterNumber();
+      if (s2 !== peg$FAILED) {
+        peg$savedPos = s0;
+        s0 = peg$f50(s2);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseParameterNumber() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = peg$currPos;
+    s2 = [];
+    s3 = input.charAt(peg$currPos);
+    if (peg$r5.test(s3)) {
+      peg$currPos++;
+    } else {
+      s3 = peg$FAILED;
       if (peg$silentFails === 0) { peg$fail(peg$e46); }
+    }
+    if (s3 !== peg$FAILED) {
+      while (s3 !== peg$FAILED) {
+        s2.push(s3);
+        s3 = input.charAt(peg$currPos);
+        if (peg$r5.test(s3)) {
+          peg$currPos++;
+        } else {
+          s3 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e46); }
+        }
+      }
+    } else {
+      s2 = peg$FAILED;
+    }
+    if (s2 !== peg$FAILED) {
+      s1 = input.substring(s1, peg$currPos);
+    } else {
+      s1 = s2;
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
-      s3 = [];
-      s4 = input.charAt(peg$currPos);
-      if (peg$r5.test(s4)) {
-        peg$currPos++;
+      peg$silentFails++;
+      s3 = peg$parseIdentifierPart();
+      peg$silentFails--;
+      if (s3 === peg$FAILED) {
+        s2 = undefined;
       } else {
-        s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e47); }
-      }
-      if (s4 !== peg$FAILED) {
-        while (s4 !== peg$FAILED) {
-          s3.push(s4);
-          s4 = input.charAt(peg$currPos);
-          if (peg$r5.test(s4)) {
-            peg$currPos++;
-          } else {
-            s4 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e47); }
-          }
-        }
-      } else {
-        s3 = peg$FAILED;
-      }
-      if (s3 !== peg$FAILED) {
-        s2 = input.substring(s2, peg$currPos);
-      } else {
-        s2 = s3;
+        peg$currPos = s2;
+        s2 = peg$FAILED;
       }
       if (s2 !== peg$FAILED) {
-        s3 = peg$currPos;
-        peg$silentFails++;
-        s4 = peg$parseIdentifierPart();
-        peg$silentFails--;
-        if (s4 === peg$FAILED) {
-          s3 = undefined;
-        } else {
-          peg$currPos = s3;
-          s3 = peg$FAILED;
-        }
-        if (s3 !== peg$FAILED) {
-          s4 = peg$parse_();
-          peg$savedPos = s0;
-          s0 = peg$f52(s2);
-        } else {
-          peg$currPos = s0;
-          s0 = peg$FAILED;
-        }
+        s3 = peg$parse_();
+        peg$savedPos = s0;
+        s0 = peg$f51(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4268,7 +4237,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e44); }
+      if (peg$silentFails === 0) { peg$fail(peg$e45); }
     }
 
     return s0;
@@ -4285,7 +4254,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e5); }
+        if (peg$silentFails === 0) { peg$fail(peg$e4); }
       }
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
@@ -4300,12 +4269,12 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e6); }
+            if (peg$silentFails === 0) { peg$fail(peg$e5); }
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
             peg$savedPos = s0;
-            s0 = peg$f53(s1, s4, s5);
+            s0 = peg$f52(s1, s4, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4333,7 +4302,7 @@ function peg$parse(input, options) {
     s1 = peg$parseCOUNT();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f54();
+      s1 = peg$f53();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -4341,7 +4310,7 @@ function peg$parse(input, options) {
       s1 = peg$parseSUM();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f55();
+        s1 = peg$f54();
       }
       s0 = s1;
       if (s0 === peg$FAILED) {
@@ -4349,7 +4318,7 @@ function peg$parse(input, options) {
         s1 = peg$parseAVG();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f56();
+          s1 = peg$f55();
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
@@ -4357,7 +4326,7 @@ function peg$parse(input, options) {
           s1 = peg$parseMIN();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f57();
+            s1 = peg$f56();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
@@ -4365,7 +4334,7 @@ function peg$parse(input, options) {
             s1 = peg$parseMAX();
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
-              s1 = peg$f58();
+              s1 = peg$f57();
             }
             s0 = s1;
           }
@@ -4389,7 +4358,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e5); }
+          if (peg$silentFails === 0) { peg$fail(peg$e4); }
         }
         if (s3 !== peg$FAILED) {
           s4 = peg$parse_();
@@ -4402,12 +4371,12 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e6); }
+            if (peg$silentFails === 0) { peg$fail(peg$e5); }
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
             peg$savedPos = s0;
-            s0 = peg$f59(s2, s5);
+            s0 = peg$f58(s2, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4437,7 +4406,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e48); }
+      if (peg$silentFails === 0) { peg$fail(peg$e47); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -4450,12 +4419,12 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e49); }
+        if (peg$silentFails === 0) { peg$fail(peg$e48); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f60(s3);
+        s0 = peg$f59(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4477,7 +4446,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e5); }
+      if (peg$silentFails === 0) { peg$fail(peg$e4); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -4488,7 +4457,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e6); }
+          if (peg$silentFails === 0) { peg$fail(peg$e5); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
@@ -4518,7 +4487,7 @@ function peg$parse(input, options) {
       s2 = peg$parseArguments();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f61(s1, s2);
+        s0 = peg$f60(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4538,7 +4507,7 @@ function peg$parse(input, options) {
     s1 = peg$parseIdentifier();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f62(s1);
+      s1 = peg$f61(s1);
     }
     s0 = s1;
 
@@ -4565,7 +4534,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e50); }
+      if (peg$silentFails === 0) { peg$fail(peg$e49); }
     }
 
     return s0;
@@ -4596,7 +4565,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f63(s1);
+        s0 = peg$f62(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4620,7 +4589,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e3); }
+        if (peg$silentFails === 0) { peg$fail(peg$e2); }
       }
       if (s2 !== peg$FAILED) {
         s3 = peg$parseDigits();
@@ -4652,7 +4621,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e3); }
+        if (peg$silentFails === 0) { peg$fail(peg$e2); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$parseDigits();
@@ -4727,7 +4696,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e51); }
+      if (peg$silentFails === 0) { peg$fail(peg$e50); }
     }
     if (s1 !== peg$FAILED) {
       s2 = input.charAt(peg$currPos);
@@ -4735,7 +4704,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e52); }
+        if (peg$silentFails === 0) { peg$fail(peg$e51); }
       }
       if (s2 === peg$FAILED) {
         s2 = null;
@@ -4764,7 +4733,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e53); }
+      if (peg$silentFails === 0) { peg$fail(peg$e52); }
     }
 
     return s0;
@@ -4783,7 +4752,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e54); }
+        if (peg$silentFails === 0) { peg$fail(peg$e53); }
       }
       if (s4 === peg$FAILED) {
         s4 = null;
@@ -4813,7 +4782,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f64(s1);
+        s0 = peg$f63(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4835,7 +4804,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e55); }
+      if (peg$silentFails === 0) { peg$fail(peg$e54); }
     }
     if (s1 !== peg$FAILED) {
       s2 = input.charAt(peg$currPos);
@@ -4843,7 +4812,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s2 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e56); }
+        if (peg$silentFails === 0) { peg$fail(peg$e55); }
       }
       if (s2 !== peg$FAILED) {
         s3 = [];
@@ -4852,7 +4821,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e57); }
+          if (peg$silentFails === 0) { peg$fail(peg$e56); }
         }
         if (s4 !== peg$FAILED) {
           while (s4 !== peg$FAILED) {
@@ -4862,7 +4831,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s4 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e57); }
+              if (peg$silentFails === 0) { peg$fail(peg$e56); }
             }
           }
         } else {
@@ -4890,7 +4859,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e55); }
+        if (peg$silentFails === 0) { peg$fail(peg$e54); }
       }
       if (s1 !== peg$FAILED) {
         s2 = [];
@@ -4899,7 +4868,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s3 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e58); }
+          if (peg$silentFails === 0) { peg$fail(peg$e57); }
         }
         if (s3 !== peg$FAILED) {
           while (s3 !== peg$FAILED) {
@@ -4909,7 +4878,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s3 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e58); }
+              if (peg$silentFails === 0) { peg$fail(peg$e57); }
             }
           }
         } else {
@@ -4933,7 +4902,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e59); }
+          if (peg$silentFails === 0) { peg$fail(peg$e58); }
         }
         if (s1 !== peg$FAILED) {
           s2 = [];
@@ -4942,7 +4911,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s3 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e47); }
+            if (peg$silentFails === 0) { peg$fail(peg$e46); }
           }
           while (s3 !== peg$FAILED) {
             s2.push(s3);
@@ -4951,7 +4920,7 @@ function peg$parse(input, options) {
               peg$currPos++;
             } else {
               s3 = peg$FAILED;
-              if (peg$silentFails === 0) { peg$fail(peg$e47); }
+              if (peg$silentFails === 0) { peg$fail(peg$e46); }
             }
           }
           s1 = [s1, s2];
@@ -4966,7 +4935,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s0 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e55); }
+            if (peg$silentFails === 0) { peg$fail(peg$e54); }
           }
         }
       }
@@ -4984,7 +4953,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e47); }
+      if (peg$silentFails === 0) { peg$fail(peg$e46); }
     }
     if (s1 !== peg$FAILED) {
       while (s1 !== peg$FAILED) {
@@ -4994,7 +4963,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s1 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e47); }
+          if (peg$silentFails === 0) { peg$fail(peg$e46); }
         }
       }
     } else {
@@ -5032,7 +5001,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e60); }
+      if (peg$silentFails === 0) { peg$fail(peg$e59); }
     }
     if (s1 !== peg$FAILED) {
       s2 = [];
@@ -5043,6 +5012,44 @@ function peg$parse(input, options) {
       }
       if (input.charCodeAt(peg$currPos) === 39) {
         s3 = peg$c43;
+        peg$currPos++;
+      } else {
+        s3 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e59); }
+      }
+      if (s3 === peg$FAILED) {
+        s3 = null;
+      }
+      peg$savedPos = s0;
+      s0 = peg$f64(s2, s3);
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
+  function peg$parseDoubleQuotedString() {
+    let s0, s1, s2, s3;
+
+    s0 = peg$currPos;
+    if (input.charCodeAt(peg$currPos) === 34) {
+      s1 = peg$c44;
+      peg$currPos++;
+    } else {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e60); }
+    }
+    if (s1 !== peg$FAILED) {
+      s2 = [];
+      s3 = peg$parseDoubleQuotedChar();
+      while (s3 !== peg$FAILED) {
+        s2.push(s3);
+        s3 = peg$parseDoubleQuotedChar();
+      }
+      if (input.charCodeAt(peg$currPos) === 34) {
+        s3 = peg$c44;
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
@@ -5061,44 +5068,6 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseDoubleQuotedString() {
-    let s0, s1, s2, s3;
-
-    s0 = peg$currPos;
-    if (input.charCodeAt(peg$currPos) === 34) {
-      s1 = peg$c44;
-      peg$currPos++;
-    } else {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e61); }
-    }
-    if (s1 !== peg$FAILED) {
-      s2 = [];
-      s3 = peg$parseDoubleQuotedChar();
-      while (s3 !== peg$FAILED) {
-        s2.push(s3);
-        s3 = peg$parseDoubleQuotedChar();
-      }
-      if (input.charCodeAt(peg$currPos) === 34) {
-        s3 = peg$c44;
-        peg$currPos++;
-      } else {
-        s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e61); }
-      }
-      if (s3 === peg$FAILED) {
-        s3 = null;
-      }
-      peg$savedPos = s0;
-      s0 = peg$f66(s2, s3);
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-
-    return s0;
-  }
-
   function peg$parseSingleQuotedChar() {
     let s0;
 
@@ -5107,7 +5076,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e62); }
+      if (peg$silentFails === 0) { peg$fail(peg$e61); }
     }
     if (s0 === peg$FAILED) {
       s0 = peg$parseEscapeSequence();
@@ -5124,7 +5093,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e63); }
+      if (peg$silentFails === 0) { peg$fail(peg$e62); }
     }
     if (s0 === peg$FAILED) {
       s0 = peg$parseEscapeSequence();
@@ -5142,7 +5111,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e64); }
+      if (peg$silentFails === 0) { peg$fail(peg$e63); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parseSimpleEscape();
@@ -5178,11 +5147,11 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e65); }
+      if (peg$silentFails === 0) { peg$fail(peg$e64); }
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f67(s1);
+      s1 = peg$f66(s1);
     }
     s0 = s1;
 
@@ -5200,7 +5169,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s3 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e66); }
+      if (peg$silentFails === 0) { peg$fail(peg$e65); }
     }
     if (s3 !== peg$FAILED) {
       s4 = input.charAt(peg$currPos);
@@ -5208,7 +5177,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e58); }
+        if (peg$silentFails === 0) { peg$fail(peg$e57); }
       }
       if (s4 !== peg$FAILED) {
         s5 = input.charAt(peg$currPos);
@@ -5216,7 +5185,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e58); }
+          if (peg$silentFails === 0) { peg$fail(peg$e57); }
         }
         if (s5 !== peg$FAILED) {
           s3 = [s3, s4, s5];
@@ -5240,7 +5209,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e58); }
+        if (peg$silentFails === 0) { peg$fail(peg$e57); }
       }
       if (s3 !== peg$FAILED) {
         s4 = input.charAt(peg$currPos);
@@ -5248,7 +5217,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e58); }
+          if (peg$silentFails === 0) { peg$fail(peg$e57); }
         }
         if (s4 === peg$FAILED) {
           s4 = null;
@@ -5267,7 +5236,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f68(s1);
+      s1 = peg$f67(s1);
     }
     s0 = s1;
 
@@ -5284,7 +5253,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s2 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e67); }
+      if (peg$silentFails === 0) { peg$fail(peg$e66); }
     }
     if (s2 !== peg$FAILED) {
       while (s2 !== peg$FAILED) {
@@ -5294,7 +5263,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s2 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e67); }
+          if (peg$silentFails === 0) { peg$fail(peg$e66); }
         }
       }
     } else {
@@ -5309,7 +5278,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s5 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e57); }
+        if (peg$silentFails === 0) { peg$fail(peg$e56); }
       }
       while (s5 !== peg$FAILED) {
         s4.push(s5);
@@ -5321,7 +5290,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s5 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e57); }
+            if (peg$silentFails === 0) { peg$fail(peg$e56); }
           }
         }
       }
@@ -5338,7 +5307,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f69(s2);
+        s0 = peg$f68(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5360,7 +5329,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e64); }
+      if (peg$silentFails === 0) { peg$fail(peg$e63); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$currPos;
@@ -5369,7 +5338,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s3 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e68); }
+        if (peg$silentFails === 0) { peg$fail(peg$e67); }
       }
       if (s3 === peg$FAILED) {
         s3 = '';
@@ -5381,7 +5350,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f70(s2);
+        s0 = peg$f69(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5401,7 +5370,7 @@ function peg$parse(input, options) {
     s1 = peg$parseTRUE();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f71(s1);
+      s1 = peg$f70(s1);
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -5409,7 +5378,7 @@ function peg$parse(input, options) {
       s1 = peg$parseFALSE();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f72(s1);
+        s1 = peg$f71(s1);
       }
       s0 = s1;
     }
@@ -5424,7 +5393,7 @@ function peg$parse(input, options) {
     s1 = peg$parseNULL();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f73(s1);
+      s1 = peg$f72(s1);
     }
     s0 = s1;
 
@@ -5439,7 +5408,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f74(s1);
+      s2 = peg$f73(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5448,7 +5417,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f75(s1);
+        s0 = peg$f74(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5460,7 +5429,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e69); }
+      if (peg$silentFails === 0) { peg$fail(peg$e68); }
     }
 
     return s0;
@@ -5475,7 +5444,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
       peg$savedPos = s0;
-      s0 = peg$f76(s1);
+      s0 = peg$f75(s1);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5483,7 +5452,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e69); }
+      if (peg$silentFails === 0) { peg$fail(peg$e68); }
     }
 
     return s0;
@@ -5502,7 +5471,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e3); }
+        if (peg$silentFails === 0) { peg$fail(peg$e2); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
@@ -5525,7 +5494,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e3); }
+          if (peg$silentFails === 0) { peg$fail(peg$e2); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
@@ -5542,7 +5511,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f77(s1, s2);
+      s0 = peg$f76(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5559,7 +5528,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f78(s1);
+      s2 = peg$f77(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5568,7 +5537,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f79(s1);
+        s0 = peg$f78(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5580,7 +5549,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e69); }
+      if (peg$silentFails === 0) { peg$fail(peg$e68); }
     }
 
     return s0;
@@ -5602,7 +5571,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s4 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e70); }
+        if (peg$silentFails === 0) { peg$fail(peg$e69); }
       }
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
@@ -5611,12 +5580,12 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e71); }
+          if (peg$silentFails === 0) { peg$fail(peg$e70); }
         }
         if (s6 !== peg$FAILED) {
           s7 = peg$parse_();
           peg$savedPos = s3;
-          s3 = peg$f80(s1);
+          s3 = peg$f79(s1);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -5633,7 +5602,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s4 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e70); }
+          if (peg$silentFails === 0) { peg$fail(peg$e69); }
         }
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
@@ -5642,12 +5611,12 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e71); }
+            if (peg$silentFails === 0) { peg$fail(peg$e70); }
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
             peg$savedPos = s3;
-            s3 = peg$f80(s1);
+            s3 = peg$f79(s1);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -5658,7 +5627,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f81(s1, s2);
+      s0 = peg$f80(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5678,7 +5647,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f82(s1, s2);
+      s0 = peg$f81(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5696,7 +5665,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e19); }
+      if (peg$silentFails === 0) { peg$fail(peg$e18); }
     }
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
@@ -5709,7 +5678,7 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s6 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e1); }
+          if (peg$silentFails === 0) { peg$fail(peg$e0); }
         }
         if (s6 !== peg$FAILED) {
           s7 = peg$parse_();
@@ -5732,7 +5701,7 @@ function peg$parse(input, options) {
             peg$currPos++;
           } else {
             s6 = peg$FAILED;
-            if (peg$silentFails === 0) { peg$fail(peg$e1); }
+            if (peg$silentFails === 0) { peg$fail(peg$e0); }
           }
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
@@ -5753,12 +5722,12 @@ function peg$parse(input, options) {
           peg$currPos++;
         } else {
           s5 = peg$FAILED;
-          if (peg$silentFails === 0) { peg$fail(peg$e20); }
+          if (peg$silentFails === 0) { peg$fail(peg$e19); }
         }
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
           peg$savedPos = s0;
-          s0 = peg$f83(s3, s4);
+          s0 = peg$f82(s3, s4);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -5786,12 +5755,12 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e46); }
+        if (peg$silentFails === 0) { peg$fail(peg$e44); }
       }
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f84();
+        s0 = peg$f83();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5809,7 +5778,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f85(s1);
+      s2 = peg$f84(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5818,7 +5787,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f86(s1);
+        s0 = peg$f85(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5830,7 +5799,7 @@ function peg$parse(input, options) {
     peg$silentFails--;
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e72); }
+      if (peg$silentFails === 0) { peg$fail(peg$e71); }
     }
 
     return s0;
@@ -5872,7 +5841,7 @@ function peg$parse(input, options) {
       peg$currPos += s0.length;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e73); }
+      if (peg$silentFails === 0) { peg$fail(peg$e72); }
     }
 
     return s0;
@@ -5886,7 +5855,7 @@ function peg$parse(input, options) {
       peg$currPos += s0.length;
     } else {
       s0 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e74); }
+      if (peg$silentFails === 0) { peg$fail(peg$e73); }
     }
 
     return s0;
@@ -5900,7 +5869,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f87(s1);
+      s2 = peg$f86(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5909,7 +5878,42 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f88(s1);
+        s0 = peg$f87(s1);
+      } else {
+        peg$currPos = s0;
+        s0 = peg$FAILED;
+      }
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) { peg$fail(peg$e74); }
+    }
+
+    return s0;
+  }
+
+  function peg$parseUNIQUE() {
+    let s0, s1, s2, s3;
+
+    peg$silentFails++;
+    s0 = peg$currPos;
+    s1 = peg$parseWord();
+    if (s1 !== peg$FAILED) {
+      peg$savedPos = peg$currPos;
+      s2 = peg$f88(s1);
+      if (s2) {
+        s2 = undefined;
+      } else {
+        s2 = peg$FAILED;
+      }
+      if (s2 !== peg$FAILED) {
+        s3 = peg$parse_();
+        peg$savedPos = s0;
+        s0 = peg$f89(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5927,7 +5931,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseUNIQUE() {
+  function peg$parseDISTINCT() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -5935,7 +5939,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f89(s1);
+      s2 = peg$f90(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5944,7 +5948,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f90(s1);
+        s0 = peg$f91(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5962,7 +5966,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseDISTINCT() {
+  function peg$parseINTO() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -5970,7 +5974,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f91(s1);
+      s2 = peg$f92(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5979,7 +5983,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f92(s1);
+        s0 = peg$f93(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5997,7 +6001,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseINTO() {
+  function peg$parseFROM() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6005,7 +6009,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f93(s1);
+      s2 = peg$f94(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6014,7 +6018,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f94(s1);
+        s0 = peg$f95(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6032,7 +6036,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseFROM() {
+  function peg$parseAS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6040,7 +6044,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f95(s1);
+      s2 = peg$f96(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6049,7 +6053,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f96(s1);
+        s0 = peg$f97(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6067,7 +6071,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseAS() {
+  function peg$parseEXCLUDE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6075,7 +6079,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f97(s1);
+      s2 = peg$f98(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6084,7 +6088,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f98(s1);
+        s0 = peg$f99(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6102,7 +6106,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseEXCLUDE() {
+  function peg$parseSUBCLASSES() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6110,7 +6114,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f99(s1);
+      s2 = peg$f100(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6119,7 +6123,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f100(s1);
+        s0 = peg$f101(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6137,7 +6141,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseSUBCLASSES() {
+  function peg$parseWHERE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6145,7 +6149,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f101(s1);
+      s2 = peg$f102(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6154,7 +6158,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f102(s1);
+        s0 = peg$f103(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6172,7 +6176,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseWHERE() {
+  function peg$parseVARIABLES() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6180,7 +6184,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f103(s1);
+      s2 = peg$f104(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6189,7 +6193,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f104(s1);
+        s0 = peg$f105(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6207,7 +6211,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseVARIABLES() {
+  function peg$parsePARAMETERS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6215,7 +6219,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f105(s1);
+      s2 = peg$f106(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6224,7 +6228,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f106(s1);
+        s0 = peg$f107(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6242,7 +6246,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parsePARAMETERS() {
+  function peg$parseIMPORT() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6250,7 +6254,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f107(s1);
+      s2 = peg$f108(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6259,7 +6263,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f108(s1);
+        s0 = peg$f109(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6277,7 +6281,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseIMPORT() {
+  function peg$parseGROUP() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6285,7 +6289,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f109(s1);
+      s2 = peg$f110(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6294,7 +6298,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f110(s1);
+        s0 = peg$f111(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6312,7 +6316,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseGROUP() {
+  function peg$parseORDER() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6320,7 +6324,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f111(s1);
+      s2 = peg$f112(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6329,7 +6333,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f112(s1);
+        s0 = peg$f113(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6347,7 +6351,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseORDER() {
+  function peg$parseBY() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6355,7 +6359,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f113(s1);
+      s2 = peg$f114(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6364,7 +6368,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f114(s1);
+        s0 = peg$f115(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6382,7 +6386,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseBY() {
+  function peg$parseHAVING() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6390,7 +6394,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f115(s1);
+      s2 = peg$f116(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6399,7 +6403,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f116(s1);
+        s0 = peg$f117(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6417,7 +6421,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseHAVING() {
+  function peg$parseASC() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6425,7 +6429,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f117(s1);
+      s2 = peg$f118(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6434,7 +6438,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f118(s1);
+        s0 = peg$f119(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6452,7 +6456,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseASC() {
+  function peg$parseASCENDING() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6460,7 +6464,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f119(s1);
+      s2 = peg$f120(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6469,7 +6473,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f120(s1);
+        s0 = peg$f121(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6487,7 +6491,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseASCENDING() {
+  function peg$parseDESC() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6495,7 +6499,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f121(s1);
+      s2 = peg$f122(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6504,7 +6508,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f122(s1);
+        s0 = peg$f123(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6522,7 +6526,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseDESC() {
+  function peg$parseDESCENDING() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6530,7 +6534,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f123(s1);
+      s2 = peg$f124(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6539,7 +6543,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f124(s1);
+        s0 = peg$f125(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6557,7 +6561,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseDESCENDING() {
+  function peg$parseNULLS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6565,7 +6569,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f125(s1);
+      s2 = peg$f126(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6574,7 +6578,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f126(s1);
+        s0 = peg$f127(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6592,7 +6596,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseNULLS() {
+  function peg$parseFIRST() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6600,7 +6604,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f127(s1);
+      s2 = peg$f128(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6609,7 +6613,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f128(s1);
+        s0 = peg$f129(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6627,7 +6631,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseFIRST() {
+  function peg$parseLAST() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6635,7 +6639,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f129(s1);
+      s2 = peg$f130(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6644,7 +6648,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f130(s1);
+        s0 = peg$f131(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6662,7 +6666,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseLAST() {
+  function peg$parseRANGE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6670,7 +6674,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f131(s1);
+      s2 = peg$f132(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6679,7 +6683,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f132(s1);
+        s0 = peg$f133(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6697,7 +6701,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseRANGE() {
+  function peg$parseCOUNT() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6705,7 +6709,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f133(s1);
+      s2 = peg$f134(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6714,7 +6718,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f134(s1);
+        s0 = peg$f135(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6732,7 +6736,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseCOUNT() {
+  function peg$parseSUM() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6740,7 +6744,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f135(s1);
+      s2 = peg$f136(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6749,7 +6753,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f136(s1);
+        s0 = peg$f137(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6767,7 +6771,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseSUM() {
+  function peg$parseAVG() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6775,7 +6779,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f137(s1);
+      s2 = peg$f138(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6784,7 +6788,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f138(s1);
+        s0 = peg$f139(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6802,7 +6806,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseAVG() {
+  function peg$parseMIN() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6810,7 +6814,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f139(s1);
+      s2 = peg$f140(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6819,7 +6823,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f140(s1);
+        s0 = peg$f141(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6837,7 +6841,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseMIN() {
+  function peg$parseMAX() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6845,7 +6849,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f141(s1);
+      s2 = peg$f142(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6854,7 +6858,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f142(s1);
+        s0 = peg$f143(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6872,7 +6876,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseMAX() {
+  function peg$parseIF() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6880,7 +6884,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f143(s1);
+      s2 = peg$f144(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6889,7 +6893,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f144(s1);
+        s0 = peg$f145(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6907,7 +6911,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseIF() {
+  function peg$parseELSE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6915,7 +6919,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f145(s1);
+      s2 = peg$f146(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6924,7 +6928,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f146(s1);
+        s0 = peg$f147(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6942,7 +6946,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseELSE() {
+  function peg$parseTHIS() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6950,7 +6954,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f147(s1);
+      s2 = peg$f148(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6959,7 +6963,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f148(s1);
+        s0 = peg$f149(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6977,7 +6981,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseTHIS() {
+  function peg$parseNEW() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -6985,7 +6989,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f149(s1);
+      s2 = peg$f150(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6994,7 +6998,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f150(s1);
+        s0 = peg$f151(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7012,7 +7016,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseNEW() {
+  function peg$parseINSTANCEOF() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -7020,7 +7024,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f151(s1);
+      s2 = peg$f152(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7029,7 +7033,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f152(s1);
+        s0 = peg$f153(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7047,7 +7051,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseINSTANCEOF() {
+  function peg$parseTRUE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -7055,7 +7059,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f153(s1);
+      s2 = peg$f154(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7064,7 +7068,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f154(s1);
+        s0 = peg$f155(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7082,7 +7086,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseTRUE() {
+  function peg$parseFALSE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -7090,7 +7094,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f155(s1);
+      s2 = peg$f156(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7099,7 +7103,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f156(s1);
+        s0 = peg$f157(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7117,7 +7121,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseFALSE() {
+  function peg$parseNULL() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -7125,7 +7129,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f157(s1);
+      s2 = peg$f158(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7134,7 +7138,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f158(s1);
+        s0 = peg$f159(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7152,7 +7156,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseNULL() {
+  function peg$parseDELETE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -7160,7 +7164,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f159(s1);
+      s2 = peg$f160(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7169,7 +7173,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f160(s1);
+        s0 = peg$f161(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7187,7 +7191,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseDELETE() {
+  function peg$parseUPDATE() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -7195,7 +7199,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f161(s1);
+      s2 = peg$f162(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7204,7 +7208,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f162(s1);
+        s0 = peg$f163(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7222,7 +7226,7 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseUPDATE() {
+  function peg$parseSET() {
     let s0, s1, s2, s3;
 
     peg$silentFails++;
@@ -7230,7 +7234,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f163(s1);
+      s2 = peg$f164(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7239,7 +7243,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f164(s1);
+        s0 = peg$f165(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7257,41 +7261,6 @@ function peg$parse(input, options) {
     return s0;
   }
 
-  function peg$parseSET() {
-    let s0, s1, s2, s3;
-
-    peg$silentFails++;
-    s0 = peg$currPos;
-    s1 = peg$parseWord();
-    if (s1 !== peg$FAILED) {
-      peg$savedPos = peg$currPos;
-      s2 = peg$f165(s1);
-      if (s2) {
-        s2 = undefined;
-      } else {
-        s2 = peg$FAILED;
-      }
-      if (s2 !== peg$FAILED) {
-        s3 = peg$parse_();
-        peg$savedPos = s0;
-        s0 = peg$f166(s1);
-      } else {
-        peg$currPos = s0;
-        s0 = peg$FAILED;
-      }
-    } else {
-      peg$currPos = s0;
-      s0 = peg$FAILED;
-    }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e114); }
-    }
-
-    return s0;
-  }
-
   function peg$parse_() {
     let s0, s1;
 
@@ -7302,7 +7271,7 @@ function peg$parse(input, options) {
       peg$currPos++;
     } else {
       s1 = peg$FAILED;
-      if (peg$silentFails === 0) { peg$fail(peg$e115); }
+      if (peg$silentFails === 0) { peg$fail(peg$e114); }
     }
     while (s1 !== peg$FAILED) {
       s0.push(s1);
@@ -7311,7 +7280,7 @@ function peg$parse(input, options) {
         peg$currPos++;
       } else {
         s1 = peg$FAILED;
-        if (peg$silentFails === 0) { peg$fail(peg$e115); }
+        if (peg$silentFails === 0) { peg$fail(peg$e114); }
       }
     }
     peg$silentFails--;

@@ -57,9 +57,8 @@ const OPERATORS = new Set(
 const OPERAND_STARTS = new Set([
   "literal",
   "identifier",
-  "parameter",
   "primitive type",
-  ...["(", "{", "!", "~", "+", "-", "this", "new", "IF", "COUNT", "SUM", "AVG", "MIN", "MAX", "SELECT"].map((t) =>
+  ...["(", "{", "!", "~", "+", "-", ":", "?", "this", "new", "IF", "COUNT", "SUM", "AVG", "MIN", "MAX", "SELECT"].map((t) =>
     JSON.stringify(t),
   ),
 ]);
@@ -89,7 +88,9 @@ function toJdoqlError(e: parser.SyntaxError, text: string): JdoqlSyntaxError {
   const expected = describeExpectations(e.expected);
   const token = tokenAt(text, offset);
   const found = token === null ? END : JSON.stringify(token);
-  const reserved = token !== null && expected.includes("identifier") && RESERVED_WORDS.has(token);
+  // Where a name (not any expression) is expected, say why a keyword does not do.
+  const reserved =
+    token !== null && expected.includes("identifier") && !expected.includes("literal") && RESERVED_WORDS.has(token);
   return new JdoqlSyntaxError(
     `${where}: expected ${summarise(expected)}, found ${found}${reserved ? " (a reserved word, not allowed as a name)" : ""}`,
     position,
