@@ -102,6 +102,7 @@ export function buildModel(documents: readonly MetadataDocument[]): Model {
       root: root.name,
       abstract: decl.abstract ?? layout?.strategy === "subclass-table",
       embeddedOnly: decl.embeddedOnly ?? false,
+      requiresExtent: decl.requiresExtent ?? true,
       identity,
       keyColumns: decl.embeddedOnly ? [] : keyColumns(decl.name),
       inheritance: layout?.strategy ?? "new-table",

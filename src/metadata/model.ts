@@ -109,6 +109,8 @@ export interface ClassMeta {
   root: string;
   abstract: boolean;
   embeddedOnly: boolean;
+  /** JDO's requires-extent: false means queries never range over the class's extent. */
+  requiresExtent: boolean;
   /** Identity is always the root's. */
   identity: Identity;
   inheritance: InheritanceStrategy;

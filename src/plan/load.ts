@@ -77,7 +77,8 @@ export function assemble(plan: ReadPlan, results: readonly StatementResult[], ob
 function wire(edge: PlanEdge, owners: readonly LoadedObject[], byOwner: Map<string, LoadedObject[]>): void {
   const field = edge.field;
   for (const owner of owners) {
-    if (owner.meta.fields.get(field.name) === field && !owner.related.has(field.name)) owner.related.set(field.name, byOwner.get(JSON.stringify(owner.key)) ?? []);
+    // Each class has its own FieldMeta for an inherited field: compare by declaring class.
+    if (owner.meta.fields.get(field.name)?.declaringClass === field.declaringClass && !owner.related.has(field.name)) owner.related.set(field.name, byOwner.get(JSON.stringify(owner.key)) ?? []);
   }
 }
 

@@ -7,7 +7,7 @@
  * batch by guard statements that abort it.
  */
 import { keyFieldColumns } from "../mapping/keys.ts";
-import { type ClassMeta, type FieldMeta, type Model, classOf } from "../metadata/model.ts";
+import { type ClassMeta, type FieldMeta, type Model, classOf, isAncestor, subtree } from "../metadata/model.ts";
 import type { GraphNode } from "../json/read-graph.ts";
 import { GUARD_TABLE, SEQUENCE_TABLE } from "../store/migrate.ts";
 import { type SQL, ident, join, sql, statement, tuple } from "../store/sql.ts";
@@ -134,7 +134,8 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
     for (const [fieldName, target] of w.node.refs) {
       const field = w.meta.fields.get(fieldName)!;
       // One-to-one: the target leaves whichever other object held it through this field.
-      if (target && field.relation?.kind === "one-to-one" && field.fkColumns) extra.push(releaseOneToOne(w, field, keyOf(target)));
+      const release = target && field.relation?.kind === "one-to-one" && field.fkColumns ? releaseOneToOne(model, w, field, target, keyOf(target)) : undefined;
+      if (release) extra.push(release);
     }
     const refs = new Map<string, GraphNode | null>(w.node.refs);
     for (const [f, owner] of assigned.get(w.node) ?? []) refs.set(f, owner);
@@ -218,7 +219,7 @@ function releaseInverse(model: Model, target: ClassMeta, fieldName: string, owne
   const field = findInSubtree(model, target, fieldName);
   if (!field?.fkColumns) return [];
   const tables = new Set<string>();
-  for (const c of model.classes.values()) if (c.fields.get(fieldName) === field && c.fieldTables.get(fieldName)) tables.add(c.fieldTables.get(fieldName)!);
+  for (const c of model.classes.values()) if (c.fields.get(fieldName)?.declaringClass === field.declaringClass && c.fieldTables.get(fieldName)) tables.add(c.fieldTables.get(fieldName)!);
   return [...tables].map((table) => {
     const notKept = keep.length ? sql` AND ${tuple(target.keyColumns.map((c) => ident(c)))} NOT IN (VALUES ${join(keep.map((k) => sql`(${join(k)})`))})` : sql``;
     const sets = field.fkColumns!.map((c) => sql`${ident(c)} = NULL`);
@@ -226,8 +227,21 @@ function releaseInverse(model: Model, target: ClassMeta, fieldName: string, owne
   });
 }
 
-function releaseOneToOne(w: WriteNode, field: FieldMeta, target: SQL[]): Statement {
+function releaseOneToOne(model: Model, w: WriteNode, field: FieldMeta, target: GraphNode, targetKey: SQL[]): Statement | undefined {
+  // Only the inverse to-one field that covers this object's class is one-to-one: an Insurance.employee
+  // may be both Employee.dentalInsurance's and Employee.medicalInsurance's other side.
+  const inverse = [...target.meta.fields.values()].find((f) => {
+    const s = f.relation?.storage;
+    return s?.kind === "fk-inverse" && s.targetField === field.name && f.type.kind !== "collection" && isAncestor(model, f.relation!.target, w.meta.name);
+  });
+  if (!inverse) return undefined;
   const table = w.meta.fieldTables.get(field.name)!;
   const sets = field.fkColumns!.map((c) => sql`${ident(c)} = NULL`);
-  return statement(sql`UPDATE ${ident(table)} SET ${join(sets)} WHERE ${keyEquals(field.fkColumns!, target)} AND NOT ${keyEquals(w.meta.keyColumns, w.key)}`);
+  const scope = classOf(model, inverse.relation!.target);
+  const primary = scope.primaryTable!;
+  const others = sql`${keyEquals(field.fkColumns!, targetKey)} AND NOT ${keyEquals(w.meta.keyColumns, w.key)}`;
+  const filter = scope.discriminator
+    ? sql` AND ${tuple(w.meta.keyColumns.map((c) => ident(c)))} IN (SELECT ${join(w.meta.keyColumns.map((c) => ident(c)))} FROM ${ident(primary)} WHERE ${ident(scope.discriminator.column)} IN (${join(subtree(model, scope.name).map((c) => sql`${c.discriminator?.values[c.name] ?? c.name}`))}))`
+    : sql``;
+  return statement(sql`UPDATE ${ident(table)} SET ${join(sets)} WHERE ${others}${filter}`);
 }

@@ -80,6 +80,8 @@ export type QExpr = (
   | { k: "isEmpty"; collection: QExpr }
   | { k: "size"; collection: QExpr }
   | { k: "mapGet"; map: QExpr; key: QExpr }
+  /** `list.get(i)`, 0-based. */
+  | { k: "listGet"; list: QExpr; index: QExpr }
   | { k: "containsKey"; map: QExpr; key: QExpr }
   | { k: "containsValue"; map: QExpr; value: QExpr }
   | { k: "instanceOf"; operand: QExpr; classes: ClassMeta[] }

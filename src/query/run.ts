@@ -102,7 +102,9 @@ function shapeRow(row: unknown[], columns: ResultColumn[], shape: PreparedQuery[
     if (c.expr.type.kind === "entity") {
       if (cells.every((v) => v === null || v === undefined)) return null;
       const obj = objects.byColumn.get(c)?.get(JSON.stringify(cells));
-      return obj ? objects.serializer!.object(obj) : null;
+      if (!obj) return null;
+      // JDOHelper.getObjectId(x) is the identity, not the object.
+      return c.expr.k === "objectId" ? objects.serializer!.identity(obj) : objects.serializer!.object(obj);
     }
     return decodeCell(cells[0], c.expr.type);
   });

@@ -4134,7 +4134,7 @@ function peg$parse(input, options) {
       if (peg$silentFails === 0) { peg$fail(peg$e43); }
     }
     if (s1 !== peg$FAILED) {
-      s2 = peg$parseIdentifier();
+      s2 = peg$parseMemberName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
         s0 = peg$f49(s2);

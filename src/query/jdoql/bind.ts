@@ -193,7 +193,7 @@ function bindResult(scope: Scope, source: SQuery): void {
       if (i.expr.type === "New") fail("a constructor expression must be the whole result", i.pos);
       return resultItem(scope, i.expr, i.alias);
     });
-    q.shape = source.into ? "object" : items.length === 1 ? "value" : "row";
+    q.shape = source.into ? intoShape(scope, source.into, q.result, source.pos) : items.length === 1 ? "value" : "row";
   }
   const aggregatesOnly = q.result.every((r) => containsAggregate(r.expr));
   if (!source.groupBy.length && aggregatesOnly && !source.unique) q.unique = true;
@@ -231,6 +231,7 @@ function children(e: QExpr): QExpr[] {
     case "contains": return [e.collection, e.element];
     case "isEmpty": case "size": return [e.collection];
     case "mapGet": case "containsKey": return [e.map, e.key];
+    case "listGet": return [e.list, e.index];
     case "containsValue": return [e.map, e.value];
     case "aggregate": return [e.arg];
     case "case": return [...e.whens.flatMap((w) => [w.when, w.then]), e.otherwise];
@@ -485,6 +486,8 @@ function bindMember(scope: Scope, e: Extract<SExpr, { type: "Member" }>, expecte
         return node({ k: "literal", value: enumType.ordinal ? index : e.name, type: enumType }, e.pos);
       }
       if (resolveClass(scope.model, scope.names, typeName)) fail(`static field ${typeName}.${e.name} is not known to the model`, e.pos);
+      const limit = wrapperLimit(typeName, e.name);
+      if (limit) return node({ k: "literal", value: limit.value, type: limit.type }, e.pos);
       if (typeName === "Math" || typeName === "java.lang.Math") {
         if (e.name === "PI") return node({ k: "literal", value: Math.PI, type: DOUBLE }, e.pos);
         if (e.name === "E") return node({ k: "literal", value: Math.E, type: DOUBLE }, e.pos);
@@ -556,8 +559,9 @@ function bindBinary(scope: Scope, e: Extract<SExpr, { type: "Binary" }>): QExpr 
       return fail("^ (exclusive or) is not supported", e.pos);
     case "==": case "!=": case "<": case "<=": case ">": case ">=": {
       let left = bindExpr(scope, e.left);
-      const right = bindExpr(scope, e.right, left.type);
+      let right = bindExpr(scope, e.right, left.type);
       if (left.type.kind === "unknown" && left.k === "param") left = retypeParam(scope, left, right.type);
+      if (right.type.kind === "unknown" && right.k === "param") right = retypeParam(scope, right, left.type);
       if (!comparable(model, left.type, right.type)) fail(`cannot compare ${describeType(left.type)} with ${describeType(right.type)}`, e.pos);
       if (e.op !== "==" && e.op !== "!=" && (!orderable(left.type) || !orderable(right.type))) fail(`${e.op} needs values that can be ordered, not ${describeType(left.type)}`, e.pos);
       const op = e.op === "==" ? "=" : e.op === "!=" ? "<>" : e.op;
@@ -587,7 +591,9 @@ function bindBinary(scope: Scope, e: Extract<SExpr, { type: "Binary" }>): QExpr 
 /** An implicit parameter takes the type of what it is compared with. */
 export function retypeParam(scope: Scope, param: QExpr, type: QType): QExpr {
   if (param.k !== "param" || type.kind === "null" || type.kind === "unknown") return param;
-  scope.params.use(param.ref.key, type, param.pos);
+  const spec = scope.params.use(param.ref.key, type, param.pos);
+  // A declared collection of unknown elements learns its element type too.
+  if (spec.type.kind === "collection" && spec.type.element.kind === "unknown" && type.kind === "collection") spec.type = type;
   return { ...param, type };
 }
 
@@ -605,3 +611,37 @@ export function bindCast(scope: Scope, typeName: string, operand: QExpr, pos: Po
 }
 
 export { classOf };
+
+/** `Integer.MAX_VALUE` and friends. */
+function wrapperLimit(typeName: string, name: string): { value: number; type: QType } | undefined {
+  const simple = typeName.replace(/^java\.lang\./, "");
+  const limits: Record<string, [number, number, QType]> = {
+    Byte: [-128, 127, { kind: "number", numeric: "byte" }],
+    Short: [-32768, 32767, { kind: "number", numeric: "short" }],
+    Integer: [-2147483648, 2147483647, INT],
+    Long: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, LONG],
+    Float: [1.4e-45, 3.4028234663852886e38, { kind: "number", numeric: "float" }],
+    Double: [Number.MIN_VALUE, Number.MAX_VALUE, DOUBLE],
+  };
+  const l = limits[simple];
+  if (!l || (name !== "MIN_VALUE" && name !== "MAX_VALUE")) return undefined;
+  return { value: name === "MIN_VALUE" ? l[0] : l[1], type: l[2] };
+}
+
+/**
+ * What `INTO` makes of the rows: Map (and user classes) are objects keyed by alias, Object[] rows,
+ * and a single-valued class (Long, String, Date...) the values themselves, when they fit it.
+ */
+function intoShape(scope: Scope, into: string, items: readonly ResultItem[], pos: Pos): QQuery["shape"] {
+  const name = into.replace(/\s+/g, "");
+  if (name === "java.util.Map" || name === "Map" || name === "java.util.HashMap") return "object";
+  if (name === "Object[]" || name === "java.lang.Object[]") return "row";
+  if (resolveClass(scope.model, scope.names, name) || !isJavaTypeName(name)) return "object";
+  const target = declaredType(scope, name, pos);
+  if (target.kind === "unknown") return "object";
+  if (items.length !== 1) fail(`INTO ${into} takes exactly one result expression, not ${items.length}`, pos);
+  const t = items[0]!.expr.type;
+  const fits = t.kind === "null" || t.kind === "unknown" || (target.kind === "number" ? t.kind === "number" : target.kind === t.kind);
+  if (!fits) fail(`a ${describeType(t)} cannot be returned INTO ${into}`, items[0]!.expr.pos);
+  return "value";
+}

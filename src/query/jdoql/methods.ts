@@ -33,6 +33,8 @@ function accepts(want: QType, got: QType): boolean {
   return want.kind === got.kind;
 }
 
+const UNKNOWN_TYPE: QType = { kind: "unknown" };
+
 const fn = (name: FnName, a: QExpr[], type: QType, pos: Pos) => node({ k: "fn", name, args: a, type }, pos);
 
 const STATIC_RECEIVERS = new Set(["Math", "java.lang.Math", "JDOHelper", "javax.jdo.JDOHelper"]);
@@ -112,7 +114,9 @@ export function bindCall(scope: Scope, call: Call, expected?: QType): QExpr {
         arity(call, 1);
         const element = bindExpr(scope, call.args[0]!, t.kind === "collection" ? t.element : undefined);
         const elementType = t.kind === "collection" ? t.element : element.type;
-        const coll = t.kind === "unknown" ? retypeParam(scope, receiver, { kind: "collection", element: element.type }) : receiver;
+        // A collection parameter takes its element type from what it is asked to contain.
+        const untypedElements = t.kind === "unknown" || (t.kind === "collection" && t.element.kind === "unknown");
+        const coll = receiver.k === "param" && untypedElements ? retypeParam(scope, { ...receiver, type: UNKNOWN_TYPE }, { kind: "collection", element: element.type }) : receiver;
         const typedElement = element.k === "param" && element.type.kind === "unknown" ? retypeParam(scope, element, elementType) : element;
         return node({ k: "contains", collection: coll, element: typedElement, type: BOOLEAN }, pos);
       }
@@ -123,7 +127,9 @@ export function bindCall(scope: Scope, call: Call, expected?: QType): QExpr {
         arity(call, 0);
         return node({ k: "size", collection: receiver, type: INT }, pos);
       case "get":
-        fail("List.get(index) is not supported", pos);
+        arity(call, 1);
+        if (t.kind !== "collection") break;
+        return node({ k: "listGet", list: receiver, index: args(scope, call, [INT])[0]!, type: t.element }, pos);
     }
     fail(`a collection has no method ${call.name}() that JDOQL supports`, pos);
   }

@@ -24,7 +24,7 @@ export function resolveClass(model: Model, names: TypeNames, name: string, pos?:
   if (single) return model.classes.get(single);
   const local = model.classes.get(names.packageName ? `${names.packageName}.${name}` : name);
   if (local) return local;
-  const onDemand = names.imports.filter((i) => i.endsWith(".*")).map((i) => `${i.slice(0, -2)}.${name}`).filter((n) => model.classes.has(n));
+  const onDemand = [...new Set(names.imports.filter((i) => i.endsWith(".*")).map((i) => `${i.slice(0, -2)}.${name}`).filter((n) => model.classes.has(n)))];
   if (onDemand.length > 1) fail(`"${name}" is ambiguous: it is imported from ${onDemand.map(packageOf).join(" and ")}`, pos);
   return onDemand[0] ? model.classes.get(onDemand[0]) : undefined;
 }

@@ -45,6 +45,8 @@ export class ExprCompiler {
         return this.navigate(e.from, e.field, meta, ctx);
       case "case":
         return { kind: "key", meta, key: meta.keyColumns.map((_, i) => sql`CASE ${join(e.whens.map((w) => sql`WHEN ${this.cond(w.when, ctx)} THEN ${keyOf(this.entity(w.then, ctx))[i]}`), sql` `)} ELSE ${keyOf(this.entity(e.otherwise, ctx))[i]} END`) };
+      case "listGet":
+        return { kind: "key", meta, key: meta.keyColumns.map((_, i) => sql`(SELECT ${sql.raw(`_e${i}`)} FROM (${this.orderedElements(e.list, ctx)}) LIMIT 1 OFFSET ${this.value(e.index, ctx)})`) };
       case "subquery":
         if (meta.keyColumns.length !== 1) fail("a subquery selecting objects with composite keys is not supported", e.pos);
         return { kind: "key", meta, key: [this.subquery(e.query, ctx, "scalar")] };
@@ -125,6 +127,8 @@ export class ExprCompiler {
         return sql`(SELECT COUNT(*) FROM (${this.elements(e.collection, ctx).sql}))`;
       case "mapGet":
         return sql`(SELECT value FROM json_each(${this.value(e.map, ctx)}) WHERE key = ${this.mapKey(e.key, ctx)})`;
+      case "listGet":
+        return sql`(SELECT ${sql.raw("_e0")} FROM (${this.orderedElements(e.list, ctx)}) LIMIT 1 OFFSET ${this.value(e.index, ctx)})`;
       case "version": {
         const ref = this.entity(e.operand, ctx);
         if (!ref.meta.version) fail(`${ref.meta.name} is not versioned`, e.pos);
@@ -207,6 +211,21 @@ export class ExprCompiler {
     }
   }
 
+  /** A list's elements in list order, as columns `_e0`, `_e1`... */
+  private orderedElements(list: QExpr, ctx: GenContext): SQL {
+    if (list.k === "field" && !list.field.relation) {
+      return sql`SELECT value AS _e0 FROM json_each(${this.fieldValue(list, ctx)}) ORDER BY key`;
+    }
+    if (list.k === "field" && list.field.relation?.storage.kind === "join-table") {
+      const s = list.field.relation.storage;
+      const ownerKey = keyOf(this.entity(list.from, ctx));
+      const order = s.orderColumn ? ident(s.orderColumn) : join(s.elementColumns.map((c) => ident(c)));
+      return sql`SELECT ${join(s.elementColumns.map((c, i) => sql`${ident(c)} AS ${sql.raw(`_e${i}`)}`))} FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)} ORDER BY ${order}`;
+    }
+    const elements = this.elements(list, ctx);
+    return sql`SELECT * FROM (${elements.sql})`;
+  }
+
   // -------------------------------------------------------------------------------------------
   // Conditions
 
@@ -221,6 +240,10 @@ export class ExprCompiler {
       case "compare":
         return this.compare(e, ctx);
       case "isNull": {
+        if (e.operand.type.kind === "collection" || e.operand.type.kind === "map") {
+          // Collections in join tables or foreign keys are never null, only empty; values in JSON may be.
+          if (e.operand.k !== "field" || e.operand.field.relation) return e.negated ? sql`1` : sql`0`;
+        }
         const test = e.operand.type.kind === "entity" ? keyOf(this.entity(e.operand, ctx))[0]! : this.value(e.operand, ctx);
         return sql`(${test} IS ${e.negated ? sql`NOT ` : sql``}NULL)`;
       }
@@ -336,6 +359,8 @@ export class ExprCompiler {
       ctx.bind(v, { kind: "entity", ref });
       const filter = classFilter(ctx, meta, group, prefix);
       if (filter) where.push(filter);
+      // A class declared without an extent gives an unconstrained variable nothing to range over.
+      if (!collection && !meta.requiresExtent) where.push(sql`0`);
       if (collection) where.push(sql`${tuple(keyOf(ref))} IN (${this.elements(collection, ctx.parent ?? ctx).sql})`);
       return [fromGroup(group, prefix)];
     }
@@ -391,6 +416,7 @@ export function forEachChild(e: QExpr, visit: (x: QExpr) => void): void {
     case "contains": visit(e.collection); return visit(e.element);
     case "isEmpty": case "size": return visit(e.collection);
     case "mapGet": case "containsKey": visit(e.map); return visit(e.key);
+    case "listGet": visit(e.list); return visit(e.index);
     case "containsValue": visit(e.map); return visit(e.value);
     case "aggregate": return visit(e.arg);
     case "case": e.whens.forEach((w) => { visit(w.when); visit(w.then); }); return visit(e.otherwise);
