@@ -5,10 +5,13 @@
  */
 import { type ClassMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
 import { fail } from "../errors.ts";
-import { type Binding, type ParamSpec, type Pos, type QExpr, type QQuery, type QType, type ResultItem, node } from "../model.ts";
+import { type Binding, type ParamSpec, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
 import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, fieldQType, isIntegral, isNumber, orderable, promote } from "../types.ts";
+import { checkGrouping, containsAggregate } from "../validate.ts";
+import { declaredType, enumNamed, primitiveTypeOf, wrapperLimit } from "./declared-types.ts";
 import { bindCall } from "./methods.ts";
-import { type TypeNames, isJavaTypeName, packageOf, resolveClass } from "./names.ts";
+import { bindResult } from "./result.ts";
+import { type TypeNames, packageOf, resolveClass } from "./names.ts";
 import type { Declaration, SExpr, SQuery } from "./syntax.ts";
 
 /** Parameters seen anywhere in a query (subqueries included), in one list. */
@@ -37,58 +40,6 @@ export interface Scope {
   declaredParams: Map<string, ParamSpec>;
   params: ParamCollector;
   outer?: Scope;
-}
-
-
-export function primitiveTypeOf(typeName: string): QType | undefined {
-  const map: Record<string, QType> = {
-    boolean: BOOLEAN, byte: { kind: "number", numeric: "byte" }, short: { kind: "number", numeric: "short" }, int: INT, long: LONG,
-    float: { kind: "number", numeric: "float" }, double: DOUBLE, char: { kind: "string", char: true },
-  };
-  return map[typeName];
-}
-
-/** The type a declared type name stands for (parameters, variables, casts). */
-export function declaredType(scope: Scope, typeName: string, pos: Pos): QType {
-  const primitive = primitiveTypeOf(typeName);
-  if (primitive) return primitive;
-  const cls = resolveClass(scope.model, scope.names, typeName, pos);
-  if (cls) return { kind: "entity", meta: cls };
-  const generic = /^(?:java\.util\.)?(Collection|List|Set|Map)(?:<(.+)>)?$/.exec(typeName);
-  if (generic) {
-    const parts = generic[2]?.split(",") ?? [];
-    if (generic[1] === "Map") return { kind: "map", key: parts[0] ? declaredType(scope, parts[0], pos) : UNKNOWN, value: parts[1] ? declaredType(scope, parts[1], pos) : UNKNOWN };
-    return { kind: "collection", element: parts[0] ? declaredType(scope, parts[0], pos) : UNKNOWN };
-  }
-  const wrappers: Record<string, QType> = {
-    Boolean: BOOLEAN, Byte: { kind: "number", numeric: "byte" }, Short: { kind: "number", numeric: "short" }, Integer: INT, Long: LONG,
-    Float: { kind: "number", numeric: "float" }, Double: DOUBLE, Character: { kind: "string", char: true }, String: STRING,
-    BigDecimal: { kind: "number", numeric: "decimal" }, BigInteger: { kind: "number", numeric: "biginteger" },
-    Date: { kind: "temporal", basic: "date" }, LocalDate: { kind: "temporal", basic: "local-date" }, LocalDateTime: { kind: "temporal", basic: "local-date-time" },
-    LocalTime: { kind: "temporal", basic: "local-time" }, Instant: { kind: "temporal", basic: "instant" }, Timestamp: { kind: "temporal", basic: "timestamp" },
-    UUID: { kind: "uuid" }, Object: UNKNOWN,
-  };
-  const simple = typeName.slice(typeName.lastIndexOf(".") + 1);
-  if (wrappers[simple] && (typeName === simple || /^java\.(lang|util|math|time|sql)\./.test(typeName))) return wrappers[simple]!;
-  const enumType = enumNamed(scope.model, typeName, scope.names);
-  if (enumType) return enumType;
-  if (isJavaTypeName(typeName)) return UNKNOWN;
-  return fail(`unknown type "${typeName}"`, pos);
-}
-
-/** Enums are known through the fields that use them. */
-export function enumNamed(model: Model, name: string, names: TypeNames): QType | undefined {
-  for (const c of model.classes.values()) {
-    for (const f of c.fields.values()) {
-      const t = f.type.kind === "collection" ? f.type.element : f.type;
-      if (t.kind !== "enum") continue;
-      const simple = t.name.slice(t.name.lastIndexOf(".") + 1);
-      if (t.name === name || (simple === name && (packageOf(t.name) === names.packageName || names.imports.some((i) => i === t.name || i === `${packageOf(t.name)}.*`)))) {
-        return { kind: "enum", type: t, ordinal: f.enumOrdinal };
-      }
-    }
-  }
-  return undefined;
 }
 
 export function newScope(model: Model, candidate: ClassMeta, source: SQuery | undefined, params: ParamCollector, outer?: Scope, excludeSubclasses = false): Scope {
@@ -173,104 +124,7 @@ export function fillQuery(scope: Scope, source: SQuery): void {
   if (source.range) q.range = { from: bindExpr(scope, source.range.from, LONG), to: bindExpr(scope, source.range.to, LONG) };
   q.distinct = source.distinct;
   q.unique ||= source.unique;
-  checkGrouping(q, source);
-}
-
-function bindResult(scope: Scope, source: SQuery): void {
-  const q = scope.query;
-  const items = source.result;
-  if (!items || (items.length === 1 && items[0]!.expr.type === "This" && !items[0]!.alias && !source.into)) {
-    q.result = null;
-    q.shape = "candidates";
-    return;
-  }
-  if (items.length === 1 && items[0]!.expr.type === "New") {
-    const ctor = items[0]!.expr;
-    q.result = ctor.args.map((a) => resultItem(scope, a.expr, a.alias));
-    q.shape = "object";
-  } else {
-    q.result = items.map((i) => {
-      if (i.expr.type === "New") fail("a constructor expression must be the whole result", i.pos);
-      return resultItem(scope, i.expr, i.alias);
-    });
-    q.shape = source.into ? intoShape(scope, source.into, q.result, source.pos) : items.length === 1 ? "value" : "row";
-  }
-  const aggregatesOnly = q.result.every((r) => containsAggregate(r.expr));
-  if (!source.groupBy.length && aggregatesOnly && !source.unique) q.unique = true;
-}
-
-function resultItem(scope: Scope, e: SExpr, alias: string | undefined): ResultItem {
-  const bound = bindExpr(scope, e);
-  if (bound.type.kind === "collection" || bound.type.kind === "map") fail("a collection or map cannot be a result item", e.pos);
-  return { expr: bound, alias: alias ?? defaultAlias(e) };
-}
-
-/** The name a result item goes by: its alias, a path's last name, or its text. */
-function defaultAlias(e: SExpr): string {
-  if (e.type === "Name") return e.name;
-  if (e.type === "Member") return e.name;
-  if (e.type === "This") return "this";
-  if (e.type === "Aggregate") return `${e.fn}(${e.distinct ? "distinct " : ""}${e.arg.type === "This" ? "this" : defaultAlias(e.arg)})`;
-  if (e.type === "Call") return `${e.name}()`;
-  return "value";
-}
-
-export function containsAggregate(e: QExpr): boolean {
-  if (e.k === "aggregate") return true;
-  if (e.k === "subquery" || e.k === "exists") return false;
-  return children(e).some(containsAggregate);
-}
-
-function children(e: QExpr): QExpr[] {
-  switch (e.k) {
-    case "field": return [e.from];
-    case "compare": case "arith": return [e.left, e.right];
-    case "and": case "or": case "concat": case "list": return e.items;
-    case "fn": return e.args;
-    case "not": case "isNull": case "negate": case "bitnot": case "cast": case "instanceOf": case "objectId": case "version": return [e.operand];
-    case "contains": return [e.collection, e.element];
-    case "isEmpty": case "size": return [e.collection];
-    case "mapGet": case "containsKey": return [e.map, e.key];
-    case "listGet": return [e.list, e.index];
-    case "containsValue": return [e.map, e.value];
-    case "aggregate": return [e.arg];
-    case "case": return [...e.whens.flatMap((w) => [w.when, w.then]), e.otherwise];
-    default: return [];
-  }
-}
-
-/** With GROUP BY, every result, ordering and having item is grouped or aggregated (SQLite would not check). */
-function checkGrouping(q: QQuery, source: SQuery): void {
-  if (!q.groupBy.length) {
-    if (q.having) fail("HAVING needs GROUP BY", source.having!.pos);
-    const mixed = q.result && q.result.some((r) => containsAggregate(r.expr)) && q.result.some((r) => !containsAggregate(r.expr) && dependsOnRows(r.expr));
-    if (mixed) fail("a result mixing aggregates and plain values needs GROUP BY for the plain values", source.pos);
-    return;
-  }
-  const grouped = q.groupBy.map(fingerprint);
-  const check = (e: QExpr, what: string) => {
-    if (containsAggregate(e) && e.k === "aggregate") return;
-    if (grouped.includes(fingerprint(e)) || !dependsOnRows(e)) return;
-    if (e.k === "aggregate") return;
-    const kids = children(e);
-    if (kids.length && e.k !== "field" && e.k !== "binding") return void kids.forEach((k) => check(k, what));
-    fail(`${what} is neither grouped nor aggregated`, e.pos);
-  };
-  for (const r of q.result ?? []) check(r.expr, `result item "${r.alias}"`);
-  if (!q.result) fail("a grouped query needs a result clause of grouping expressions and aggregates", source.pos);
-  for (const o of q.orderBy) check(o.expr, "an ordering item");
-  if (q.having) check(q.having, "a HAVING item");
-}
-
-function dependsOnRows(e: QExpr): boolean {
-  if (e.k === "binding" || e.k === "field") return true;
-  if (e.k === "literal" || e.k === "param" || e.k === "subquery" || e.k === "exists") return false;
-  return children(e).some(dependsOnRows);
-}
-
-/** A structural key for an expression (positions left out), to compare grouping expressions. */
-export function fingerprint(e: QExpr): string {
-  return JSON.stringify(e, (k, v) => (k === "pos" || k === "type" || k === "owner" ? undefined : k === "field" ? `${v.declaringClass}.${v.name}` : k === "binding" ? v.name : k === "query" ? "subquery" : v));
+  checkGrouping(q, source.pos);
 }
 
 function requireBoolean(e: QExpr, what: string): void {
@@ -611,37 +465,3 @@ export function bindCast(scope: Scope, typeName: string, operand: QExpr, pos: Po
 }
 
 export { classOf };
-
-/** `Integer.MAX_VALUE` and friends. */
-function wrapperLimit(typeName: string, name: string): { value: number; type: QType } | undefined {
-  const simple = typeName.replace(/^java\.lang\./, "");
-  const limits: Record<string, [number, number, QType]> = {
-    Byte: [-128, 127, { kind: "number", numeric: "byte" }],
-    Short: [-32768, 32767, { kind: "number", numeric: "short" }],
-    Integer: [-2147483648, 2147483647, INT],
-    Long: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, LONG],
-    Float: [1.4e-45, 3.4028234663852886e38, { kind: "number", numeric: "float" }],
-    Double: [Number.MIN_VALUE, Number.MAX_VALUE, DOUBLE],
-  };
-  const l = limits[simple];
-  if (!l || (name !== "MIN_VALUE" && name !== "MAX_VALUE")) return undefined;
-  return { value: name === "MIN_VALUE" ? l[0] : l[1], type: l[2] };
-}
-
-/**
- * What `INTO` makes of the rows: Map (and user classes) are objects keyed by alias, Object[] rows,
- * and a single-valued class (Long, String, Date...) the values themselves, when they fit it.
- */
-function intoShape(scope: Scope, into: string, items: readonly ResultItem[], pos: Pos): QQuery["shape"] {
-  const name = into.replace(/\s+/g, "");
-  if (name === "java.util.Map" || name === "Map" || name === "java.util.HashMap") return "object";
-  if (name === "Object[]" || name === "java.lang.Object[]") return "row";
-  if (resolveClass(scope.model, scope.names, name) || !isJavaTypeName(name)) return "object";
-  const target = declaredType(scope, name, pos);
-  if (target.kind === "unknown") return "object";
-  if (items.length !== 1) fail(`INTO ${into} takes exactly one result expression, not ${items.length}`, pos);
-  const t = items[0]!.expr.type;
-  const fits = t.kind === "null" || t.kind === "unknown" || (target.kind === "number" ? t.kind === "number" : target.kind === t.kind);
-  if (!fits) fail(`a ${describeType(t)} cannot be returned INTO ${into}`, items[0]!.expr.pos);
-  return "value";
-}

@@ -13,6 +13,7 @@ import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
 import { type EntityRef, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup } from "./entities.ts";
 import { fnSql } from "./functions.ts";
+import { forEachChild } from "../walk.ts";
 
 /** Compiles subqueries (`select.ts` provides it; passed in to keep the modules acyclic). */
 export type SubqueryCompiler = (query: import("../model.ts").QQuery, ctx: GenContext, mode: "scalar" | "exists") => SQL;
@@ -404,30 +405,6 @@ function uses(e: QExpr, v: Binding): boolean {
   };
   visit(e);
   return found;
-}
-
-export function forEachChild(e: QExpr, visit: (x: QExpr) => void): void {
-  switch (e.k) {
-    case "field": return visit(e.from);
-    case "compare": case "arith": visit(e.left); return visit(e.right);
-    case "and": case "or": case "concat": case "list": return e.items.forEach(visit);
-    case "fn": return e.args.forEach(visit);
-    case "not": case "isNull": case "negate": case "bitnot": case "cast": case "instanceOf": case "objectId": case "version": return visit(e.operand);
-    case "contains": visit(e.collection); return visit(e.element);
-    case "isEmpty": case "size": return visit(e.collection);
-    case "mapGet": case "containsKey": visit(e.map); return visit(e.key);
-    case "listGet": visit(e.list); return visit(e.index);
-    case "containsValue": visit(e.map); return visit(e.value);
-    case "aggregate": return visit(e.arg);
-    case "case": e.whens.forEach((w) => { visit(w.when); visit(w.then); }); return visit(e.otherwise);
-    case "subquery": case "exists": return forEachQueryExpr(e.query, visit);
-    default: return;
-  }
-}
-
-/** Outer bindings used inside a subquery count as used by the subquery. */
-function forEachQueryExpr(q: import("../model.ts").QQuery, visit: (x: QExpr) => void): void {
-  [q.where, q.having, q.candidate.source, ...(q.result ?? []).map((r) => r.expr), ...q.groupBy, ...q.orderBy.map((o) => o.expr)].forEach((x) => x && visit(x));
 }
 
 export { alias };

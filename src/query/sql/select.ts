@@ -9,7 +9,8 @@ import { fail } from "../errors.ts";
 import type { Binding, QExpr, QQuery } from "../model.ts";
 import { GenContext, placeholder } from "./context.ts";
 import { type EntityRef, keyOf, singleGroup } from "./entities.ts";
-import { ExprCompiler, classFilter, forEachChild, fromGroup } from "./expressions.ts";
+import { ExprCompiler, classFilter, fromGroup } from "./expressions.ts";
+import { forEachChild } from "../walk.ts";
 
 export interface ResultColumn {
   alias: string;

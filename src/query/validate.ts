@@ -1,0 +1,48 @@
+/**
+ * Checks of a whole query model that SQLite would not make: with GROUP BY every result, ordering
+ * and HAVING item is grouped or aggregated. Shared by both query languages.
+ */
+import { fail } from "./errors.ts";
+import type { Pos, QExpr, QQuery } from "./model.ts";
+import { childrenOf } from "./walk.ts";
+
+export function containsAggregate(e: QExpr): boolean {
+  if (e.k === "aggregate") return true;
+  if (e.k === "subquery" || e.k === "exists") return false;
+  return childrenOf(e).some(containsAggregate);
+}
+
+
+/** With GROUP BY, every result, ordering and having item is grouped or aggregated (SQLite would not check). */
+export function checkGrouping(q: QQuery, pos: Pos): void {
+  if (!q.groupBy.length) {
+    if (q.having) fail("HAVING needs GROUP BY", q.having.pos);
+    const mixed = q.result && q.result.some((r) => containsAggregate(r.expr)) && q.result.some((r) => !containsAggregate(r.expr) && dependsOnRows(r.expr));
+    if (mixed) fail("a result mixing aggregates and plain values needs GROUP BY for the plain values", pos);
+    return;
+  }
+  const grouped = q.groupBy.map(fingerprint);
+  const check = (e: QExpr, what: string) => {
+    if (containsAggregate(e) && e.k === "aggregate") return;
+    if (grouped.includes(fingerprint(e)) || !dependsOnRows(e)) return;
+    if (e.k === "aggregate") return;
+    const kids = childrenOf(e);
+    if (kids.length && e.k !== "field" && e.k !== "binding") return void kids.forEach((k) => check(k, what));
+    fail(`${what} is neither grouped nor aggregated`, e.pos);
+  };
+  for (const r of q.result ?? []) check(r.expr, `result item "${r.alias}"`);
+  if (!q.result) fail("a grouped query needs a result clause of grouping expressions and aggregates", pos);
+  for (const o of q.orderBy) check(o.expr, "an ordering item");
+  if (q.having) check(q.having, "a HAVING item");
+}
+
+function dependsOnRows(e: QExpr): boolean {
+  if (e.k === "binding" || e.k === "field") return true;
+  if (e.k === "literal" || e.k === "param" || e.k === "subquery" || e.k === "exists") return false;
+  return childrenOf(e).some(dependsOnRows);
+}
+
+/** A structural key for an expression (positions left out), to compare grouping expressions. */
+export function fingerprint(e: QExpr): string {
+  return JSON.stringify(e, (k, v) => (k === "pos" || k === "type" || k === "owner" ? undefined : k === "field" ? `${v.declaringClass}.${v.name}` : k === "binding" ? v.name : k === "query" ? "subquery" : v));
+}
