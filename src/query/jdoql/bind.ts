@@ -177,7 +177,7 @@ function isUnresolvedName(scope: Scope, name: string): boolean {
   for (let s: Scope | undefined = scope; s; s = s.outer) {
     if (s.declaredParams.has(name) || s.variables.has(name) || s.alias === name) return false;
     const candidate = (s.query.candidate.type as { meta: ClassMeta }).meta;
-    if (!s.alias && candidateField(s.model, candidate, name)) return false;
+    if ((!s.alias || !s.outer) && candidateField(s.model, candidate, name)) return false;
   }
   return !resolveClass(scope.model, scope.names, name);
 }
@@ -290,7 +290,7 @@ function bindName(scope: Scope, name: string, pos: Pos, expected?: QType): QExpr
     if (s.alias === name) return node({ k: "binding", binding: s.query.candidate, type: s.query.candidate.type }, pos);
     const candidate = (s.query.candidate.type as { meta: ClassMeta }).meta;
     // In an aliased subquery, bare names are the outer candidate's fields.
-    if (!s.alias) {
+    if (!s.alias || !s.outer) {
       const found = candidateField(s.model, candidate, name);
       if (found) return fieldExpr(s.model, node({ k: "binding", binding: s.query.candidate, type: s.query.candidate.type }, pos), found.field.name, pos);
     }

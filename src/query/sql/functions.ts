@@ -44,7 +44,7 @@ export function fnSql(name: FnName, a: SQL[], args: QExpr[], compiler: ExprCompi
     case "sin": case "cos": case "tan": case "asin": case "acos": case "atan": return sql`${sql.raw(name)}(${s})`;
     case "round": return sql`CAST(floor(${s} + 0.5) AS INTEGER)`;
     case "sign": return sql`sign(${s})`;
-    case "power": return sql`pow(${s}, ${x})`;
+    case "power": return sql`power(${s}, ${x})`;
     case "mod": return sql`(${s} % ${x})`;
     case "year": return part("%Y", s!);
     case "month0": return sql`(${part("%m", s!)} - 1)`;
