@@ -46,3 +46,25 @@ function dependsOnRows(e: QExpr): boolean {
 export function fingerprint(e: QExpr): string {
   return JSON.stringify(e, (k, v) => (k === "pos" || k === "type" || k === "owner" ? undefined : k === "field" ? `${v.declaringClass}.${v.name}` : k === "binding" ? v.name : k === "query" ? "subquery" : v));
 }
+
+/** Where aggregates may stand: never in the filter, grouping or range; in ordering only for grouped or aggregate results. */
+export function checkAggregatePlacement(q: QQuery): void {
+  const misplaced = (e: QExpr | undefined, where: string) => {
+    if (e && containsAggregate(e)) fail(`aggregates are not allowed in ${where}`, firstAggregate(e)!.pos);
+  };
+  misplaced(q.where, "the filter");
+  q.groupBy.forEach((g) => misplaced(g, "GROUP BY"));
+  misplaced(q.range?.from, "RANGE");
+  misplaced(q.range?.to, "RANGE");
+  const aggregateResult = !!q.result && q.result.some((r) => containsAggregate(r.expr));
+  if (!q.groupBy.length && !aggregateResult) q.orderBy.forEach((o) => misplaced(o.expr, "the ordering of a query that neither groups nor aggregates"));
+}
+
+function firstAggregate(e: QExpr): QExpr | undefined {
+  if (e.k === "aggregate") return e;
+  for (const c of childrenOf(e)) {
+    const found = firstAggregate(c);
+    if (found) return found;
+  }
+  return undefined;
+}

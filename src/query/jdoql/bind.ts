@@ -7,7 +7,7 @@ import { type ClassMeta, type Model, classOf, subtree } from "../../metadata/mod
 import { fail } from "../errors.ts";
 import { type Binding, type ParamSpec, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
 import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, fieldQType, isIntegral, isNumber, orderable, promote } from "../types.ts";
-import { checkGrouping, containsAggregate } from "../validate.ts";
+import { checkAggregatePlacement, checkGrouping, containsAggregate } from "../validate.ts";
 import { declaredType, enumNamed, primitiveTypeOf, wrapperLimit } from "./declared-types.ts";
 import { bindCall } from "./methods.ts";
 import { bindResult } from "./result.ts";
@@ -125,6 +125,7 @@ export function fillQuery(scope: Scope, source: SQuery): void {
   q.distinct = source.distinct;
   q.unique ||= source.unique;
   checkGrouping(q, source.pos);
+  checkAggregatePlacement(q);
 }
 
 function requireBoolean(e: QExpr, what: string): void {

@@ -245,6 +245,14 @@ export class ExprCompiler {
           // Collections in join tables or foreign keys are never null, only empty; values in JSON may be.
           if (e.operand.k !== "field" || e.operand.field.relation) return e.negated ? sql`1` : sql`0`;
         }
+        if (e.operand.type.kind === "embedded" && e.operand.k === "field") {
+          // An embedded object is null when all its columns are.
+          const owner = this.entity(e.operand.from, ctx);
+          const field = e.operand.field;
+          const nulls = Object.values(field.embeddedColumns ?? {}).map((c) => sql`${columnOf(ctx.model, owner, field, c)} IS NULL`);
+          const all = sql`(${join(nulls, sql` AND `)})`;
+          return e.negated ? sql`(NOT ${all})` : all;
+        }
         const test = e.operand.type.kind === "entity" ? keyOf(this.entity(e.operand, ctx))[0]! : this.value(e.operand, ctx);
         return sql`(${test} IS ${e.negated ? sql`NOT ` : sql``}NULL)`;
       }
