@@ -26,7 +26,8 @@ export type QType =
   | { kind: "embedded"; meta: ClassMeta }
   /** The key class (ancestor keys), stored as canonical JSON text. */
   | { kind: "key"; meta: ClassMeta }
-  | { kind: "collection"; element: QType }
+  /** `ordered`: a List (or array), whose elements have positions. */
+  | { kind: "collection"; element: QType; ordered?: boolean }
   | { kind: "map"; key: QType; value: QType }
   /** A parameter whose type nothing determines: bound as given. */
   | { kind: "unknown" };

@@ -42,7 +42,7 @@ export function valueQType(model: Model, t: ValueType, ordinal: boolean): QType 
 
 export function fieldQType(model: Model, field: FieldMeta): QType {
   const t: FieldType = field.type;
-  if (t.kind === "collection") return { kind: "collection", element: valueQType(model, t.element, field.enumOrdinal) };
+  if (t.kind === "collection") return { kind: "collection", element: valueQType(model, t.element, field.enumOrdinal), ordered: t.collection === "list" || t.collection === "array" };
   if (t.kind === "map") return { kind: "map", key: valueQType(model, t.key, false), value: valueQType(model, t.value, false) };
   return valueQType(model, t, field.enumOrdinal);
 }

@@ -456,6 +456,7 @@ export function bindCast(scope: Scope, typeName: string, operand: QExpr, pos: Po
   const target = declaredType(scope, typeName, pos);
   if (target.kind === "entity") {
     if (operand.type.kind !== "entity" && operand.type.kind !== "unknown") fail(`cannot cast ${describeType(operand.type)} to ${typeName}`, pos);
+    if (operand.type.kind === "entity" && !comparable(scope.model, operand.type, target)) fail(`cannot cast ${operand.type.meta.name} to ${typeName}: the classes are unrelated`, pos);
     return node({ k: "cast", operand, type: target }, pos);
   }
   if (target.kind === "number" && (operand.type.kind === "number" || operand.type.kind === "unknown" || (operand.type.kind === "string" && operand.type.char))) {

@@ -32,7 +32,7 @@ export function declaredType(scope: TypeScope, typeName: string, pos: Pos): QTyp
   if (generic) {
     const parts = generic[2]?.split(",") ?? [];
     if (generic[1] === "Map") return { kind: "map", key: parts[0] ? declaredType(scope, parts[0], pos) : UNKNOWN, value: parts[1] ? declaredType(scope, parts[1], pos) : UNKNOWN };
-    return { kind: "collection", element: parts[0] ? declaredType(scope, parts[0], pos) : UNKNOWN };
+    return { kind: "collection", element: parts[0] ? declaredType(scope, parts[0], pos) : UNKNOWN, ordered: generic[1] === "List" };
   }
   const wrappers: Record<string, QType> = {
     Boolean: BOOLEAN, Byte: { kind: "number", numeric: "byte" }, Short: { kind: "number", numeric: "short" }, Integer: INT, Long: LONG,

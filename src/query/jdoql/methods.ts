@@ -35,6 +35,8 @@ function accepts(want: QType, got: QType): boolean {
 
 const UNKNOWN_TYPE: QType = { kind: "unknown" };
 
+const STRING_METHODS = new Set(["startsWith", "endsWith", "indexOf", "substring", "toLowerCase", "toUpperCase", "length", "trim", "trimLeft", "trimRight", "charAt", "matches", "equals", "equalsIgnoreCase", "concat"]);
+
 const fn = (name: FnName, a: QExpr[], type: QType, pos: Pos) => node({ k: "fn", name, args: a, type }, pos);
 
 const STATIC_RECEIVERS = new Set(["Math", "java.lang.Math", "JDOHelper", "javax.jdo.JDOHelper"]);
@@ -58,7 +60,7 @@ export function bindCall(scope: Scope, call: Call, expected?: QType): QExpr {
   const pos = call.pos;
   void expected;
 
-  if (t.kind === "string" || (t.kind === "unknown" && receiver.k === "param")) {
+  if (t.kind === "string" || (t.kind === "unknown" && receiver.k === "param" && STRING_METHODS.has(call.name))) {
     const s = t.kind === "unknown" ? retypeParam(scope, receiver, STRING) : receiver;
     switch (call.name) {
       case "startsWith":
@@ -129,6 +131,7 @@ export function bindCall(scope: Scope, call: Call, expected?: QType): QExpr {
       case "get":
         arity(call, 1);
         if (t.kind !== "collection") break;
+        if (!t.ordered) fail("get(index) needs a List; this collection has no order", pos);
         return node({ k: "listGet", list: receiver, index: args(scope, call, [INT])[0]!, type: t.element }, pos);
     }
     fail(`a collection has no method ${call.name}() that JDOQL supports`, pos);

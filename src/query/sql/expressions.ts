@@ -97,8 +97,8 @@ export class ExprCompiler {
       case "field":
         return this.fieldValue(e, ctx);
       case "arith": {
-        const l = this.value(e.left, ctx);
-        const r = this.value(e.right, ctx);
+        const l = this.numeric(e.left, ctx);
+        const r = this.numeric(e.right, ctx);
         // Java's integer division and remainder truncate toward zero, as SQLite's do on integers.
         if (e.integer && (e.op === "/" || e.op === "%")) return sql`(CAST(${l} AS INTEGER) ${sql.raw(e.op)} CAST(${r} AS INTEGER))`;
         if (e.op === "/") return sql`(CAST(${l} AS REAL) / ${r})`;
@@ -139,6 +139,12 @@ export class ExprCompiler {
         // Conditions used as values: SQLite gives 1, 0 or NULL.
         return sql`(${this.cond(e, ctx)})`;
     }
+  }
+
+  /** A value in numeric context: a char is its code point, as in Java. */
+  private numeric(e: QExpr, ctx: GenContext): SQL {
+    const v = this.value(e, ctx);
+    return e.type.kind === "string" && e.type.char ? sql`unicode(${v})` : v;
   }
 
   private fieldValue(e: Extract<QExpr, { k: "field" }>, ctx: GenContext): SQL {
@@ -183,8 +189,7 @@ export class ExprCompiler {
 
   /** A subquery of a collection's elements: their keys (objects) or values; `width` columns. */
   elements(coll: QExpr, ctx: GenContext): { sql: SQL; width: number } {
-    if (coll.k === "param") return { sql: sql`SELECT value FROM json_each(${placeholder(coll.ref)})`, width: 1 };
-    if (coll.k === "list") return { sql: sql`SELECT value FROM json_each(json_array(${join(coll.items.map((i) => this.value(i, ctx)))}))`, width: 1 };
+    if (coll.k === "param" || coll.k === "list") return { sql: sql`SELECT value FROM json_each(${this.jsonSource(coll, ctx)})`, width: 1 };
     if (coll.k !== "field") fail("contains(), isEmpty() and size() need a collection field or parameter", coll.pos);
     const field = coll.field;
     const rel = field.relation;
@@ -288,8 +293,10 @@ export class ExprCompiler {
       const eq = sql`${tuple(l)} ${op} ${tuple(r)}`;
       return e.nullEquals && e.op === "=" ? sql`(${eq} OR (${l[0]} IS NULL AND ${r[0]} IS NULL))` : sql`(${eq})`;
     }
-    const l = this.value(e.left, ctx);
-    const r = this.value(e.right, ctx);
+    // A char compared with a number is its code point.
+    const numericSide = e.left.type.kind === "number" || e.right.type.kind === "number";
+    const l = numericSide ? this.numeric(e.left, ctx) : this.value(e.left, ctx);
+    const r = numericSide ? this.numeric(e.right, ctx) : this.value(e.right, ctx);
     // JDOQL: null == null is true. A literal on either side is never null, so plain SQL suffices.
     const canBothBeNull = e.left.k !== "literal" && e.right.k !== "literal";
     if (e.nullEquals && e.op === "=" && canBothBeNull) return sql`(${l} = ${r} OR (${l} IS NULL AND ${r} IS NULL))`;
@@ -303,10 +310,13 @@ export class ExprCompiler {
    * reads "no element satisfies p", as JDOQL means.
    */
   conjunction(items: readonly QExpr[], ctx: GenContext): SQL {
-    const pending = [...items];
+    const pending = items.flatMap((i) => (i.k === "and" ? i.items : [i]));
     const parts: SQL[] = [];
+    // Variables that a positive item (not under ! or ||) uses: their EXISTS covers the conjunction.
+    // A variable used only under ! or || is scoped inside it (`!(c.contains(v) && p(v))`: no element).
+    const anchored = (item: QExpr) => (item.k === "not" || item.k === "or" ? [] : unboundVariables(item, ctx));
     for (;;) {
-      const variable = pending.flatMap((i) => unboundVariables(i, ctx))[0];
+      const variable = pending.flatMap(anchored)[0];
       if (!variable) break;
       const group: QExpr[] = [];
       const vars = new Set<Binding>([variable]);
@@ -330,9 +340,10 @@ export class ExprCompiler {
     return parts.length === 1 ? parts[0]! : sql`(${join(parts, sql` AND `)})`;
   }
 
-  /** Any condition using unbound variables is a one-item conjunction. */
+  /** A condition using unbound variables: scoped as a one-item conjunction (a `!` scopes inside itself). */
   scoped(e: QExpr, ctx: GenContext): SQL {
-    return unboundVariables(e, ctx).length ? this.conjunction([e], ctx) : this.cond(e, ctx);
+    if (!unboundVariables(e, ctx).length || e.k === "not" || e.k === "or") return this.cond(e, ctx);
+    return this.conjunction([e], ctx);
   }
 
   private existsOver(vars: Binding[], items: QExpr[], ctx: GenContext): SQL {
@@ -374,9 +385,17 @@ export class ExprCompiler {
       return [fromGroup(group, prefix)];
     }
     if (!collection) fail(`variable "${v.name}" must be taken from a collection with contains()`, v.pos);
-    const elements = this.elements(collection, ctx.parent ?? ctx);
+    // json_each in FROM may read columns of the other FROM items and of outer queries.
     ctx.bind(v, { kind: "value", value: sql`${ident(x)}.${ident("value")}` });
-    return [sql`(${elements.sql}) ${ident(x)}`];
+    return [sql`json_each(${this.jsonSource(collection, ctx.parent ?? ctx)}) ${ident(x)}`];
+  }
+
+  /** The JSON array a collection of values is: a JSON column, a parameter, a literal list. */
+  private jsonSource(coll: QExpr, ctx: GenContext): SQL {
+    if (coll.k === "param") return placeholder(coll.ref);
+    if (coll.k === "list") return sql`json_array(${join(coll.items.map((i) => this.value(i, ctx)))})`;
+    if (coll.k === "field" && !coll.field.relation) return this.fieldValue(coll, ctx);
+    return fail("a variable of values must be taken from a collection of values", coll.pos);
   }
 }
 

@@ -47,11 +47,15 @@ function frame(q: QQuery, outer: GenContext | undefined, model: Model): Frame {
   // Variables the result, grouping or ordering use are joined: each binding is a result row.
   const joined = q.variables.filter((v) => [...(q.result ?? []).map((r) => r.expr), ...q.groupBy, ...q.orderBy.map((o) => o.expr), ...(q.having ? [q.having] : [])].some((e) => usesBinding(e, v)));
   const conjuncts = q.where ? (q.where.k === "and" ? q.where.items : [q.where]) : [];
+  const ranges = new Set<QExpr>();
   for (const v of joined) {
     const membership = conjuncts.find((c) => c.k === "contains" && c.element.k === "binding" && c.element.binding === v);
-    from.push(...compiler.range(v, membership?.k === "contains" ? membership.collection : undefined, undefined, ctx, where));
+    const mapRange = conjuncts.find((c) => (c.k === "containsKey" && c.key.k === "binding" && c.key.binding === v) || (c.k === "containsValue" && c.value.k === "binding" && c.value.binding === v));
+    const range = membership ?? mapRange;
+    if (range) ranges.add(range);
+    from.push(...compiler.range(v, membership?.k === "contains" ? membership.collection : undefined, membership ? undefined : mapRange, ctx, where));
   }
-  if (q.where) where.push(compiler.conjunction(conjuncts.filter((c) => !(c.k === "contains" && c.element.k === "binding" && joined.includes(c.element.binding))), ctx));
+  if (q.where) where.push(compiler.conjunction(conjuncts.filter((c) => !ranges.has(c)), ctx));
   return { ctx, from, where, candidate };
 }
 
