@@ -41,6 +41,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { type Harness, type Reply, startHarness } from "./support/harness.ts";
+import { ok, queryClient } from "./support/query-client.ts";
 
 const MODEL_FILE = new URL("./models/jdoql-features/package.jdo", import.meta.url);
 const MODEL = { metadata: [{ source: "test/models/jdoql-features/package.jdo", text: readFileSync(MODEL_FILE, "utf8") }] };
@@ -88,6 +89,7 @@ const PEOPLE: [string, Record<string, unknown>][] = [
 ];
 
 let h: Harness;
+const { jdoql, filter, head } = queryClient(() => h);
 
 before(async () => {
   h = await startHarness(MODEL);
@@ -101,32 +103,6 @@ after(() => h?.close());
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-function withParams(url: string, params?: unknown): string {
-  return params === undefined ? url : `${url}&params=${encodeURIComponent(JSON.stringify(params))}`;
-}
-
-/** GET /jdoql?query=Q[&params=P][extra] */
-function jdoql(query: string, params?: unknown, extra = ""): Promise<Reply> {
-  return h.get(withParams(`/jdoql?query=${encodeURIComponent(query)}`, params) + extra);
-}
-
-/** GET /{class}?filter=F[&params=P][extra] */
-function filter(cls: string, f: string, params?: unknown, extra = ""): Promise<Reply> {
-  return h.get(withParams(`/${cls}?filter=${encodeURIComponent(f)}`, params) + extra);
-}
-
-/** HEAD /{class}?filter=F[&params=P] */
-function head(cls: string, f: string, params?: unknown): Promise<Reply> {
-  return h.call("HEAD", withParams(`/${cls}?filter=${encodeURIComponent(f)}`, params));
-}
-
-/** A 200 JSON answer's body. */
-function ok(r: Reply): any {
-  assert.equal(r.status, 200, `expected 200, got ${r.status}: ${r.text}`);
-  assert.match(r.headers.get("content-type") ?? "", /^application\/json/);
-  return r.body;
-}
 
 /** The `id`s of a list of candidate objects, in answer order. */
 function ids(list: unknown): unknown[] {

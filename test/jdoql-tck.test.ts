@@ -38,6 +38,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, type Harness, type Reply } from "./support/harness.ts";
+import { ok, queryClient, withParams } from "./support/query-client.ts";
 import { tckCompanyModel } from "./fixtures/tck-company.ts";
 import { loadCompanyData, companyQueryData, epoch, PKG } from "./fixtures/company-query-data.ts";
 
@@ -77,6 +78,7 @@ const ALL_PERSONS = [1, 2, 3, 4, 5];
 // Harness and helpers
 
 let h: Harness;
+const { jdoql, filter } = queryClient(() => h);
 
 before(async () => {
   const base = tckCompanyModel();
@@ -90,27 +92,6 @@ before(async () => {
   assert.equal(r.status, 201, r.text);
 });
 after(() => h?.close());
-
-function withParams(url: string, params?: unknown): string {
-  return params === undefined ? url : `${url}&params=${encodeURIComponent(JSON.stringify(params))}`;
-}
-
-/** GET /jdoql?query=Q[&params=P][extra] */
-function jdoql(query: string, params?: unknown, extra = ""): Promise<Reply> {
-  return h.get(withParams(`/jdoql?query=${encodeURIComponent(query)}`, params) + extra);
-}
-
-/** GET /{class}?filter=F[&params=P][extra] */
-function filter(cls: string, f: string, params?: unknown, extra = ""): Promise<Reply> {
-  return h.get(withParams(`/${cls}?filter=${encodeURIComponent(f)}`, params) + extra);
-}
-
-/** Asserts a 200 JSON answer and returns its body. */
-function ok(r: Reply): any {
-  assert.equal(r.status, 200, `expected 200, got ${r.status}: ${r.text}`);
-  assert.match(r.headers.get("content-type") ?? "", /^application\/json/);
-  return r.body;
-}
 
 /** The keys of a list of candidate objects (each must carry "class" and the key), in answer order. */
 function orderedKeys(list: unknown, key = "personid"): unknown[] {
