@@ -45,6 +45,7 @@ export async function load(store: Store, model: Model, meta: ClassMeta, selector
 export function assemble(plan: ReadPlan, results: readonly StatementResult[], objects: IdentityMap, baseLevel = 0): LoadedObject[] {
   const atNode = new Map<PlanNode, LoadedObject[]>();
   const linkSteps: { step: Extract<Step, { kind: "links" }>; rows: unknown[][] }[] = [];
+  const position = new Map<LoadedObject, number>();
   plan.steps.forEach((step, i) => {
     const rows = results[i]!.rows;
     if (step.kind === "links") return void linkSteps.push({ step, rows });
@@ -56,10 +57,13 @@ export function assemble(plan: ReadPlan, results: readonly StatementResult[], ob
       const obj = objects.put(decoded);
       obj.level = Math.min(obj.level, baseLevel + step.node.level);
       if (expanded) obj.expanded = true;
+      if (step.ordered) position.set(obj, Number(row[row.length - 1]));
       list.push(obj);
     }
     atNode.set(step.node, list);
   });
+  // Root rows of several table groups come back group by group: merge them in query order.
+  if (position.size) atNode.get(plan.root)?.sort((a, b) => position.get(a)! - position.get(b)!);
   for (const { step, rows } of linkSteps) {
     const byOwner = new Map<string, LoadedObject[]>();
     for (const row of rows) {

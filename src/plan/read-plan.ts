@@ -39,7 +39,8 @@ export interface PlanEdge {
 }
 
 export type Step =
-  | { kind: "rows"; node: PlanNode; group: GroupLayout; compiled: Compiled }
+  /** `ordered`: each row ends with its position in the query's order. */
+  | { kind: "rows"; node: PlanNode; group: GroupLayout; compiled: Compiled; ordered?: boolean }
   /** Rows of (owner key..., element key...) of a join table, in collection order; `from` holds the owners. */
   | { kind: "links"; from: PlanNode; edge: PlanEdge; ownerWidth: number; compiled: Compiled };
 
@@ -112,8 +113,9 @@ function addRows(model: Model, node: PlanNode, keys: SQL, steps: Step[], wholeEx
 function addOrderedRows(model: Model, node: PlanNode, keys: SQL, steps: Step[]): void {
   for (const group of groupsOf(model, node.meta)) {
     const on = keyRefs(group).map((k, i) => sql`${k} = ${sql.raw(`"q"._k${i}`)}`);
-    const query = sql`SELECT ${selectList(group, true)} FROM ${fromClause(group, true)} JOIN (${keys}) "q" ON ${join(on, sql` AND `)} ORDER BY "q"._ord`;
-    steps.push({ kind: "rows", node, group, compiled: compile(query) });
+    // `_ord` comes last: the rows of several groups are merged in the query's order.
+    const query = sql`SELECT ${selectList(group, true)}, "q"._ord FROM ${fromClause(group, true)} JOIN (${keys}) "q" ON ${join(on, sql` AND `)} ORDER BY "q"._ord`;
+    steps.push({ kind: "rows", node, group, compiled: compile(query), ordered: true });
   }
 }
 

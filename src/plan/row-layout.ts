@@ -131,11 +131,11 @@ export function selectList(group: GroupLayout, full: boolean): SQL {
 
 /** Restricts the group to the classes asked for, when its table also holds other classes. */
 export function discriminatorFilter(group: GroupLayout, classes: readonly ClassMeta[], prefix = "t"): SQL | undefined {
-  if (!group.discriminatorColumn) return undefined;
   const wanted = group.classes.filter((c) => classes.includes(c));
+  if (!wanted.length) return sql`0`;
+  if (!group.discriminatorColumn) return undefined;
   const values = wanted.map((c) => c.discriminator!.values[c.name]!);
   if (values.length === group.tableClassCount) return undefined;
-  if (!values.length) return sql`0`;
   return sql`${qualified(alias(0, prefix), group.discriminatorColumn)} IN (${join(values.map((v) => sql`${v}`))})`;
 }
 

@@ -31,10 +31,13 @@ export function keyOf(e: EntityRef): SQL[] {
 
 /** The column of a field stored in the object's row(s). */
 export function columnOf(model: Model, e: EntityRef, field: FieldMeta, column: string): SQL {
-  const table = e.meta.fieldTables.get(field.name);
+  // In a row, the field's table is the one its group holds (complete-table subclasses repeat fields).
+  const table = (e.kind === "row" ? e.group.classes.map((c) => c.fieldTables.get(field.name)).find((t) => t && e.group.tables.includes(t)) : undefined) ?? e.meta.fieldTables.get(field.name);
   if (!table) fail(`internal: field ${field.name} has no column in ${e.meta.name}`);
   if (e.kind === "row") {
     const index = e.group.tables.indexOf(table);
+    // A field of a class this row's table group does not hold (a cast to another complete-table class).
+    if (index < 0) return sql`NULL`;
     const ref = qualified(alias(index, e.prefix), column);
     return e.guard ? sql`CASE WHEN ${e.guard} THEN ${ref} END` : ref;
   }
@@ -48,7 +51,7 @@ export function keyEquals(columns: readonly string[], key: readonly SQL[], table
 
 /** Whether an object is an instance of one of `classes` (a discriminator test, or existence in the class's tables). */
 export function instanceOf(model: Model, e: EntityRef, classes: readonly ClassMeta[]): SQL {
-  const group = singleGroup(model, e.meta);
+  const group = e.kind === "row" ? e.group : singleGroup(model, e.meta);
   const wanted = group.classes.filter((c) => classes.includes(c));
   if (!wanted.length) return sql`0`;
   if (e.kind === "row") {

@@ -9,6 +9,7 @@ import { fail } from "../errors.ts";
 import type { Binding, QExpr, QQuery } from "../model.ts";
 import { GenContext, placeholder } from "./context.ts";
 import { type EntityRef, keyOf, singleGroup } from "./entities.ts";
+import { type GroupLayout, groupsOf } from "../../plan/row-layout.ts";
 import { ExprCompiler, classFilter, fromGroup } from "./expressions.ts";
 import { forEachChild } from "../walk.ts";
 
@@ -28,11 +29,11 @@ interface Frame {
   candidate: EntityRef;
 }
 
-/** FROM and WHERE of a query: candidate rows, joined variables, the filter. */
-function frame(q: QQuery, outer: GenContext | undefined, model: Model): Frame {
+/** FROM and WHERE of a query: candidate rows (of one table group), joined variables, the filter. */
+function frame(q: QQuery, outer: GenContext | undefined, model: Model, candidateGroup?: GroupLayout): Frame {
   const ctx = outer ? outer.subquery(q.variables) : new GenContext(model, undefined, new Set(q.variables));
   const meta = (q.candidate.type as { meta: import("../../metadata/model.ts").ClassMeta }).meta;
-  const group = singleGroup(model, meta, q.candidate.pos);
+  const group = candidateGroup ?? singleGroup(model, meta, q.candidate.pos);
   const prefix = ctx.prefix();
   const candidate: EntityRef = { kind: "row", meta, group, prefix };
   ctx.bind(q.candidate, { kind: "entity", ref: candidate });
@@ -71,14 +72,16 @@ function usesBinding(e: QExpr, v: Binding): boolean {
 
 const whereSql = (f: Frame) => (f.where.length ? sql` WHERE ${join(f.where, sql` AND `)}` : sql``);
 
-function orderSql(q: QQuery, ctx: GenContext): SQL {
-  if (!q.orderBy.length) return sql``;
-  const items = q.orderBy.flatMap((o) => {
+function orderItems(q: QQuery, ctx: GenContext): SQL[] {
+  return q.orderBy.flatMap((o) => {
     const values = o.expr.type.kind === "entity" ? keyOf(compiler.entity(o.expr, ctx)) : [compiler.value(o.expr, ctx)];
     const nulls = o.nulls ? sql.raw(o.nulls === "first" ? " NULLS FIRST" : " NULLS LAST") : sql``;
     return values.map((v) => sql`${v}${o.descending ? sql` DESC` : sql``}${nulls}`);
   });
-  return sql` ORDER BY ${join(items)}`;
+}
+
+function orderSql(q: QQuery, ctx: GenContext): SQL {
+  return q.orderBy.length ? sql` ORDER BY ${join(orderItems(q, ctx))}` : sql``;
 }
 
 /** RANGE a, b: skip a, return at most b - a. */
@@ -101,14 +104,40 @@ function groupSql(q: QQuery, ctx: GenContext): SQL {
 
 /**
  * The candidates' keys, in query order: columns `_k0`.., `_ord`. The read plan joins its rows to
- * this, so the objects come back ordered and ranged as the query says.
+ * this, so the objects come back ordered and ranged as the query says. A hierarchy stored in
+ * several tables (complete-table) is one SELECT per table, united, then ordered.
  */
 export function candidateKeys(model: Model, q: QQuery): SQL {
-  const f = frame(q, undefined, model);
-  const keys = keyOf(f.candidate);
-  const order = orderSql(q, f.ctx);
-  const columns = keys.map((k, i) => sql`${k} AS ${sql.raw(`_k${i}`)}`);
-  return sql`SELECT ${join(columns)}, row_number() OVER (${order.queryChunks.length ? order : sql`ORDER BY ${join(keys)}`}) AS _ord FROM ${join(f.from, sql`, `)}${whereSql(f)}${order.queryChunks.length ? order : sql` ORDER BY ${join(keys)}`}${rangeSql(q, f.ctx)}`;
+  const meta = (q.candidate.type as { meta: import("../../metadata/model.ts").ClassMeta }).meta;
+  const groups = groupsOf(model, meta);
+  if (groups.length === 1) {
+    const f = frame(q, undefined, model, groups[0]);
+    const keys = keyOf(f.candidate);
+    const columns = keys.map((k, i) => sql`${k} AS ${sql.raw(`_k${i}`)}`);
+    // Keys break ties, so the order (and a RANGE over it) is the same every time.
+    const ordering = sql` ORDER BY ${join([...orderItems(q, f.ctx), ...keys])}`;
+    return sql`SELECT ${join(columns)}, row_number() OVER (${ordering}) AS _ord FROM ${join(f.from, sql`, `)}${whereSql(f)}${ordering}${rangeSql(q, f.ctx)}`;
+  }
+  // Each branch selects its keys and its ordering values; the union is ordered and ranged as one.
+  let rangeCtx: GenContext | undefined;
+  const branches = groups.map((group) => {
+    const f = frame(q, undefined, model, group);
+    rangeCtx ??= f.ctx;
+    const keys = keyOf(f.candidate).map((k, i) => sql`${k} AS ${sql.raw(`_k${i}`)}`);
+    const orderValues = q.orderBy.flatMap((o) => (o.expr.type.kind === "entity" ? keyOf(compiler.entity(o.expr, f.ctx)) : [compiler.value(o.expr, f.ctx)]));
+    const ordering = orderValues.map((v, i) => sql`${v} AS ${sql.raw(`_o${i}`)}`);
+    return sql`SELECT ${join([...keys, ...ordering])} FROM ${join(f.from, sql`, `)}${whereSql(f)}`;
+  });
+  const width = meta.keyColumns.length;
+  const keyCols = Array.from({ length: width }, (_, i) => sql.raw(`_k${i}`));
+  let o = 0;
+  const unionOrder = q.orderBy.flatMap((item) => {
+    const n = item.expr.type.kind === "entity" ? item.expr.type.meta.keyColumns.length : 1;
+    const nulls = item.nulls ? sql.raw(item.nulls === "first" ? " NULLS FIRST" : " NULLS LAST") : sql``;
+    return Array.from({ length: n }, () => sql`${sql.raw(`_o${o++}`)}${item.descending ? sql` DESC` : sql``}${nulls}`);
+  });
+  const ordering = sql` ORDER BY ${join([...unionOrder, ...keyCols])}`;
+  return sql`SELECT ${join(keyCols)}, row_number() OVER (${ordering}) AS _ord FROM (${join(branches, sql` UNION ALL `)})${ordering}${rangeSql(q, rangeCtx!)}`;
 }
 
 /** The rows of a projection: one column per value, key parts for objects. */

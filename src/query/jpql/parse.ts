@@ -1,0 +1,200 @@
+/**
+ * JPQL parsing: the Peggy parser generated from `grammar/jpql.peggy` (`npm run grammar`), with
+ * its errors turned into `JpqlSyntaxError`s that carry a position and readable expectations.
+ */
+import * as parser from "../generated/jpql-parser.js";
+import type { JParam, JStatement, Pos } from "./syntax.ts";
+
+export type JpqlPosition = Pos;
+
+export class JpqlSyntaxError extends Error {
+  override readonly name = "JpqlSyntaxError";
+  /** Where the error was found (1-based line and column, 0-based offset). */
+  readonly position: JpqlPosition;
+  /** What the parser would have accepted there, e.g. `"AND"`, `"FROM"`, `identifier`, `end of input`. */
+  readonly expected: string[];
+
+  constructor(message: string, position: JpqlPosition, expected: string[]) {
+    super(message);
+    this.position = position;
+    this.expected = expected;
+  }
+}
+
+/** Parses a JPQL statement: SELECT (set operations included), UPDATE or DELETE. */
+export function parseJpql(text: string): JStatement {
+  let statement: JStatement;
+  try {
+    statement = parser.parse(text, { startRule: "Statement" }) as JStatement;
+  } catch (e) {
+    if (e instanceof parser.SyntaxError) throw toJpqlError(e, text);
+    throw e;
+  }
+  checkParameterStyle(statement);
+  return statement;
+}
+
+// --- Parameter style ----------------------------------------------------------------------------
+
+/** A statement uses named (`:p`) or positional (`?1`) parameters, never both (JPQL 3.2 §4.7.4). */
+function checkParameterStyle(statement: JStatement): void {
+  const params: JParam[] = [];
+  collectParams(statement, params);
+  params.sort((a, b) => a.pos.offset - b.pos.offset);
+  const first = params[0];
+  const other = params.find((p) => p.type !== first?.type);
+  if (first && other) {
+    const { line, column } = other.pos;
+    throw new JpqlSyntaxError(
+      `line ${line}, column ${column}: named and positional parameters cannot be mixed in one statement`,
+      { ...other.pos },
+      [],
+    );
+  }
+}
+
+/** The parameters of a tree, in document order. */
+function collectParams(node: unknown, out: JParam[]): void {
+  if (Array.isArray(node)) {
+    for (const n of node) collectParams(n, out);
+  } else if (node !== null && typeof node === "object") {
+    const type = (node as { type?: unknown }).type;
+    if (type === "NamedParam" || type === "PositionalParam") out.push(node as JParam);
+    for (const [key, value] of Object.entries(node)) if (key !== "pos") collectParams(value, out);
+  }
+}
+
+// --- Error messages -----------------------------------------------------------------------------
+
+const quoted = (tokens: string[]) => tokens.map((t) => JSON.stringify(t));
+
+/** What may follow an operand; all of them at once read "an operator". */
+const OPERATORS = new Set(
+  quoted([
+    ..."* / + - || = <> < <= > >=".split(" "),
+    ..."NOT BETWEEN LIKE IN IS MEMBER AND OR".split(" "),
+  ]),
+);
+
+/** What can start an operand; all of them at once read "an expression". */
+const OPERAND_STARTS = new Set([
+  "literal",
+  "identifier",
+  "function name",
+  "string literal",
+  ...quoted(["(", "{", "+", "-", ":", "?"]),
+  ...quoted(
+    (
+      "NOT EXISTS CASE COALESCE NULLIF COUNT SUM AVG MIN MAX TRIM EXTRACT CAST FUNCTION REPLACE CONCAT " +
+      "LOCAL TYPE TREAT KEY VALUE ENTRY"
+    ).split(" "),
+  ),
+]);
+
+const END = "end of input";
+
+/** The reserved identifiers of JPQL 3.2 (case-insensitive). */
+const RESERVED_WORDS = new Set(
+  (
+    "ABS ALL AND ANY AS ASC AVG BETWEEN BIT_LENGTH BOTH BY CASE CEILING CHAR_LENGTH CHARACTER_LENGTH CLASS " +
+    "COALESCE CONCAT COUNT CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP DELETE DESC DISTINCT ELSE EMPTY END " +
+    "ENTRY ESCAPE EXISTS EXP EXTRACT FALSE FETCH FIRST FLOOR FROM FUNCTION GROUP HAVING IN INDEX INNER IS " +
+    "JOIN KEY LEADING LAST LEFT LENGTH LIKE LOCAL LN LOCATE LOWER MAX MEMBER MIN MOD NEW NOT NULL NULLS " +
+    "NULLIF OBJECT OF ON OR ORDER OUTER POSITION POWER REPLACE RIGHT ROUND SELECT SET SIGN SIZE SOME SQRT " +
+    "SUBSTRING SUM THEN TRAILING TREAT TRIM TRUE TYPE UNKNOWN UPDATE UPPER VALUE WHEN WHERE"
+  ).split(" "),
+);
+
+/** Expectations that mean "a name goes here". */
+const NAME_EXPECTATIONS = ["identifier", "identification variable", "result variable"];
+
+function toJpqlError(e: parser.SyntaxError, text: string): JpqlSyntaxError {
+  const { line, column, offset } = e.location.start;
+  const position = { offset, line, column };
+  const where = `line ${line}, column ${column}`;
+  if (!e.expected) {
+    // A rule called error(): the grammar's message is already specific.
+    return new JpqlSyntaxError(`${where}: ${e.message}`, position, []);
+  }
+  const expected = describeExpectations(e.expected);
+  const token = tokenAt(text, offset);
+  const found = token === null ? END : /^\s$/.test(token) ? "whitespace" : JSON.stringify(token);
+  // Where a name (not any expression) is expected, say why a reserved identifier does not do.
+  const reserved =
+    token !== null &&
+    NAME_EXPECTATIONS.some((x) => expected.includes(x)) &&
+    !expected.includes("literal") &&
+    RESERVED_WORDS.has(token.toUpperCase());
+  return new JpqlSyntaxError(
+    `${where}: expected ${summarise(expected)}, found ${found}${reserved ? " (a reserved identifier, not allowed as a name)" : ""}`,
+    position,
+    expected,
+  );
+}
+
+/** Peggy's expectations as readable, deduplicated strings: quoted tokens first, `end of input` last. */
+function describeExpectations(expectations: readonly parser.Expectation[]): string[] {
+  const out = new Set<string>();
+  for (const x of expectations) {
+    switch (x.type) {
+      case "literal":
+        out.add(JSON.stringify(x.text));
+        break;
+      case "other":
+        out.add(x.description);
+        break;
+      case "end":
+        out.add(END);
+        break;
+      case "any":
+        out.add("any character");
+        break;
+      case "class":
+        // Peggy merges single-character alternatives ("<" / "=" / ">") into a class, even a range: list them.
+        if (!x.inverted && x.parts.every((p) => typeof p === "string" || p[1].charCodeAt(0) - p[0].charCodeAt(0) < 8)) {
+          for (const p of x.parts) {
+            if (typeof p === "string") out.add(JSON.stringify(p));
+            else for (let c = p[0].charCodeAt(0); c <= p[1].charCodeAt(0); c++) out.add(JSON.stringify(String.fromCharCode(c)));
+          }
+        } else {
+          out.add(`[${x.inverted ? "^" : ""}${x.parts.map((p) => (Array.isArray(p) ? `${p[0]}-${p[1]}` : p)).join("")}]`);
+        }
+        break;
+    }
+  }
+  const rank = (s: string) => (s === END ? 2 : s.startsWith('"') ? 0 : 1);
+  return [...out].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** `a, b or c`, with operand starts and operators folded into "an expression" / "an operator". */
+function summarise(expected: string[]): string {
+  let items = expected;
+  const tail: string[] = [];
+  if (items.includes("literal")) {
+    items = items.filter((s) => !OPERAND_STARTS.has(s));
+    tail.push("an expression");
+  }
+  if (items.includes(JSON.stringify("||"))) {
+    // A lone "AND" (no "OR") is BETWEEN's: keep it visible.
+    const keepAnd = !items.includes(JSON.stringify("OR"));
+    items = items.filter((s) => !OPERATORS.has(s) || (keepAnd && s === JSON.stringify("AND")));
+    tail.push("an operator");
+  }
+  const hasEnd = items.includes(END);
+  const words = [...items.filter((s) => s !== END), ...tail, ...(hasEnd ? [END] : [])];
+  if (words.length === 0) return "nothing more";
+  if (words.length === 1) return words[0];
+  return `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+}
+
+/** The token at `offset` (a word, a number, an operator or one character); null at the end. */
+function tokenAt(text: string, offset: number): string | null {
+  if (offset >= text.length) return null;
+  const rest = text.slice(offset);
+  const token =
+    /^[\p{L}\p{Nl}\p{Sc}\p{Pc}][\p{L}\p{Nl}\p{Sc}\p{Pc}\p{Nd}\p{Mn}\p{Mc}\p{Cf}]*/u.exec(rest) ??
+    /^[0-9.][0-9a-zA-Z_.]*/.exec(rest) ??
+    /^[=<>!&|+\-*/%^~]+/.exec(rest) ??
+    /^[\s\S]/u.exec(rest);
+  return token ? token[0] : rest[0];
+}
