@@ -9,7 +9,7 @@
  * its parameters.
  */
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
-import { type Compiled, type SQL, compile, ident, join, qualified, sql, tuple } from "../store/sql.ts";
+import { type Compiled, type SQL, compile, ident, join, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, planFields } from "./fetch-plan.ts";
 import { perModelCache } from "./plan-cache.ts";
 import { type GroupLayout, discriminatorFilter, extentKeys, fromClause, groupsOf, keyRefs, selectList } from "./row-layout.ts";
@@ -221,5 +221,3 @@ export function owningJoinTable(model: Model, target: ClassMeta, fieldName: stri
   const s = owning?.relation?.storage;
   return s?.kind === "join-table" ? s : undefined;
 }
-
-export { qualified };

@@ -4,7 +4,7 @@
  */
 import { keyString } from "../mapping/keys.ts";
 import type { ClassMeta, Model } from "../metadata/model.ts";
-import { type SQL, compile, bind, join, sql, tuple } from "../store/sql.ts";
+import { type SQL, compile, bind, sql, tuple } from "../store/sql.ts";
 import type { Store } from "../store/store.ts";
 import { classOf } from "../metadata/model.ts";
 import { type GroupLayout, decodeRow, fromClause, groupsOf, keyRefs, selectList } from "./row-layout.ts";
@@ -46,5 +46,3 @@ export async function findExisting(store: Store, model: Model, identities: reado
   });
   return found;
 }
-
-export { join };

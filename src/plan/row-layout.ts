@@ -5,7 +5,6 @@
  * telling each row's class. A `GroupLayout` knows that SELECT's columns and how to decode a row
  * into a `LoadedObject` of the right class.
  */
-import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, subtree } from "../metadata/model.ts";
 import { type SQL, ident, join, qualified, sql } from "../store/sql.ts";
 import { type LoadedObject, newObject } from "./objects.ts";
@@ -173,6 +172,3 @@ export function decodeRow(group: GroupLayout, row: readonly unknown[], full: boo
   }
   return obj;
 }
-
-/** Key parts of a class's identity (for JSON names and generation). */
-export { keyFieldColumns };

@@ -3,7 +3,7 @@
  * (parameters, variables, fields of the candidate, types, else an implicit variable), every
  * expression is typed, and everything that cannot work is a `QueryError` at its position.
  */
-import { type ClassMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
+import { type ClassMeta, type Model, subtree } from "../../metadata/model.ts";
 import { fail } from "../errors.ts";
 import { type Binding, type ParamSpec, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
 import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, fieldQType, isIntegral, isNumber, orderable, promote } from "../types.ts";
@@ -178,16 +178,9 @@ function isUnresolvedName(scope: Scope, name: string): boolean {
   for (let s: Scope | undefined = scope; s; s = s.outer) {
     if (s.declaredParams.has(name) || s.variables.has(name) || s.alias === name) return false;
     const candidate = (s.query.candidate.type as { meta: ClassMeta }).meta;
-    if ((!s.alias || !s.outer) && candidateField(s.model, candidate, name)) return false;
+    if ((!s.alias || !s.outer) && candidate.fields.has(name)) return false;
   }
   return !resolveClass(scope.model, scope.names, name);
-}
-
-/** A field of the candidate: its own, or a subclass's (polymorphic candidates answer with their own fields). */
-function candidateField(model: Model, meta: ClassMeta, name: string): { field: import("../../metadata/model.ts").FieldMeta; owner: ClassMeta } | undefined {
-  const own = meta.fields.get(name);
-  if (own) return { field: own, owner: meta };
-  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -204,11 +197,11 @@ export function bindExpr(scope: Scope, e: SExpr, expected?: QType): QExpr {
     case "PositionalParam":
       return paramExpr(scope, e.index, expected, e.pos, "positional");
     case "Name":
-      return bindName(scope, e.name, e.pos, expected);
+      return bindName(scope, e.name, e.pos);
     case "Member":
-      return bindMember(scope, e, expected);
+      return bindMember(scope, e);
     case "Call":
-      return bindCall(scope, e, expected);
+      return bindCall(scope, e);
     case "Aggregate":
       return bindAggregate(scope, e);
     case "Unary":
@@ -282,7 +275,7 @@ function paramExpr(scope: Scope, key: string | number, expected: QType | undefin
   return node({ k: "param", ref: { key, pos }, type: spec.type }, pos);
 }
 
-function bindName(scope: Scope, name: string, pos: Pos, expected?: QType): QExpr {
+function bindName(scope: Scope, name: string, pos: Pos): QExpr {
   for (let s: Scope | undefined = scope; s; s = s.outer) {
     const declared = s.declaredParams.get(name);
     if (declared) return node({ k: "param", ref: { key: name, pos }, type: declared.type }, pos);
@@ -292,16 +285,13 @@ function bindName(scope: Scope, name: string, pos: Pos, expected?: QType): QExpr
     const candidate = (s.query.candidate.type as { meta: ClassMeta }).meta;
     // In an aliased subquery, bare names are the outer candidate's fields.
     if (!s.alias || !s.outer) {
-      const found = candidateField(s.model, candidate, name);
-      if (found) return fieldExpr(s.model, node({ k: "binding", binding: s.query.candidate, type: s.query.candidate.type }, pos), found.field.name, pos);
+      if (candidate.fields.has(name)) return fieldExpr(s.model, node({ k: "binding", binding: s.query.candidate, type: s.query.candidate.type }, pos), name, pos);
     }
   }
   if (resolveClass(scope.model, scope.names, name) || enumNamed(scope.model, name, scope.names) || ["Math", "JDOHelper", "java.lang.Math", "javax.jdo.JDOHelper"].includes(name)) {
     return fail(`"${name}" is a type, not a value`, pos);
   }
-  // An implicit variable not taken from a collection ranges over its class's extent: it needs a type.
-  if (scope.declaredVariables) fail(`unknown name "${name}": not a parameter, variable or field of ${(scope.query.candidate.type as { meta: ClassMeta }).meta.name}`, pos);
-  void expected;
+  // An implicit variable must come from a collection (`coll.contains(v)`): otherwise it has no type.
   return fail(`unknown name "${name}": not a parameter, variable or field of ${(scope.query.candidate.type as { meta: ClassMeta }).meta.name}`, pos);
 }
 
@@ -330,7 +320,7 @@ function isValueName(scope: Scope, e: SExpr): boolean {
   return head.type !== "Name" || !isUnresolvedName(scope, head.name) || scope.variables.has(head.name);
 }
 
-function bindMember(scope: Scope, e: Extract<SExpr, { type: "Member" }>, expected?: QType): QExpr {
+function bindMember(scope: Scope, e: Extract<SExpr, { type: "Member" }>): QExpr {
   if (!isValueName(scope, e.object)) {
     const typeName = qualifiedName(e.object);
     if (typeName) {
@@ -353,7 +343,6 @@ function bindMember(scope: Scope, e: Extract<SExpr, { type: "Member" }>, expecte
       fail(`unknown name "${(head as { name: string }).name}"`, head.pos);
     }
   }
-  void expected;
   return fieldExpr(scope.model, bindExpr(scope, e.object), e.name, e.pos);
 }
 
@@ -465,5 +454,3 @@ export function bindCast(scope: Scope, typeName: string, operand: QExpr, pos: Po
   if (comparable(scope.model, target, operand.type)) return { ...operand, type: operand.type.kind === "unknown" ? target : operand.type };
   return fail(`cannot cast ${describeType(operand.type)} to ${typeName}`, pos);
 }
-
-export { classOf };

@@ -5,7 +5,7 @@
  */
 import { fail } from "../errors.ts";
 import { type FnName, type Pos, type QExpr, type QType, node } from "../model.ts";
-import { BOOLEAN, DOUBLE, INT, STRING, describeType, fieldQType } from "../types.ts";
+import { BOOLEAN, DOUBLE, INT, STRING, describeType } from "../types.ts";
 import { type Scope, bindExpr, retypeParam } from "./bind.ts";
 import type { SExpr } from "./syntax.ts";
 
@@ -51,14 +51,13 @@ function staticName(e: SExpr | null): string | undefined {
   return undefined;
 }
 
-export function bindCall(scope: Scope, call: Call, expected?: QType): QExpr {
+export function bindCall(scope: Scope, call: Call): QExpr {
   const receiverName = staticName(call.object);
   if (receiverName && STATIC_RECEIVERS.has(receiverName) && !scope.variables.has(receiverName)) return bindStatic(scope, receiverName, call);
   if (!call.object) fail(`unknown method ${call.name}(): JDOQL has no functions besides aggregates and the methods of values`, call.pos);
   const receiver = bindExpr(scope, call.object);
   const t = receiver.type;
   const pos = call.pos;
-  void expected;
 
   if (t.kind === "string" || (t.kind === "unknown" && receiver.k === "param" && STRING_METHODS.has(call.name))) {
     const s = t.kind === "unknown" ? retypeParam(scope, receiver, STRING) : receiver;
@@ -214,5 +213,3 @@ function bindStatic(scope: Scope, receiver: string, call: Call): QExpr {
   const type: QType = m.fn === "abs" || m.fn === "sign" ? (first.kind === "number" ? first : DOUBLE) : m.fn === "round" ? { kind: "number", numeric: "long" } : DOUBLE;
   return fn(m.fn, a, type, pos);
 }
-
-export { fieldQType };

@@ -14,7 +14,7 @@ export interface TypeNames {
   imports: readonly string[];
 }
 
-const packageOf = (name: string) => name.slice(0, Math.max(0, name.lastIndexOf(".")));
+export const packageOf = (name: string) => name.slice(0, Math.max(0, name.lastIndexOf(".")));
 
 /** The persistent class a name denotes, or undefined. */
 export function resolveClass(model: Model, names: TypeNames, name: string, pos?: Pos): ClassMeta | undefined {
@@ -34,5 +34,3 @@ export function isJavaTypeName(name: string): boolean {
   const canonical = canonicalTypeName(name.replace(/<.*>$/, ""));
   return !!basicType(canonical) || /^java\.util\.(Collection|List|Set|Map|HashSet|ArrayList|HashMap)$/.test(canonical) || ["Collection", "List", "Set", "Map", "Object", "java.lang.Object"].includes(canonical);
 }
-
-export { packageOf };

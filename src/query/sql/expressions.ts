@@ -4,7 +4,7 @@
  */
 import { keyFieldColumns } from "../../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
-import { type GroupLayout, alias, discriminatorFilter, fromClause } from "../../plan/row-layout.ts";
+import { type GroupLayout, discriminatorFilter, fromClause } from "../../plan/row-layout.ts";
 import { findInSubtree, owningJoinTable } from "../../plan/read-plan.ts";
 import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
 import { fail } from "../errors.ts";
@@ -111,7 +111,7 @@ export class ExprCompiler {
       case "concat":
         return sql`(${join(e.items.map((i) => this.value(i, ctx)), sql` || `)})`;
       case "fn":
-        return fnSql(e.name, e.args.map((a) => this.value(a, ctx)), e.args, this, ctx);
+        return fnSql(e.name, e.args.map((a) => this.value(a, ctx)), e.args);
       case "cast":
         return e.type.kind === "number" && ["byte", "short", "int", "long", "biginteger"].includes(e.type.numeric)
           ? sql`CAST(${this.value(e.operand, ctx)} AS INTEGER)`
@@ -279,7 +279,7 @@ export class ExprCompiler {
       case "literal":
         return e.value === null ? sql`NULL` : e.value ? sql`1` : sql`0`;
       case "fn":
-        return fnSql(e.name, e.args.map((a) => this.value(a, ctx)), e.args, this, ctx);
+        return fnSql(e.name, e.args.map((a) => this.value(a, ctx)), e.args);
       default:
         return sql`(${this.value(e, ctx)} = 1)`;
     }
@@ -433,5 +433,3 @@ function uses(e: QExpr, v: Binding): boolean {
   visit(e);
   return found;
 }
-
-export { alias };

@@ -6,15 +6,11 @@
 import { fail } from "../errors.ts";
 import type { FnName, QExpr } from "../model.ts";
 import { type SQL, join, sql } from "../../store/sql.ts";
-import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
-import type { ExprCompiler } from "./expressions.ts";
 
 const part = (format: string, v: SQL) => sql`CAST(strftime(${sql.raw(`'${format}'`)}, ${v} / 1000.0, 'unixepoch') AS INTEGER)`;
 
-export function fnSql(name: FnName, a: SQL[], args: QExpr[], compiler: ExprCompiler, ctx: GenContext): SQL {
-  void compiler;
-  void ctx;
+export function fnSql(name: FnName, a: SQL[], args: QExpr[]): SQL {
   const [s, x, y] = a;
   switch (name) {
     case "lower": return sql`lower(${s})`;

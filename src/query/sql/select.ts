@@ -7,7 +7,7 @@ import type { Model } from "../../metadata/model.ts";
 import { type SQL, join, sql } from "../../store/sql.ts";
 import { fail } from "../errors.ts";
 import type { Binding, QExpr, QQuery } from "../model.ts";
-import { GenContext, placeholder } from "./context.ts";
+import { GenContext } from "./context.ts";
 import { type EntityRef, keyOf, singleGroup } from "./entities.ts";
 import { type GroupLayout, groupsOf } from "../../plan/row-layout.ts";
 import { ExprCompiler, classFilter, fromGroup } from "./expressions.ts";
@@ -170,5 +170,3 @@ function compileSubquery(q: QQuery, outer: GenContext, mode: "scalar" | "exists"
   const value = item.expr.type.kind === "entity" ? keyOf(compiler.entity(item.expr, f.ctx))[0]! : compiler.value(item.expr, f.ctx);
   return sql`(SELECT ${q.distinct ? sql`DISTINCT ` : sql``}${value} FROM ${join(f.from, sql`, `)}${whereSql(f)}${groupSql(q, f.ctx)}${orderSql(q, f.ctx)}${rangeSql(q, f.ctx)})`;
 }
-
-export { placeholder };
