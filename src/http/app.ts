@@ -16,7 +16,7 @@ import { HttpError, problem } from "./problem.ts";
 import { queryText } from "./query-params.ts";
 import { QueryError } from "../query/errors.ts";
 import { bindParams, parseParams } from "../query/params.ts";
-import { prepareFilter, prepareJdoql } from "../query/prepare.ts";
+import { prepareFilter, prepareJdoql, prepareJpql } from "../query/prepare.ts";
 import { countMatches, runQuery } from "../query/run.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -38,7 +38,7 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
     const name = c.req.param("class")!;
     const meta = rt.model.classes.get(name);
     if (!meta || meta.embeddedOnly) {
-      if (QUERY_PATHS.has(name)) throw new HttpError(405, `${c.req.method} is not allowed on /${name}; queries are GET`, { headers: { allow: "GET" } });
+      if (QUERY_PATHS.has(name)) throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: "GET, HEAD" } });
       throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
     }
     return meta;
@@ -79,8 +79,13 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
       return json(c, result);
     });
   }
-  app.get("/jpql", () => {
-    throw new HttpError(400, "JPQL queries are not available yet in this version of Extent");
+  // JPQL: /jpql?query=Q and the raw /jpql?Q.
+  app.get("/jpql", async (c) => {
+    const { text, params } = queryText(new URL(c.req.url), "query");
+    if (!text?.trim()) throw new HttpError(400, "give the JPQL query as ?query=... (URL-encoded)");
+    const prepared = prepareJpql(rt.model, text);
+    const result = await runQuery(rt, prepared, bindParams(prepared.params, parseParams(params.get("params"))), fetchPlanOf(c, undefined, params));
+    return json(c, result);
   });
 
   app.get("/:class", async (c) => {

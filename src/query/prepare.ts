@@ -10,6 +10,7 @@ import { type Compiled, compile, sql } from "../store/sql.ts";
 import { QueryError } from "./errors.ts";
 import { ParamCollector, bindQuery, fillQuery, newScope } from "./jdoql/bind.ts";
 import { JdoqlSyntaxError, parseJdoql, parseJdoqlFilter } from "./jdoql/parse.ts";
+import { JpqlSyntaxError, parseJpql } from "./jpql/parse.ts";
 import type { SQuery } from "./jdoql/syntax.ts";
 import type { ParamSpec, QQuery } from "./model.ts";
 import { type ResultColumn, candidateKeys, projection } from "./sql/select.ts";
@@ -63,9 +64,23 @@ function syntax<T>(parse: () => T): T {
   try {
     return parse();
   } catch (error) {
-    if (error instanceof JdoqlSyntaxError) throw new QueryError(error.message.replace(/^line \d+, column \d+: /, ""), error.position, error.expected);
+    if (error instanceof JdoqlSyntaxError || error instanceof JpqlSyntaxError) {
+      throw new QueryError(error.message.replace(/^line \d+, column \d+: /, ""), error.position, error.expected);
+    }
     throw error;
   }
+}
+
+/**
+ * A JPQL statement. This release parses it (syntax errors with their position, UPDATE and DELETE
+ * refused with 405); binding SELECT statements to the query model comes with the next release.
+ */
+export function prepareJpql(model: Model, text: string): PreparedQuery {
+  const statement = syntax(() => parseJpql(text));
+  if (statement.type === "Update" || statement.type === "Delete") {
+    throw new QueryError(`${statement.type.toUpperCase()} statements change data and are not allowed on GET`, statement.pos, undefined, 405);
+  }
+  throw new QueryError("JPQL SELECT statements parse, but running them is not available yet in this version of Extent", statement.pos);
 }
 
 function compileQuery(model: Model, query: QQuery, collector: ParamCollector, cacheKey: string): PreparedQuery {
