@@ -110,12 +110,12 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown): Gra
         const keepsDuplicates = (type.collection === "list" || type.collection === "array") && field.relation.storage.kind === "join-table";
         node.many.set(field.name, keepsDuplicates ? items : [...new Set(items)]);
       } else if (value === null) {
-        if (field.relation.storage.kind === "fk-inverse") node.many.set(field.name, []);
+        if (storedByOthers(field)) node.many.set(field.name, []);
         else node.refs.set(field.name, null);
       } else {
         const child = readObject(value, target, at, depth + 1);
         if (!child) return;
-        if (field.relation.storage.kind === "fk-inverse") node.many.set(field.name, [child]);
+        if (storedByOthers(field)) node.many.set(field.name, [child]);
         else node.refs.set(field.name, child);
       }
       return;
@@ -149,6 +149,15 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown): Gra
 
   const root = readObject(body, declared, "", 0);
   return { root: root ?? placeholder(declared), nodes, errors: root ? errors : errors.length ? errors : [{ path: "", message: "expected an object" }] };
+}
+
+/**
+ * A to-one field whose storage is the other side's (an inverse foreign key, or the other side's
+ * join table) is written like a one-element collection of that other side.
+ */
+function storedByOthers(field: FieldMeta): boolean {
+  const kind = field.relation?.storage.kind;
+  return kind === "fk-inverse" || kind === "join-inverse";
 }
 
 function placeholder(meta: ClassMeta): GraphNode {
