@@ -43,6 +43,8 @@ export interface Binding {
   excludeSubclasses?: boolean;
   /** JPQL LEFT JOIN: a candidate row stays when the collection is empty. */
   optional?: boolean;
+  /** JPQL JOIN ... ON: a condition of the join itself (for LEFT JOIN, it does not remove rows). */
+  on?: QExpr;
   pos: Pos;
 }
 
@@ -114,7 +116,9 @@ export type FnName =
   | "abs" | "sqrt" | "ceil" | "floor" | "exp" | "log" | "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "round" | "sign" | "power" | "mod"
   | "year" | "month0" | "month1" | "day" | "hour" | "minute" | "second" | "dayOfWeek"
   | "ordinal" | "enumName"
-  | "coalesce" | "nullif";
+  | "coalesce" | "nullif"
+  /** JPQL: LIKE (case-sensitive: `%`, `_`, optional escape), LEFT, RIGHT, REPLACE, ROUND(x, n), current date/time. */
+  | "like" | "left" | "right" | "replace" | "roundTo" | "currentDate" | "currentTime" | "currentTimestamp";
 
 export interface ResultItem {
   expr: QExpr;
@@ -144,6 +148,11 @@ export interface QQuery {
   range?: { from: QExpr; to: QExpr };
   /** Subqueries only: the outer query's bindings visible inside. */
   outer?: QQuery;
+  /**
+   * JPQL: every FROM variable is a join (rows multiply with its bindings); JDOQL scopes
+   * variables the result does not use in EXISTS (a candidate appears once).
+   */
+  joinVariables?: boolean;
 }
 
 /** Parameters a query declares or uses, with the types their values must have. */
@@ -154,6 +163,8 @@ export interface ParamSpec {
   primitive: boolean;
   /** Used as a `matches()` pattern: also bound as a GLOB pattern. */
   pattern?: boolean;
+  /** Used as a JPQL LIKE pattern (with this escape character): also bound as a GLOB pattern. */
+  like?: { escape?: string };
   pos: Pos;
 }
 

@@ -10,7 +10,7 @@ import type { ClassMeta, ValueType } from "../metadata/model.ts";
 import { QueryError } from "./errors.ts";
 import type { ParamSpec, QType } from "./model.ts";
 import { paramName } from "./sql/context.ts";
-import { regexToGlob } from "./sql/functions.ts";
+import { likeToGlob, regexToGlob } from "./sql/functions.ts";
 import { describeType } from "./types.ts";
 
 export function parseParams(raw: string | null): Record<string, unknown> | unknown[] | undefined {
@@ -65,6 +65,7 @@ function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unk
     return;
   }
   values[paramName(spec.key)] = convert(spec.type, json, where);
+  if (spec.like && typeof json === "string") values[paramName(spec.key, "glob")] = likeToGlob(json, spec.like.escape);
   if (spec.pattern && typeof json === "string") {
     const { glob, caseInsensitive } = regexToGlob(json);
     values[paramName(spec.key, "glob")] = caseInsensitive ? glob.toLowerCase() : glob;

@@ -6,11 +6,12 @@
 import { type ClassMeta, type Model, subtree } from "../../metadata/model.ts";
 import { fail } from "../errors.ts";
 import { type Binding, type ParamSpec, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
-import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, fieldQType, isIntegral, isNumber, orderable, promote } from "../types.ts";
+import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, isIntegral, isNumber, orderable, promote } from "../types.ts";
 import { checkAggregatePlacement, checkGrouping, containsAggregate } from "../validate.ts";
 import { declaredType, enumNamed, primitiveTypeOf, wrapperLimit } from "./declared-types.ts";
 import { bindCall } from "./methods.ts";
 import { bindResult } from "./result.ts";
+import { fieldExpr } from "../navigate.ts";
 import { type TypeNames, packageOf, resolveClass } from "./names.ts";
 import type { Declaration, SExpr, SQuery } from "./syntax.ts";
 
@@ -295,14 +296,6 @@ function bindName(scope: Scope, name: string, pos: Pos): QExpr {
   return fail(`unknown name "${name}": not a parameter, variable or field of ${(scope.query.candidate.type as { meta: ClassMeta }).meta.name}`, pos);
 }
 
-export function fieldExpr(model: Model, from: QExpr, name: string, pos: Pos): QExpr {
-  const t = from.type;
-  if (t.kind === "collection" || t.kind === "map") fail(`"${name}": navigation through a collection needs a variable (coll.contains(v) && v.${name} ...)`, pos);
-  if (t.kind !== "entity" && t.kind !== "embedded") fail(`"${name}": a ${describeType(t)} has no fields`, pos);
-  const field = t.meta.fields.get(name);
-  if (!field) fail(`unknown field "${name}" of class ${t.meta.name}`, pos);
-  return node({ k: "field", from, field, owner: t.meta, type: fieldQType(model, field) }, pos);
-}
 
 /** A dotted name that is not a value: a class, enum or static member, e.g. `org.x.Status.ACTIVE`. */
 function qualifiedName(e: SExpr): string | undefined {

@@ -8,6 +8,9 @@ import type { FnName, QExpr } from "../model.ts";
 import { type SQL, join, sql } from "../../store/sql.ts";
 import { placeholder } from "./context.ts";
 
+/** The current instant in epoch milliseconds (dates and times are stored that way). */
+const NOW_MS = sql`CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`;
+
 const part = (format: string, v: SQL) => sql`CAST(strftime(${sql.raw(`'${format}'`)}, ${v} / 1000.0, 'unixepoch') AS INTEGER)`;
 
 export function fnSql(name: FnName, a: SQL[], args: QExpr[]): SQL {
@@ -16,9 +19,9 @@ export function fnSql(name: FnName, a: SQL[], args: QExpr[]): SQL {
     case "lower": return sql`lower(${s})`;
     case "upper": return sql`upper(${s})`;
     case "length": return sql`length(${s})`;
-    case "trim": return sql`trim(${s})`;
-    case "trimLeft": return sql`ltrim(${s})`;
-    case "trimRight": return sql`rtrim(${s})`;
+    case "trim": return x ? sql`trim(${s}, ${x})` : sql`trim(${s})`;
+    case "trimLeft": return x ? sql`ltrim(${s}, ${x})` : sql`ltrim(${s})`;
+    case "trimRight": return x ? sql`rtrim(${s}, ${x})` : sql`rtrim(${s})`;
     case "startsWith":
       return y ? sql`(substr(${s}, ${y} + 1, length(${x})) = ${x})` : sql`(substr(${s}, 1, length(${x})) = ${x})`;
     case "endsWith":
@@ -53,6 +56,14 @@ export function fnSql(name: FnName, a: SQL[], args: QExpr[]): SQL {
     case "ordinal": return enumOrdinal(s!, args[0]!);
     case "enumName": return enumName(s!, args[0]!);
     case "coalesce": return sql`coalesce(${join(a)})`;
+    case "like": return like(s!, args[1]!, args[2]);
+    case "left": return sql`substr(${s}, 1, ${x})`;
+    case "right": return sql`(CASE WHEN ${x} <= 0 THEN '' ELSE substr(${s}, -(${x})) END)`;
+    case "replace": return sql`replace(${s}, ${x}, ${y})`;
+    case "roundTo": return sql`round(${s}, ${x})`;
+    case "currentTimestamp": return NOW_MS;
+    case "currentDate": return sql`(${NOW_MS} / 86400000 * 86400000)`;
+    case "currentTime": return sql`(${NOW_MS} % 86400000)`;
     case "nullif": return sql`nullif(${s}, ${x})`;
   }
 }
@@ -102,3 +113,27 @@ export function regexToGlob(regex: string, pos?: import("../model.ts").Pos): { g
 }
 
 const globLiteral = (c: string) => (c === "*" || c === "?" || c === "[" ? `[${c}]` : c);
+
+/**
+ * JPQL LIKE is case-sensitive (SQLite's LIKE is not, for ASCII): `%` and `_` become GLOB's `*`
+ * and `?`. A parameter's pattern is translated when the query runs (placeholder `.glob`).
+ */
+function like(s: SQL, pattern: QExpr, escape: QExpr | undefined): SQL {
+  if (pattern.k === "param") return sql`(${s} GLOB ${placeholder(pattern.ref, "glob")})`;
+  if (pattern.k !== "literal" || typeof pattern.value !== "string") return fail("LIKE takes a literal or parameter pattern", pattern.pos);
+  const esc = escape && escape.k === "literal" && typeof escape.value === "string" ? escape.value : undefined;
+  if (escape && esc === undefined) fail("ESCAPE takes a one-character string literal", escape.pos);
+  return sql`(${s} GLOB ${likeToGlob(pattern.value, esc)})`;
+}
+
+export function likeToGlob(pattern: string, escape?: string): string {
+  let glob = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (escape && c === escape && i + 1 < pattern.length) glob += globLiteral(pattern[++i]!);
+    else if (c === "%") glob += "*";
+    else if (c === "_") glob += "?";
+    else glob += globLiteral(c);
+  }
+  return glob;
+}

@@ -4,7 +4,7 @@
  * candidate form yields ordered keys for the read plan; the projection form yields result rows.
  */
 import type { Model } from "../../metadata/model.ts";
-import { type SQL, join, sql } from "../../store/sql.ts";
+import { type SQL, join, sql, tuple } from "../../store/sql.ts";
 import { fail } from "../errors.ts";
 import type { Binding, QExpr, QQuery } from "../model.ts";
 import { GenContext } from "./context.ts";
@@ -46,10 +46,12 @@ function frame(q: QQuery, outer: GenContext | undefined, model: Model, candidate
     where.push(sql`(${join(keyOf(candidate))}) IN (${elements.sql})`);
   }
   // Variables the result, grouping or ordering use are joined: each binding is a result row.
-  const joined = q.variables.filter((v) => [...(q.result ?? []).map((r) => r.expr), ...q.groupBy, ...q.orderBy.map((o) => o.expr), ...(q.having ? [q.having] : [])].some((e) => usesBinding(e, v)));
+  // JPQL joins every FROM variable, from its declared source (JOIN path, IN (path)).
+  const joined = q.joinVariables ? q.variables : q.variables.filter((v) => [...(q.result ?? []).map((r) => r.expr), ...q.groupBy, ...q.orderBy.map((o) => o.expr), ...(q.having ? [q.having] : [])].some((e) => usesBinding(e, v)));
   const conjuncts = q.where ? (q.where.k === "and" ? q.where.items : [q.where]) : [];
   const ranges = new Set<QExpr>();
-  for (const v of joined) {
+  for (const v of q.joinVariables ? joined : []) joinDeclared(v, ctx, from, where);
+  for (const v of q.joinVariables ? [] : joined) {
     const membership = conjuncts.find((c) => c.k === "contains" && c.element.k === "binding" && c.element.binding === v);
     const mapRange = conjuncts.find((c) => (c.k === "containsKey" && c.key.k === "binding" && c.key.binding === v) || (c.k === "containsValue" && c.value.k === "binding" && c.value.binding === v));
     const range = membership ?? mapRange;
@@ -58,6 +60,29 @@ function frame(q: QQuery, outer: GenContext | undefined, model: Model, candidate
   }
   if (q.where) where.push(compiler.conjunction(conjuncts.filter((c) => !ranges.has(c)), ctx));
   return { ctx, from, where, candidate };
+}
+
+/**
+ * A JPQL FROM variable: its range (a collection path, a to-one path, or its class's extent),
+ * its ON condition, and for LEFT JOIN an outer join that keeps rows without a match.
+ */
+function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): void {
+  const source = v.source;
+  const conditions: SQL[] = [];
+  const collection = source && source.type.kind === "collection" ? source : undefined;
+  const items = compiler.range(v, collection, undefined, ctx, conditions);
+  const bound = ctx.lookup(v);
+  if (source && source.type.kind === "entity" && bound?.kind === "entity") {
+    conditions.push(sql`${tuple(keyOf(bound.ref))} = ${tuple(keyOf(compiler.entity(source, ctx)))}`);
+  }
+  if (v.on) conditions.push(compiler.cond(v.on, ctx));
+  if (!v.optional) {
+    from.push(...items);
+    where.push(...conditions);
+    return;
+  }
+  const on = conditions.length ? join(conditions, sql` AND `) : sql`1`;
+  from[from.length - 1] = sql`${from[from.length - 1]} LEFT JOIN (${join(items, sql`, `)}) ON ${on}`;
 }
 
 function usesBinding(e: QExpr, v: Binding): boolean {
