@@ -1,6 +1,6 @@
 /**
- * /jpql in this release: statements are parsed; UPDATE and DELETE are refused with 405, syntax
- * errors are 400 with their position, and SELECT says plainly that running it comes next.
+ * /jpql: SELECT statements run; UPDATE and DELETE are refused with 405, syntax errors are 400
+ * with their position.
  */
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -49,10 +49,10 @@ test("the raw form /jpql?Q is parsed the same way", async () => {
   problem(r, 405);
 });
 
-test("a SELECT parses but is answered 400: running JPQL is not in this release", async () => {
-  const r = await jpql("SELECT c FROM Customer c WHERE c.status = :s");
-  problem(r, 400);
-  assert.match(r.body.detail, /JPQL SELECT statements parse, but running them is not available yet/);
+test("a SELECT runs, with named parameters, entity names and case-insensitive keywords and variables", async () => {
+  const r = await h.get(`/jpql?query=${encodeURIComponent("select C from Customer c where C.status = :s")}&params=${encodeURIComponent(JSON.stringify({ s: "active" }))}`);
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual(r.body, [{ class: "jp.Customer", id: 1, status: "active" }]);
 });
 
 test("other methods on /jpql are 405 with Allow", async () => {

@@ -110,13 +110,21 @@ export function keyRefs(group: GroupLayout, prefix = "t"): SQL[] {
 
 /** `FROM primary t0 LEFT JOIN sub t1 ON t1.k = t0.k ...` */
 export function fromClause(group: GroupLayout, full: boolean, prefix = "t"): SQL {
-  const joins = full
-    ? group.tables.slice(1).map((t, i) => {
-        const on = group.keyColumns.map((k) => sql`${qualified(alias(i + 1, prefix), k)} = ${qualified(alias(0, prefix), k)}`);
-        return sql` LEFT JOIN ${ident(t)} ${ident(alias(i + 1, prefix))} ON ${join(on, sql` AND `)}`;
-      })
-    : [];
-  return sql`${ident(group.primaryTable)} ${ident(alias(0, prefix))}${sql.join(joins)}`;
+  return sql`${primaryOf(group, prefix)}${full ? subclassJoins(group, prefix) : sql``}`;
+}
+
+/** `primary t0`: the group's primary table. */
+export function primaryOf(group: GroupLayout, prefix = "t"): SQL {
+  return sql`${ident(group.primaryTable)} ${ident(alias(0, prefix))}`;
+}
+
+/** ` LEFT JOIN sub t1 ON t1.k = t0.k ...`: the group's other tables. */
+export function subclassJoins(group: GroupLayout, prefix = "t"): SQL {
+  const joins = group.tables.slice(1).map((t, i) => {
+    const on = group.keyColumns.map((k) => sql`${qualified(alias(i + 1, prefix), k)} = ${qualified(alias(0, prefix), k)}`);
+    return sql` LEFT JOIN ${ident(t)} ${ident(alias(i + 1, prefix))} ON ${join(on, sql` AND `)}`;
+  });
+  return sql.join(joins);
 }
 
 /** The select list: key, discriminator, version, then (for full rows) every field column. */

@@ -11,6 +11,7 @@ import { QueryError } from "./errors.ts";
 import { ParamCollector, bindQuery, fillQuery, newScope } from "./jdoql/bind.ts";
 import { JdoqlSyntaxError, parseJdoql, parseJdoqlFilter } from "./jdoql/parse.ts";
 import { JpqlSyntaxError, parseJpql } from "./jpql/parse.ts";
+import { bindJpql } from "./jpql/bind.ts";
 import type { SQuery } from "./jdoql/syntax.ts";
 import type { ParamSpec, QQuery } from "./model.ts";
 import { type ResultColumn, candidateKeys, projection } from "./sql/select.ts";
@@ -71,17 +72,18 @@ function syntax<T>(parse: () => T): T {
   }
 }
 
-/**
- * A JPQL statement. This release parses it (syntax errors with their position, UPDATE and DELETE
- * refused with 405); binding SELECT statements to the query model comes with the next release.
- */
+/** A JPQL statement (`/jpql`): SELECT runs; UPDATE and DELETE change data and are refused on GET. */
 export function prepareJpql(model: Model, text: string): PreparedQuery {
-  const statement = syntax(() => parseJpql(text));
-  if (statement.type === "Update" || statement.type === "Delete") {
-    throw new QueryError(`${statement.type.toUpperCase()} statements change data and are not allowed on GET`, statement.pos, undefined, 405);
-  }
-  throw new QueryError("JPQL SELECT statements parse, but running them is not available yet in this version of Extent", statement.pos);
+  return cacheOf(model).get(`jpql\u0000${text}`, () => {
+    const statement = syntax(() => parseJpql(text));
+    if (statement.type === "Update" || statement.type === "Delete") {
+      throw new QueryError(`${statement.type.toUpperCase()} statements change data and are not allowed on GET`, statement.pos, undefined, 405);
+    }
+    const params = new ParamCollector();
+    return compileQuery(model, bindJpql(model, statement, params), params, `jpql:${text}`);
+  });
 }
+
 
 function compileQuery(model: Model, query: QQuery, collector: ParamCollector, cacheKey: string): PreparedQuery {
   const candidate = (query.candidate.type as { meta: ClassMeta }).meta;

@@ -9,7 +9,7 @@ import { fail } from "../errors.ts";
 import type { Binding, QExpr, QQuery } from "../model.ts";
 import { GenContext } from "./context.ts";
 import { type EntityRef, keyOf, singleGroup } from "./entities.ts";
-import { type GroupLayout, groupsOf } from "../../plan/row-layout.ts";
+import { type GroupLayout, groupsOf, primaryOf, subclassJoins } from "../../plan/row-layout.ts";
 import { ExprCompiler, classFilter, fromGroup } from "./expressions.ts";
 import { forEachChild } from "../walk.ts";
 
@@ -70,6 +70,21 @@ function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): v
   const source = v.source;
   const conditions: SQL[] = [];
   const collection = source && source.type.kind === "collection" ? source : undefined;
+  if (v.optional && v.type.kind === "entity") {
+    // LEFT JOIN primary ON <range, ON> LEFT JOIN its subclass tables: rows without a match stay.
+    const meta = v.type.meta;
+    const group = singleGroup(ctx.model, meta, v.pos);
+    const prefix = ctx.prefix();
+    const ref: EntityRef = { kind: "row", meta, group, prefix };
+    ctx.bind(v, { kind: "entity", ref });
+    const filter = classFilter(ctx, meta, group, prefix);
+    if (filter) conditions.push(filter);
+    if (collection) conditions.push(sql`${tuple(keyOf(ref))} IN (${compiler.elements(collection, ctx).sql})`);
+    else if (source) conditions.push(sql`${tuple(keyOf(ref))} = ${tuple(keyOf(compiler.entity(source, ctx)))}`);
+    if (v.on) conditions.push(compiler.cond(v.on, ctx));
+    from[from.length - 1] = sql`${from[from.length - 1]} LEFT JOIN ${primaryOf(group, prefix)} ON ${conditions.length ? join(conditions, sql` AND `) : sql`1`}${subclassJoins(group, prefix)}`;
+    return;
+  }
   const items = compiler.range(v, collection, undefined, ctx, conditions);
   const bound = ctx.lookup(v);
   if (source && source.type.kind === "entity" && bound?.kind === "entity") {
@@ -81,8 +96,8 @@ function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): v
     where.push(...conditions);
     return;
   }
-  const on = conditions.length ? join(conditions, sql` AND `) : sql`1`;
-  from[from.length - 1] = sql`${from[from.length - 1]} LEFT JOIN (${join(items, sql`, `)}) ON ${on}`;
+  // A LEFT JOIN over a collection of values: json_each joins without parentheses.
+  from[from.length - 1] = sql`${from[from.length - 1]} LEFT JOIN ${join(items, sql`, `)} ON ${conditions.length ? join(conditions, sql` AND `) : sql`1`}`;
 }
 
 function usesBinding(e: QExpr, v: Binding): boolean {

@@ -1,0 +1,183 @@
+/**
+ * The JPQL front end: a parse tree becomes the same query model JDOQL produces. What JPQL means
+ * differently is decided here, in one place: every FROM variable is a join (rows multiply),
+ * paths in the select list, grouping and ordering have inner-join semantics (a row whose path
+ * crosses a null reference is dropped), `=` follows SQL's three-valued logic, positions are
+ * 1-based (converted to the model's 0-based functions), LIKE is case-sensitive.
+ */
+import { type ClassMeta, type Model } from "../../metadata/model.ts";
+import { fail } from "../errors.ts";
+import { type Binding, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
+import { ParamCollector } from "../jdoql/bind.ts";
+import { checkAggregatePlacement, checkGrouping, containsAggregate } from "../validate.ts";
+import { childrenOf } from "../walk.ts";
+import { type JScope, bindJpqlExpr, lookupVariable } from "./expressions.ts";
+import type { JFromItem, JSelectQuery, JSelectStatement } from "./syntax.ts";
+
+/** An entity by JPQL entity name (the simple name unless renamed) or, as DataNucleus allows, its class name. */
+export function entityNamed(model: Model, name: string, pos: Pos): ClassMeta {
+  const byName = [...model.classes.values()].find((c) => !c.embeddedOnly && (c.entityName === name || c.name === name));
+  if (!byName) fail(`unknown entity "${name}" (entity names are case-sensitive)`, pos);
+  return byName;
+}
+
+export function bindJpql(model: Model, statement: JSelectStatement, params = new ParamCollector()): QQuery {
+  if (statement.type === "SetOperation") fail(`${statement.op} is not supported yet`, statement.pos);
+  return bindSelect(model, statement, params);
+}
+
+export function bindSelect(model: Model, source: JSelectQuery, params: ParamCollector, outer?: JScope): QQuery {
+  const scope = declareFrom(model, source.from, params, outer);
+  const q = scope.query;
+  if (source.where) q.where = bindJpqlExpr(scope, source.where);
+  q.groupBy = source.groupBy.map((g) => bindJpqlExpr(scope, g));
+  if (source.having) q.having = bindJpqlExpr(scope, source.having);
+  bindSelectList(scope, source);
+  q.orderBy = source.orderBy.map((o) => ({ expr: orderExpr(scope, o.expr), descending: o.descending, nulls: o.nulls }));
+  q.distinct = source.distinct;
+  for (const e of [q.where, q.having]) if (e && e.type.kind !== "boolean" && e.type.kind !== "unknown") fail("a condition must be boolean", e.pos);
+  checkGrouping(q, source.pos);
+  checkAggregatePlacement(q);
+  requireInnerJoins(q);
+  return q;
+}
+
+/** FROM: the first range variable is the candidate; every other declaration is a joined variable. */
+function declareFrom(model: Model, from: readonly JFromItem[], params: ParamCollector, outer?: JScope): JScope {
+  const first = from[0];
+  if (!first) fail("FROM needs at least one declaration");
+  let candidateMeta: ClassMeta;
+  let candidateSource: QExpr | undefined;
+  const scope: JScope = { model, params, outer, variables: new Map(), resultVariables: new Map(), query: undefined! };
+  if (first.kind === "range") candidateMeta = entityNamed(model, first.entity, first.pos);
+  else {
+    if (!outer) fail("a query's first FROM declaration names an entity", first.pos);
+    candidateSource = bindJpqlExpr(outer, first.path);
+    if (candidateSource.type.kind !== "collection" || candidateSource.type.element.kind !== "entity") fail("FROM takes a collection of entities here", first.pos);
+    candidateMeta = candidateSource.type.element.meta;
+  }
+  const candidate: Binding = { name: (first as { variable?: string }).variable ?? "this", type: { kind: "entity", meta: candidateMeta }, excludeSubclasses: false, source: candidateSource, pos: first.pos };
+  scope.query = { candidate, variables: [], result: null, shape: "candidates", distinct: false, unique: false, groupBy: [], orderBy: [], joinVariables: true, outer: outer?.query };
+  declare(scope, candidate, first.pos);
+  const add = (binding: Binding) => {
+    declare(scope, binding, binding.pos);
+    scope.query.variables.push(binding);
+  };
+  from.forEach((item, index) => {
+    if (index > 0 && item.kind === "range") {
+      add({ name: item.variable ?? fail("every FROM declaration after the first needs a variable", item.pos), type: { kind: "entity", meta: entityNamed(model, item.entity, item.pos) }, pos: item.pos });
+    } else if (index > 0 && item.kind !== "range") {
+      const path = bindJpqlExpr(scope, item.path as Parameters<typeof bindJpqlExpr>[1]);
+      add(joinBinding(item.variable, path, false, item.pos));
+    }
+    for (const j of item.kind === "member" ? [] : item.joins) {
+      if (j.target.kind === "entity") {
+        const meta = entityNamed(model, j.target.entity, j.pos);
+        const binding: Binding = { name: j.variable!, type: { kind: "entity", meta }, optional: j.kind === "left", pos: j.pos };
+        add(binding);
+        if (j.on) binding.on = bindJpqlExpr(scope, j.on);
+        continue;
+      }
+      const path = bindJpqlExpr(scope, j.target.path);
+      // JOIN FETCH names no variable: it only asks for the relation to be loaded (the fetch plan does).
+      const binding = joinBinding(j.variable ?? `fetch#${j.pos.offset}`, path, j.kind === "left", j.pos);
+      add(binding);
+      if (j.on) binding.on = bindJpqlExpr(scope, j.on);
+    }
+  });
+  return scope;
+}
+
+function joinBinding(name: string, path: QExpr, optional: boolean, pos: Pos): Binding {
+  const t = path.type;
+  if (t.kind === "collection") return { name, type: t.element, source: path, optional, pos };
+  if (t.kind === "entity") return { name, type: t, source: path, optional, pos };
+  return fail(`JOIN needs a relation or a collection, not ${t.kind}`, pos);
+}
+
+function declare(scope: JScope, binding: Binding, pos: Pos): void {
+  const key = binding.name.toLowerCase();
+  if (lookupVariable(scope, binding.name)) fail(`identification variable "${binding.name}" is declared twice`, pos);
+  scope.variables.set(key, binding);
+}
+
+function bindSelectList(scope: JScope, source: JSelectQuery): void {
+  const q = scope.query;
+  if (!source.select) {
+    q.result = null;
+    return;
+  }
+  const items = source.select;
+  const onlyCandidate = items.length === 1 && !q.variables.length && isCandidateItem(items[0]!.expr, q.candidate.name);
+  if (onlyCandidate && !items[0]!.variable) {
+    q.result = null;
+    q.shape = "candidates";
+    return;
+  }
+  if (items.length === 1 && items[0]!.expr.type === "New") {
+    const ctor = items[0]!.expr;
+    q.result = ctor.args.map((a) => ({ expr: bindJpqlExpr(scope, a), alias: defaultAlias(a) }));
+    q.shape = "object";
+  } else {
+    q.result = items.map((item) => {
+      if (item.expr.type === "New") fail("NEW must be the only select item", item.pos);
+      const expr = item.expr.type === "Object" ? variableExpr(scope, item.expr.variable, item.expr.pos) : bindJpqlExpr(scope, item.expr);
+      if (expr.type.kind === "collection" || expr.type.kind === "map") fail("a collection cannot be selected: JOIN it and select the variable", item.pos);
+      const alias = item.variable ?? defaultAlias(item.expr);
+      if (item.variable) scope.resultVariables.set(item.variable.toLowerCase(), expr);
+      return { expr, alias };
+    });
+    q.shape = items.length === 1 ? "value" : "row";
+  }
+  if (!source.groupBy.length && q.result.every((r) => containsAggregate(r.expr))) q.unique = true;
+}
+
+function isCandidateItem(e: { type: string }, name: string): boolean {
+  const x = e as { type: string; head?: unknown; names?: string[]; variable?: string };
+  if (x.type === "Object") return x.variable?.toLowerCase() === name.toLowerCase();
+  return x.type === "Path" && typeof x.head === "string" && x.head.toLowerCase() === name.toLowerCase() && !x.names?.length;
+}
+
+function variableExpr(scope: JScope, name: string, pos: Pos): QExpr {
+  const binding = lookupVariable(scope, name) ?? fail(`unknown identification variable "${name}"`, pos);
+  return node({ k: "binding", binding, type: binding.type }, pos);
+}
+
+function defaultAlias(e: { type: string }): string {
+  const x = e as { type: string; head?: unknown; names?: string[] };
+  if (x.type === "Path") return x.names?.length ? x.names[x.names.length - 1]! : String(x.head);
+  return "value";
+}
+
+/** ORDER BY may name a result variable. */
+function orderExpr(scope: JScope, e: Parameters<typeof bindJpqlExpr>[1]): QExpr {
+  if (e.type === "Path" && typeof e.head === "string" && !e.names.length) {
+    const result = scope.resultVariables.get(e.head.toLowerCase());
+    if (result && !lookupVariable(scope, e.head)) return result;
+  }
+  return bindJpqlExpr(scope, e);
+}
+
+/**
+ * JPQL paths are inner joins: a row whose selected, grouped or ordered path crosses a null
+ * reference is not in the result. The one place where that differs from JDOQL's null navigation.
+ */
+function requireInnerJoins(q: QQuery): void {
+  const required: QExpr[] = [];
+  const visit = (e: QExpr) => {
+    if (e.k === "field" && e.from.k === "field" && e.from.type.kind === "entity") required.push(e.from);
+    if (e.k === "aggregate" || e.k === "subquery" || e.k === "exists") return;
+    childrenOf(e).forEach(visit);
+  };
+  for (const r of q.result ?? []) {
+    visit(r.expr);
+    if (r.expr.k === "field" && r.expr.type.kind === "entity") required.push(r.expr);
+  }
+  q.groupBy.forEach(visit);
+  q.orderBy.forEach((o) => visit(o.expr));
+  if (!required.length) return;
+  const notNull = required.map((operand): QExpr => node({ k: "isNull", operand, negated: true, type: BOOLEAN_TYPE }, operand.pos));
+  q.where = q.where ? node({ k: "and", items: [q.where, ...notNull], type: BOOLEAN_TYPE }, q.where.pos) : node({ k: "and", items: notNull, type: BOOLEAN_TYPE }, notNull[0]!.pos);
+}
+
+const BOOLEAN_TYPE: QType = { kind: "boolean" };
