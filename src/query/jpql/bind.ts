@@ -159,8 +159,8 @@ function orderExpr(scope: JScope, e: Parameters<typeof bindJpqlExpr>[1]): QExpr 
 }
 
 /**
- * JPQL paths are inner joins: a row whose selected, grouped or ordered path crosses a null
- * reference is not in the result. The one place where that differs from JDOQL's null navigation.
+ * JPQL paths are inner joins: a row whose path (in any clause) crosses a null reference is not in
+ * the result. The one place where that differs from JDOQL's null navigation.
  */
 function requireInnerJoins(q: QQuery): void {
   const required: QExpr[] = [];
@@ -175,6 +175,9 @@ function requireInnerJoins(q: QQuery): void {
   }
   q.groupBy.forEach(visit);
   q.orderBy.forEach((o) => visit(o.expr));
+  // Implicit joins of the WHERE and HAVING paths are inner joins of the whole query, too.
+  if (q.where) visit(q.where);
+  if (q.having) visit(q.having);
   if (!required.length) return;
   const notNull = required.map((operand): QExpr => node({ k: "isNull", operand, negated: true, type: BOOLEAN_TYPE }, operand.pos));
   q.where = q.where ? node({ k: "and", items: [q.where, ...notNull], type: BOOLEAN_TYPE }, q.where.pos) : node({ k: "and", items: notNull, type: BOOLEAN_TYPE }, notNull[0]!.pos);
