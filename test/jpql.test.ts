@@ -354,7 +354,15 @@ test("EXISTS and NOT EXISTS with a correlated subquery", async () => {
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE NOT EXISTS (SELECT o FROM PurchaseOrder o WHERE o.customer = c) ORDER BY c.id"), [3, 4, 5]);
 });
 
+test("a subquery may JOIN from its own range variable", async () => {
+  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE EXISTS (SELECT l FROM PurchaseOrder o JOIN o.lineItems l WHERE o.customer = c AND l.product = 'Gizmo')"), [2]);
+});
+
 test("a subquery may range over a path of the outer query", async () => {
+  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE EXISTS (SELECT o FROM c.orders o WHERE o.total > 100)"), [2]);
+});
+
+test("a subquery may range over an outer path and join from it", async () => {
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE EXISTS (SELECT l FROM c.orders o JOIN o.lineItems l WHERE l.product = 'Gizmo')"), [2]);
 });
 
@@ -369,7 +377,7 @@ test("ALL: the greatest order total", async () => {
 test("ANY and SOME", async () => {
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance > ANY (SELECT o.total FROM PurchaseOrder o) ORDER BY c.id"), [1, 2, 5]);
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance > SOME (SELECT o.total FROM PurchaseOrder o) ORDER BY c.id"), [1, 2, 5]);
-  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance < ANY (SELECT o.total FROM PurchaseOrder o WHERE o.customer = c) ORDER BY c.id"), [1, 2]);
+  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance > ANY (SELECT o.total FROM PurchaseOrder o WHERE o.customer = c) ORDER BY c.id"), [1, 2]);
 });
 
 test("ALL over an empty subquery is true, ANY over it is false", async () => {
@@ -566,8 +574,14 @@ test("HAVING may use an aggregate not in SELECT", async () => {
 });
 
 test("GROUP BY a variable", async () => {
+  const rows = await run("SELECT c, COUNT(o) FROM Customer c JOIN c.orders o GROUP BY c");
+  assert.deepEqual(rows.map((r: any) => [r[0].id, r[1]]).sort(), [[1, 2], [2, 2]]);
+});
+
+test("with GROUP BY a variable, its key field counts as grouped (ORDER BY c.id, SELECT c.id)", async () => {
   const rows = await run("SELECT c, COUNT(o) FROM Customer c JOIN c.orders o GROUP BY c ORDER BY c.id");
   assert.deepEqual(rows.map((r: any) => [r[0].id, r[1]]), [[1, 2], [2, 2]]);
+  assert.deepEqual(await run("SELECT c.id, COUNT(o) FROM Customer c JOIN c.orders o GROUP BY c ORDER BY c.id"), [[1, 2], [2, 2]]);
 });
 
 test("a select item that is not grouped is a 400", async () => {

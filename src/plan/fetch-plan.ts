@@ -8,6 +8,13 @@ export interface FetchPlan {
   /** Named groups in addition to `default`; `all` means every field. */
   groups: readonly string[];
   maxDepth: number;
+  /** Single fields added to the plan, as `declaringClass.field` (a JPQL JOIN FETCH). */
+  fields?: readonly string[];
+}
+
+/** A string that tells fetch plans apart, for caches. */
+export function planKey(plan: FetchPlan): string {
+  return `${plan.groups.join(",")}${plan.fields?.length ? `+${plan.fields.join(",")}` : ""}`;
 }
 
 export const DEFAULT_PLAN: FetchPlan = { groups: [], maxDepth: 1 };
@@ -41,14 +48,15 @@ const cache = new WeakMap<ClassMeta, Map<string, FieldMeta[]>>();
 
 /** The fields of a class that the plan fetches, in declaration order (identity and version excluded). */
 export function planFields(meta: ClassMeta, plan: FetchPlan): FieldMeta[] {
-  const key = plan.groups.join(",");
+  const key = planKey(plan);
   let perClass = cache.get(meta);
   if (!perClass) cache.set(meta, (perClass = new Map()));
   let fields = perClass.get(key);
   if (!fields) {
     const all = plan.groups.includes("all");
     const named = new Set(plan.groups.flatMap((g) => (meta.fetchGroups.get(g) ?? []).map((p) => p.split(".")[0]!)));
-    fields = [...meta.fields.values()].filter((f) => !f.primaryKey && !f.isVersionField && (all || f.defaultFetchGroup || named.has(f.name)));
+    const extra = new Set(plan.fields ?? []);
+    fields = [...meta.fields.values()].filter((f) => !f.primaryKey && !f.isVersionField && (all || f.defaultFetchGroup || named.has(f.name) || extra.has(`${f.declaringClass}.${f.name}`)));
     perClass.set(key, fields);
   }
   return fields;

@@ -10,7 +10,7 @@
  */
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
 import { type Compiled, type SQL, compile, ident, join, sql, tuple } from "../store/sql.ts";
-import { type FetchPlan, planFields } from "./fetch-plan.ts";
+import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
 import { perModelCache } from "./plan-cache.ts";
 import { type GroupLayout, discriminatorFilter, extentKeys, fromClause, groupsOf, keyRefs, selectList } from "./row-layout.ts";
 
@@ -56,7 +56,7 @@ const plans = perModelCache<ReadPlan>(1000);
 
 /** The plan reading `meta`'s objects to `depth` levels (the loader goes on level by level beyond). */
 export function readPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, depth: number): ReadPlan {
-  const key = `${meta.name}|${selector.kind === "subquery" ? "q:" + selector.cacheKey : selector.kind}|${fetch.groups.join(",")}|${depth}`;
+  const key = `${meta.name}|${selector.kind === "subquery" ? "q:" + selector.cacheKey : selector.kind}|${planKey(fetch)}|${depth}`;
   return plans(model).get(key, () => buildPlan(model, meta, selector, fetch, depth));
 }
 

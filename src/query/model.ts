@@ -153,6 +153,8 @@ export interface QQuery {
    * variables the result does not use in EXISTS (a candidate appears once).
    */
   joinVariables?: boolean;
+  /** JPQL JOIN FETCH: relation fields (`declaringClass.field`) added to the fetch plan of the results. */
+  fetchFields?: string[];
 }
 
 /** Parameters a query declares or uses, with the types their values must have. */

@@ -18,8 +18,10 @@ import type { QType } from "./model.ts";
 import type { PreparedQuery } from "./prepare.ts";
 import type { ResultColumn } from "./sql/select.ts";
 
-export async function runQuery(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, fetch: FetchPlan): Promise<unknown> {
+export async function runQuery(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<unknown> {
   const q = prepared.query;
+  // JOIN FETCH adds its relations to the fetch plan.
+  const fetch = q.fetchFields?.length ? { ...requested, fields: [...(requested.fields ?? []), ...q.fetchFields] } : requested;
   if (prepared.selector) {
     const { roots, objects } = await load(rt.store, rt.model, prepared.candidate, prepared.selector, fetch, values);
     const serializer = new Serializer(rt.model, objects, fetch);

@@ -25,6 +25,8 @@ export function checkGrouping(q: QQuery, pos: Pos): void {
   const check = (e: QExpr, what: string) => {
     if (containsAggregate(e) && e.k === "aggregate") return;
     if (grouped.includes(fingerprint(e)) || !dependsOnRows(e)) return;
+    // Grouping by an object groups by its identity: its fields have one value per group.
+    if (e.k === "field" && e.from.type.kind === "entity" && grouped.includes(fingerprint(e.from))) return;
     if (e.k === "aggregate") return;
     const kids = childrenOf(e);
     if (kids.length && e.k !== "field" && e.k !== "binding") return void kids.forEach((k) => check(k, what));

@@ -5,7 +5,7 @@
  * crosses a null reference is dropped), `=` follows SQL's three-valued logic, positions are
  * 1-based (converted to the model's 0-based functions), LIKE is case-sensitive.
  */
-import { type ClassMeta, type Model } from "../../metadata/model.ts";
+import { type ClassMeta, type Model, isAncestor } from "../../metadata/model.ts";
 import { fail } from "../errors.ts";
 import { type Binding, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
 import { ParamCollector } from "../jdoql/bind.ts";
@@ -78,9 +78,17 @@ function declareFrom(model: Model, from: readonly JFromItem[], params: ParamColl
         if (j.on) binding.on = bindJpqlExpr(scope, j.on);
         continue;
       }
-      const path = bindJpqlExpr(scope, j.target.path);
+      // JOIN TREAT(path AS Sub) x: x ranges over the path's elements that are Subs.
+      const target = j.target.path;
+      const treated = target.type === "Treat" ? entityNamed(model, target.entity, target.pos) : undefined;
+      const path = bindJpqlExpr(scope, (target.type === "Treat" ? target.path : target) as Parameters<typeof bindJpqlExpr>[1]);
       // JOIN FETCH names no variable: it only asks for the relation to be loaded (the fetch plan does).
       const binding = joinBinding(j.variable ?? `fetch#${j.pos.offset}`, path, j.kind === "left", j.pos);
+      if (j.fetch && path.k === "field") (scope.query.fetchFields ??= []).push(`${path.field.declaringClass}.${path.field.name}`);
+      if (treated) {
+        if (binding.type.kind !== "entity" || !isAncestor(model, binding.type.meta.name, treated.name)) fail(`TREAT: ${treated.name} is not a subclass of the joined entity`, target.pos);
+        binding.type = { kind: "entity", meta: treated };
+      }
       add(binding);
       if (j.on) binding.on = bindJpqlExpr(scope, j.on);
     }

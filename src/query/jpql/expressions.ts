@@ -81,6 +81,12 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       return e.not ? node({ k: "not", operand: both, type: BOOLEAN }, pos) : both;
     }
     case "In": {
+      if (e.operand.type === "Type" && e.source.kind === "list") {
+        // TYPE(e) IN (A, B): an exact-class test for each listed entity.
+        const tests = e.source.items.map((item) => typeComparison(scope, e.operand, item, "=", pos)!);
+        const any = node({ k: "or", items: tests, type: BOOLEAN }, pos);
+        return e.not ? node({ k: "not", operand: any, type: BOOLEAN }, pos) : any;
+      }
       const operand = bindJpqlExpr(scope, e.operand);
       let test: QExpr;
       if (e.source.kind === "list") {

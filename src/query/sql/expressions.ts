@@ -367,7 +367,7 @@ export class ExprCompiler {
   range(v: Binding, collection: QExpr | undefined, mapRange: QExpr | undefined, ctx: GenContext, where: SQL[]): SQL[] {
     const x = ctx.nextAlias();
     if (mapRange && (mapRange.k === "containsKey" || mapRange.k === "containsValue")) {
-      const source = this.value(mapRange.map, ctx.parent ?? ctx);
+      const source = this.value(mapRange.map, ctx);
       ctx.bind(v, { kind: "value", value: sql`${ident(x)}.${sql.raw(mapRange.k === "containsKey" ? "key" : "value")}` });
       return [sql`json_each(${source}) ${ident(x)}`];
     }
@@ -381,13 +381,13 @@ export class ExprCompiler {
       if (filter) where.push(filter);
       // A class declared without an extent gives an unconstrained variable nothing to range over.
       if (!collection && !meta.requiresExtent) where.push(sql`0`);
-      if (collection) where.push(sql`${tuple(keyOf(ref))} IN (${this.elements(collection, ctx.parent ?? ctx).sql})`);
+      if (collection) where.push(sql`${tuple(keyOf(ref))} IN (${this.elements(collection, ctx).sql})`);
       return [fromGroup(group, prefix)];
     }
     if (!collection) fail(`variable "${v.name}" must be taken from a collection with contains()`, v.pos);
     // json_each in FROM may read columns of the other FROM items and of outer queries.
     ctx.bind(v, { kind: "value", value: sql`${ident(x)}.${ident("value")}` });
-    return [sql`json_each(${this.jsonSource(collection, ctx.parent ?? ctx)}) ${ident(x)}`];
+    return [sql`json_each(${this.jsonSource(collection, ctx)}) ${ident(x)}`];
   }
 
   /** The JSON array a collection of values is: a JSON column, a parameter, a literal list. */
