@@ -9,8 +9,9 @@ import type { RootSelector } from "../plan/read-plan.ts";
 import { type Compiled, compile, sql } from "../store/sql.ts";
 import { QueryError } from "./errors.ts";
 import { ParamCollector, bindQuery, fillQuery, newScope } from "./jdoql/bind.ts";
-import { JdoqlSyntaxError, parseJdoql, parseJdoqlFilter } from "./jdoql/parse.ts";
-import { JpqlSyntaxError, parseJpql } from "./jpql/parse.ts";
+import { parseJdoql, parseJdoqlFilter } from "./jdoql/parse.ts";
+import { parseJpql } from "./jpql/parse.ts";
+import { QuerySyntaxError } from "./syntax-errors.ts";
 import { bindJpql } from "./jpql/bind.ts";
 import type { SQuery } from "./jdoql/syntax.ts";
 import type { ParamSpec, QQuery } from "./model.ts";
@@ -65,7 +66,7 @@ function syntax<T>(parse: () => T): T {
   try {
     return parse();
   } catch (error) {
-    if (error instanceof JdoqlSyntaxError || error instanceof JpqlSyntaxError) {
+    if (error instanceof QuerySyntaxError) {
       throw new QueryError(error.message.replace(/^line \d+, column \d+: /, ""), error.position, error.expected);
     }
     throw error;

@@ -3,26 +3,13 @@
  * with its errors turned into `JdoqlSyntaxError`s that carry a position and readable expectations.
  */
 import * as parser from "../generated/jdoql-parser.js";
-import type { SExpr, SStatement } from "./syntax.ts";
+import { END, type Expectation, QuerySyntaxError, describeExpectations, summarise, tokenAt } from "../syntax-errors.ts";
+import type { Pos, SExpr, SStatement } from "./syntax.ts";
 
-export interface JdoqlPosition {
-  line: number;
-  column: number;
-  offset: number;
-}
+export type JdoqlPosition = Pos;
 
-export class JdoqlSyntaxError extends Error {
+export class JdoqlSyntaxError extends QuerySyntaxError {
   override readonly name = "JdoqlSyntaxError";
-  /** Where the error was found (1-based line and column, 0-based offset). */
-  readonly position: JdoqlPosition;
-  /** What the parser would have accepted there, e.g. `"&&"`, `"FROM"`, `identifier`, `end of input`. */
-  readonly expected: string[];
-
-  constructor(message: string, position: JdoqlPosition, expected: string[]) {
-    super(message);
-    this.position = position;
-    this.expected = expected;
-  }
 }
 
 /** Parses a single-string query (`SELECT ...`, or DataNucleus's `DELETE FROM ...` / `UPDATE ...`). */
@@ -63,7 +50,8 @@ const OPERAND_STARTS = new Set([
   ),
 ]);
 
-const END = "end of input";
+
+const VOCABULARY = { operandStarts: OPERAND_STARTS, operators: OPERATORS, operatorMarker: JSON.stringify("&&") };
 
 /** Words the grammar refuses as bare names (JDOQL keywords in either case, Java's reserved words). */
 const RESERVED_WORDS = new Set(
@@ -85,77 +73,15 @@ function toJdoqlError(e: parser.SyntaxError, text: string): JdoqlSyntaxError {
     // A rule called error(): the grammar's message is already specific.
     return new JdoqlSyntaxError(`${where}: ${e.message}`, position, []);
   }
-  const expected = describeExpectations(e.expected);
+  const expected = describeExpectations(e.expected as readonly Expectation[]);
   const token = tokenAt(text, offset);
   const found = token === null ? END : JSON.stringify(token);
   // Where a name (not any expression) is expected, say why a keyword does not do.
   const reserved =
     token !== null && expected.includes("identifier") && !expected.includes("literal") && RESERVED_WORDS.has(token);
   return new JdoqlSyntaxError(
-    `${where}: expected ${summarise(expected)}, found ${found}${reserved ? " (a reserved word, not allowed as a name)" : ""}`,
+    `${where}: expected ${summarise(expected, VOCABULARY)}, found ${found}${reserved ? " (a reserved word, not allowed as a name)" : ""}`,
     position,
     expected,
   );
-}
-
-/** Peggy's expectations as readable, deduplicated strings: quoted tokens first, `end of input` last. */
-function describeExpectations(expectations: readonly parser.Expectation[]): string[] {
-  const out = new Set<string>();
-  for (const x of expectations) {
-    switch (x.type) {
-      case "literal":
-        out.add(JSON.stringify(x.text));
-        break;
-      case "other":
-        out.add(x.description);
-        break;
-      case "end":
-        out.add(END);
-        break;
-      case "any":
-        out.add("any character");
-        break;
-      case "class":
-        // Peggy merges single-character alternatives ("*" / "/" / "%") into a class: list them.
-        if (!x.inverted && x.parts.every((p) => typeof p === "string")) {
-          for (const p of x.parts) out.add(JSON.stringify(p));
-        } else {
-          out.add(`[${x.inverted ? "^" : ""}${x.parts.map((p) => (Array.isArray(p) ? `${p[0]}-${p[1]}` : p)).join("")}]`);
-        }
-        break;
-    }
-  }
-  const rank = (s: string) => (s === END ? 2 : s.startsWith('"') ? 0 : 1);
-  return [...out].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** `a, b or c`, with operand starts and operators folded into "an expression" / "an operator". */
-function summarise(expected: string[]): string {
-  let items = expected;
-  const tail: string[] = [];
-  if (items.includes("literal")) {
-    items = items.filter((s) => !OPERAND_STARTS.has(s));
-    tail.push("an expression");
-  }
-  if (items.includes(JSON.stringify("&&"))) {
-    items = items.filter((s) => !OPERATORS.has(s));
-    tail.push("an operator");
-  }
-  const hasEnd = items.includes(END);
-  const words = [...items.filter((s) => s !== END), ...tail, ...(hasEnd ? [END] : [])];
-  if (words.length === 0) return "nothing more";
-  if (words.length === 1) return words[0];
-  return `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
-}
-
-/** The token at `offset` (a word, a number, an operator or one character); null at the end. */
-function tokenAt(text: string, offset: number): string | null {
-  if (offset >= text.length) return null;
-  const rest = text.slice(offset);
-  const token =
-    /^[\p{L}\p{Nl}\p{Sc}\p{Pc}][\p{L}\p{Nl}\p{Sc}\p{Pc}\p{Nd}\p{Mn}\p{Mc}\p{Cf}]*/u.exec(rest) ??
-    /^[0-9.][0-9a-zA-Z_.]*/.exec(rest) ??
-    /^[=<>!&|+\-*/%^~]+/.exec(rest) ??
-    /^[\s\S]/u.exec(rest);
-  return token ? token[0] : rest[0];
 }

@@ -3,22 +3,13 @@
  * its errors turned into `JpqlSyntaxError`s that carry a position and readable expectations.
  */
 import * as parser from "../generated/jpql-parser.js";
+import { END, type Expectation, QuerySyntaxError, describeExpectations, summarise, tokenAt } from "../syntax-errors.ts";
 import type { JParam, JStatement, Pos } from "./syntax.ts";
 
 export type JpqlPosition = Pos;
 
-export class JpqlSyntaxError extends Error {
+export class JpqlSyntaxError extends QuerySyntaxError {
   override readonly name = "JpqlSyntaxError";
-  /** Where the error was found (1-based line and column, 0-based offset). */
-  readonly position: JpqlPosition;
-  /** What the parser would have accepted there, e.g. `"AND"`, `"FROM"`, `identifier`, `end of input`. */
-  readonly expected: string[];
-
-  constructor(message: string, position: JpqlPosition, expected: string[]) {
-    super(message);
-    this.position = position;
-    this.expected = expected;
-  }
 }
 
 /** Parses a JPQL statement: SELECT (set operations included), UPDATE or DELETE. */
@@ -91,7 +82,14 @@ const OPERAND_STARTS = new Set([
   ),
 ]);
 
-const END = "end of input";
+
+const VOCABULARY = {
+  operandStarts: OPERAND_STARTS,
+  operators: OPERATORS,
+  operatorMarker: JSON.stringify("||"),
+  // A lone "AND" (no "OR") is BETWEEN's: keep it visible.
+  keep: (items: readonly string[]) => (items.includes(JSON.stringify("OR")) ? [] : [JSON.stringify("AND")]),
+};
 
 /** The reserved identifiers of JPQL 3.2 (case-insensitive). */
 const RESERVED_WORDS = new Set(
@@ -116,7 +114,7 @@ function toJpqlError(e: parser.SyntaxError, text: string): JpqlSyntaxError {
     // A rule called error(): the grammar's message is already specific.
     return new JpqlSyntaxError(`${where}: ${e.message}`, position, []);
   }
-  const expected = describeExpectations(e.expected);
+  const expected = describeExpectations(e.expected as readonly Expectation[]);
   const token = tokenAt(text, offset);
   const found = token === null ? END : /^\s$/.test(token) ? "whitespace" : JSON.stringify(token);
   // Where a name (not any expression) is expected, say why a reserved identifier does not do.
@@ -126,75 +124,8 @@ function toJpqlError(e: parser.SyntaxError, text: string): JpqlSyntaxError {
     !expected.includes("literal") &&
     RESERVED_WORDS.has(token.toUpperCase());
   return new JpqlSyntaxError(
-    `${where}: expected ${summarise(expected)}, found ${found}${reserved ? " (a reserved identifier, not allowed as a name)" : ""}`,
+    `${where}: expected ${summarise(expected, VOCABULARY)}, found ${found}${reserved ? " (a reserved identifier, not allowed as a name)" : ""}`,
     position,
     expected,
   );
-}
-
-/** Peggy's expectations as readable, deduplicated strings: quoted tokens first, `end of input` last. */
-function describeExpectations(expectations: readonly parser.Expectation[]): string[] {
-  const out = new Set<string>();
-  for (const x of expectations) {
-    switch (x.type) {
-      case "literal":
-        out.add(JSON.stringify(x.text));
-        break;
-      case "other":
-        out.add(x.description);
-        break;
-      case "end":
-        out.add(END);
-        break;
-      case "any":
-        out.add("any character");
-        break;
-      case "class":
-        // Peggy merges single-character alternatives ("<" / "=" / ">") into a class, even a range: list them.
-        if (!x.inverted && x.parts.every((p) => typeof p === "string" || p[1].charCodeAt(0) - p[0].charCodeAt(0) < 8)) {
-          for (const p of x.parts) {
-            if (typeof p === "string") out.add(JSON.stringify(p));
-            else for (let c = p[0].charCodeAt(0); c <= p[1].charCodeAt(0); c++) out.add(JSON.stringify(String.fromCharCode(c)));
-          }
-        } else {
-          out.add(`[${x.inverted ? "^" : ""}${x.parts.map((p) => (Array.isArray(p) ? `${p[0]}-${p[1]}` : p)).join("")}]`);
-        }
-        break;
-    }
-  }
-  const rank = (s: string) => (s === END ? 2 : s.startsWith('"') ? 0 : 1);
-  return [...out].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
-}
-
-/** `a, b or c`, with operand starts and operators folded into "an expression" / "an operator". */
-function summarise(expected: string[]): string {
-  let items = expected;
-  const tail: string[] = [];
-  if (items.includes("literal")) {
-    items = items.filter((s) => !OPERAND_STARTS.has(s));
-    tail.push("an expression");
-  }
-  if (items.includes(JSON.stringify("||"))) {
-    // A lone "AND" (no "OR") is BETWEEN's: keep it visible.
-    const keepAnd = !items.includes(JSON.stringify("OR"));
-    items = items.filter((s) => !OPERATORS.has(s) || (keepAnd && s === JSON.stringify("AND")));
-    tail.push("an operator");
-  }
-  const hasEnd = items.includes(END);
-  const words = [...items.filter((s) => s !== END), ...tail, ...(hasEnd ? [END] : [])];
-  if (words.length === 0) return "nothing more";
-  if (words.length === 1) return words[0];
-  return `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
-}
-
-/** The token at `offset` (a word, a number, an operator or one character); null at the end. */
-function tokenAt(text: string, offset: number): string | null {
-  if (offset >= text.length) return null;
-  const rest = text.slice(offset);
-  const token =
-    /^[\p{L}\p{Nl}\p{Sc}\p{Pc}][\p{L}\p{Nl}\p{Sc}\p{Pc}\p{Nd}\p{Mn}\p{Mc}\p{Cf}]*/u.exec(rest) ??
-    /^[0-9.][0-9a-zA-Z_.]*/.exec(rest) ??
-    /^[=<>!&|+\-*/%^~]+/.exec(rest) ??
-    /^[\s\S]/u.exec(rest);
-  return token ? token[0] : rest[0];
 }
