@@ -3,7 +3,7 @@
  * parameters and errors, on a small model (test/models/jpql/package.jdo). Expected values follow
  * the Jakarta Persistence 3.1/3.2 spec and docs contract sections 4-6.
  */
-import { test, before, after } from "node:test";
+import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { startHarness, type Harness, type Reply } from "./support/harness.ts";
@@ -697,4 +697,26 @@ test("UPDATE and DELETE are 405", async () => {
   await refused("UPDATE Customer c SET c.status = 'x'", 405);
   await refused("DELETE FROM Customer c WHERE c.id = 1", 405);
   assert.deepEqual(await run("SELECT COUNT(c) FROM Customer c"), 5);
+});
+
+describe("TYPE as a value and the other EXTRACT fields", () => {
+  test("SELECT TYPE(e) is the runtime class name of each object", async () => {
+    const r = await h.get(`/jpql?query=${encodeURIComponent("SELECT DISTINCT TYPE(e) FROM Employee e")}`);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual([...r.body].sort(), ["jq.Employee", "jq.Exempt", "jq.Manager"]);
+  });
+
+  test("EXTRACT QUARTER, WEEK (ISO 8601), DATE and TIME", async () => {
+    const q = "SELECT EXTRACT(QUARTER FROM c.since), EXTRACT(WEEK FROM c.since), EXTRACT(DATE FROM c.since), EXTRACT(TIME FROM c.since) FROM Customer c WHERE c.since IS NOT NULL ORDER BY c.id";
+    const r = await h.get(`/jpql?query=${encodeURIComponent(q)}`);
+    assert.equal(r.status, 200, r.text);
+    // Alice, since Sunday 2020-03-15: the first quarter, ISO week 11.
+    assert.deepEqual(r.body[0], [1, 11, Date.UTC(2020, 2, 15), 0]);
+    for (const [quarter, week, date, time] of r.body) {
+      assert.ok(quarter >= 1 && quarter <= 4);
+      assert.ok(week >= 1 && week <= 53);
+      assert.equal(date % 86400000, 0);
+      assert.equal(time, 0, "a LocalDate has no time of day");
+    }
+  });
 });

@@ -97,6 +97,8 @@ export type QExpr = (
   /** `JDOHelper.getObjectId(x)`: the key of an entity. */
   | { k: "objectId"; operand: QExpr }
   | { k: "version"; operand: QExpr }
+  /** JPQL TYPE(e) as a value: the runtime class name. */
+  | { k: "classOf"; operand: QExpr }
   /** A list of values (`{a, b}`, a collection parameter) used with contains. */
   | { k: "list"; items: QExpr[] }
 ) & { type: QType; pos: Pos };
@@ -114,7 +116,7 @@ export type FnName =
   | "matches"
   | "equalsIgnoreCase"
   | "abs" | "sqrt" | "ceil" | "floor" | "exp" | "log" | "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "round" | "sign" | "power" | "mod"
-  | "year" | "month0" | "month1" | "day" | "hour" | "minute" | "second" | "dayOfWeek"
+  | "year" | "month0" | "month1" | "day" | "hour" | "minute" | "second" | "dayOfWeek" | "quarter" | "isoWeek" | "datePart" | "timePart"
   | "ordinal" | "enumName"
   | "coalesce" | "nullif"
   /** JPQL: LIKE (case-sensitive: `%`, `_`, optional escape), LEFT, RIGHT, REPLACE, ROUND(x, n), current date/time. */

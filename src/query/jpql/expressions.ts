@@ -173,18 +173,23 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
     }
     case "Extract": {
       const from = bindJpqlExpr(scope, e.from);
-      const parts: Partial<Record<string, FnName>> = { YEAR: "year", MONTH: "month1", DAY: "day", HOUR: "hour", MINUTE: "minute", SECOND: "second" };
+      const parts: Record<string, FnName> = { YEAR: "year", QUARTER: "quarter", MONTH: "month1", WEEK: "isoWeek", DAY: "day", HOUR: "hour", MINUTE: "minute", SECOND: "second", DATE: "datePart", TIME: "timePart" };
       const part = parts[e.field] ?? fail(`EXTRACT(${e.field} FROM ...) is not supported`, pos);
       if (from.type.kind !== "temporal") fail("EXTRACT needs a date or time", pos);
-      return node({ k: "fn", name: part, args: [from], type: INT }, pos);
+      const type: QType = e.field === "DATE" ? { kind: "temporal", basic: "local-date" } : e.field === "TIME" ? { kind: "temporal", basic: "local-time" } : INT;
+      return node({ k: "fn", name: part, args: [from], type }, pos);
     }
     case "Cast": {
       const operand = bindJpqlExpr(scope, e.operand);
       const type: QType = e.target === "STRING" ? STRING : e.target === "INTEGER" ? INT : e.target === "LONG" ? LONG : e.target === "FLOAT" ? { kind: "number", numeric: "float" } : DOUBLE;
       return node({ k: "cast", operand, type }, pos);
     }
-    case "Type":
-      return fail("TYPE(...) is supported in comparisons with an entity name: TYPE(e) = Entity, TYPE(e) IN (A, B)", pos);
+    case "Type": {
+      // As a value (the select list), TYPE(e) is the runtime class's name; comparisons test classes.
+      const operand = bindJpqlExpr(scope, e.arg as JExpr);
+      if (operand.type.kind !== "entity") fail("TYPE needs an entity", pos);
+      return node({ k: "classOf", operand, type: STRING }, pos);
+    }
     case "KeyValueEntry":
       return fail(`${e.fn}(...) over maps is not supported`, pos);
   }

@@ -85,3 +85,15 @@ export function rowsOfClass(model: Model, meta: ClassMeta, table: string, select
   const on = keyEquals(group.keyColumns, group.keyColumns.map((k) => qualified(x, k)), primary);
   return sql`SELECT ${join(select(x))} FROM ${base} JOIN ${ident(group.primaryTable)} ${ident(primary)} ON ${on} WHERE ${where(x)} AND ${filter}`;
 }
+
+/** The runtime class name of an object: its discriminator mapped back to class names. */
+export function classNameOf(model: Model, e: EntityRef): SQL {
+  const group = e.kind === "row" ? e.group : singleGroup(model, e.meta);
+  if (!group.discriminatorColumn) return sql`CASE WHEN ${keyOf(e)[0]} IS NOT NULL THEN ${group.classes[0]!.name} END`;
+  const cases = join([...group.byDiscriminator].map(([value, c]) => sql`WHEN ${value} THEN ${c.name}`), sql` `);
+  const discriminator =
+    e.kind === "row"
+      ? qualified(alias(0, e.prefix), group.discriminatorColumn)
+      : sql`(SELECT ${ident(group.discriminatorColumn)} FROM ${ident(group.primaryTable)} WHERE ${keyEquals(group.keyColumns, e.key)})`;
+  return sql`(CASE ${discriminator} ${cases} END)`;
+}

@@ -11,7 +11,7 @@ import { fail } from "../errors.ts";
 import type { Binding, QExpr } from "../model.ts";
 import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
-import { type EntityRef, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup } from "./entities.ts";
+import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup } from "./entities.ts";
 import { fnSql } from "./functions.ts";
 import { forEachChild } from "../walk.ts";
 
@@ -130,6 +130,8 @@ export class ExprCompiler {
         return sql`(SELECT value FROM json_each(${this.value(e.map, ctx)}) WHERE key = ${this.mapKey(e.key, ctx)})`;
       case "listGet":
         return sql`(SELECT ${sql.raw("_e0")} FROM (${this.orderedElements(e.list, ctx)}) LIMIT 1 OFFSET ${this.value(e.index, ctx)})`;
+      case "classOf":
+        return classNameOf(ctx.model, this.entity(e.operand, ctx));
       case "version": {
         const ref = this.entity(e.operand, ctx);
         if (!ref.meta.version) fail(`${ref.meta.name} is not versioned`, e.pos);

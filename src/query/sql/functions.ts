@@ -53,6 +53,12 @@ export function fnSql(name: FnName, a: SQL[], args: QExpr[]): SQL {
     case "minute": return part("%M", s!);
     case "second": return part("%S", s!);
     case "dayOfWeek": return sql`(${part("%w", s!)} + 1)`;
+    case "quarter": return sql`((${part("%m", s!)} - 1) / 3 + 1)`;
+    // ISO 8601 week: the day of the year of this week's Thursday, in weeks.
+    case "isoWeek": return sql`((CAST(strftime('%j', ${s} / 1000.0, 'unixepoch', '-3 days', 'weekday 4') AS INTEGER) - 1) / 7 + 1)`;
+    // Floor, not truncation: dates before 1970 are negative milliseconds.
+    case "datePart": return sql`(${s} - ((${s} % 86400000) + 86400000) % 86400000)`;
+    case "timePart": return sql`(((${s} % 86400000) + 86400000) % 86400000)`;
     case "ordinal": return enumOrdinal(s!, args[0]!);
     case "enumName": return enumName(s!, args[0]!);
     case "coalesce": return sql`coalesce(${join(a)})`;
