@@ -720,3 +720,41 @@ describe("TYPE as a value and the other EXTRACT fields", () => {
     }
   });
 });
+
+describe("UNION, INTERSECT and EXCEPT (JPQL 3.2)", () => {
+  const names = async (q: string) => {
+    const r = await h.get(`/jpql?query=${encodeURIComponent(q)}`);
+    assert.equal(r.status, 200, r.text);
+    return [...r.body].sort();
+  };
+
+  test("UNION removes duplicates, UNION ALL keeps them", async () => {
+    assert.deepEqual(await names("SELECT c.name FROM Customer c WHERE c.id <= 2 UNION SELECT d.name FROM Customer d WHERE d.id = 2"), ["Alice", "Bob"]);
+    assert.deepEqual(await names("SELECT c.name FROM Customer c WHERE c.id <= 2 UNION ALL SELECT d.name FROM Customer d WHERE d.id = 2"), ["Alice", "Bob", "Bob"]);
+  });
+
+  test("INTERSECT and EXCEPT, with INTERSECT binding tighter than UNION", async () => {
+    assert.deepEqual(await names("SELECT c.name FROM Customer c WHERE c.id <= 3 INTERSECT SELECT d.name FROM Customer d WHERE d.id >= 2"), ["Bob", "carol"]);
+    assert.deepEqual(await names("SELECT c.name FROM Customer c WHERE c.id <= 3 EXCEPT SELECT d.name FROM Customer d WHERE d.id >= 2"), ["Alice"]);
+    assert.deepEqual(await names("SELECT c.name FROM Customer c WHERE c.id = 1 UNION SELECT d.name FROM Customer d INTERSECT SELECT e.name FROM Customer e WHERE e.id = 2"), ["Alice", "Bob"]);
+  });
+
+  test("entities can be combined; they come back as objects", async () => {
+    const r = await h.get(`/jpql?query=${encodeURIComponent("SELECT c FROM Customer c WHERE c.id = 1 UNION SELECT d FROM Customer d WHERE d.id = 2")}`);
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body.map((c: any) => c.id).sort(), [1, 2]);
+    assert.equal(r.body[0].class, "jq.Customer");
+  });
+
+  test("sides of different widths, INTERSECT ALL and ORDER BY after a set operation are precise 400s", async () => {
+    for (const q of [
+      "SELECT c.name FROM Customer c UNION SELECT d.name, d.id FROM Customer d",
+      "SELECT c.name FROM Customer c INTERSECT ALL SELECT d.name FROM Customer d",
+      "SELECT c.name FROM Customer c UNION SELECT d.name FROM Customer d ORDER BY 1",
+    ]) {
+      const r = await h.get(`/jpql?query=${encodeURIComponent(q)}`);
+      assert.equal(r.status, 400, `${q}: ${r.text}`);
+      assert.match(r.headers.get("content-type") ?? "", /problem\+json/);
+    }
+  });
+});

@@ -157,6 +157,8 @@ export interface QQuery {
   joinVariables?: boolean;
   /** JPQL JOIN FETCH: relation fields (`declaringClass.field`) added to the fetch plan of the results. */
   fetchFields?: string[];
+  /** JPQL 3.2 UNION / INTERSECT / EXCEPT: this query's rows are `left op right` (the result is left's). */
+  compound?: { op: "UNION" | "INTERSECT" | "EXCEPT"; all: boolean; left: QQuery; right: QQuery };
 }
 
 /** Parameters a query declares or uses, with the types their values must have. */

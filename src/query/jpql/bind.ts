@@ -22,8 +22,19 @@ export function entityNamed(model: Model, name: string, pos: Pos): ClassMeta {
 }
 
 export function bindJpql(model: Model, statement: JSelectStatement, params = new ParamCollector()): QQuery {
-  if (statement.type === "SetOperation") fail(`${statement.op} is not supported yet`, statement.pos);
-  return bindSelect(model, statement, params);
+  if (statement.type !== "SetOperation") return bindSelect(model, statement, params);
+  // UNION / INTERSECT / EXCEPT (3.2): two projections combined by SQLite's compound select.
+  if (statement.all && statement.op !== "UNION") fail(`${statement.op} ALL is not supported (SQLite has no ${statement.op} ALL)`, statement.pos);
+  if (statement.orderBy.length) fail(`ORDER BY after ${statement.op} is not supported yet`, statement.orderBy[0]!.pos);
+  const left = asProjection(bindJpql(model, statement.left, params));
+  const right = asProjection(bindJpql(model, statement.right, params));
+  return { ...left, compound: { op: statement.op, all: statement.all, left, right } };
+}
+
+/** A query answering its candidates, as the projection of the candidate (for compound selects). */
+function asProjection(q: QQuery): QQuery {
+  if (q.shape !== "candidates") return q;
+  return { ...q, result: [{ expr: node({ k: "binding", binding: q.candidate, type: q.candidate.type }, q.candidate.pos), alias: q.candidate.name }], shape: "value" };
 }
 
 export function bindSelect(model: Model, source: JSelectQuery, params: ParamCollector, outer?: JScope): QQuery {

@@ -182,6 +182,16 @@ export function candidateKeys(model: Model, q: QQuery): SQL {
 
 /** The rows of a projection: one column per value, key parts for objects. */
 export function projection(model: Model, q: QQuery): { sql: SQL; columns: ResultColumn[] } {
+  if (q.compound) {
+    // Each side is wrapped, so that precedence and each side's own clauses stay its own.
+    const { op, all, left, right } = q.compound;
+    const l = projection(model, left);
+    const r = projection(model, right);
+    const width = (cs: ResultColumn[]) => cs.reduce((n, c) => n + c.width, 0);
+    if (width(l.columns) !== width(r.columns)) fail(`both sides of ${op} must select the same number of values`, right.candidate.pos);
+    const operator = sql.raw(`${op}${all ? " ALL" : ""}`);
+    return { sql: sql`SELECT * FROM (${l.sql}) ${operator} SELECT * FROM (${r.sql})`, columns: l.columns };
+  }
   const f = frame(q, undefined, model);
   const columns: ResultColumn[] = [];
   const select: SQL[] = [];
