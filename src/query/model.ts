@@ -97,6 +97,8 @@ export type QExpr = (
   /** `JDOHelper.getObjectId(x)`: the key of an entity. */
   | { k: "objectId"; operand: QExpr }
   | { k: "version"; operand: QExpr }
+  /** JPQL KEY(v): the key of the map entry a variable ranges over (VALUE(v) is the variable itself). */
+  | { k: "entryKey"; operand: QExpr }
   /** JPQL TYPE(e) as a value: the runtime class name. */
   | { k: "classOf"; operand: QExpr }
   /** A list of values (`{a, b}`, a collection parameter) used with contains. */

@@ -8,7 +8,7 @@ export function childrenOf(e: QExpr): QExpr[] {
     case "compare": case "arith": return [e.left, e.right];
     case "and": case "or": case "concat": case "list": return e.items;
     case "fn": return e.args;
-    case "not": case "isNull": case "negate": case "bitnot": case "cast": case "instanceOf": case "objectId": case "version": case "classOf": return [e.operand];
+    case "not": case "isNull": case "negate": case "bitnot": case "cast": case "instanceOf": case "objectId": case "version": case "classOf": case "entryKey": return [e.operand];
     case "contains": return [e.collection, e.element];
     case "isEmpty": case "size": return [e.collection];
     case "mapGet": case "containsKey": return [e.map, e.key];

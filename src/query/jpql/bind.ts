@@ -110,6 +110,8 @@ function declareFrom(model: Model, from: readonly JFromItem[], params: ParamColl
 function joinBinding(name: string, path: QExpr, optional: boolean, pos: Pos): Binding {
   const t = path.type;
   if (t.kind === "collection") return { name, type: t.element, source: path, optional, pos };
+  // A map joins its values; KEY(v) reads the entry's key.
+  if (t.kind === "map") return { name, type: t.value, source: path, optional, pos };
   if (t.kind === "entity") return { name, type: t, source: path, optional, pos };
   return fail(`JOIN needs a relation or a collection, not ${t.kind}`, pos);
 }

@@ -190,8 +190,15 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       if (operand.type.kind !== "entity") fail("TYPE needs an entity", pos);
       return node({ k: "classOf", operand, type: STRING }, pos);
     }
-    case "KeyValueEntry":
-      return fail(`${e.fn}(...) over maps is not supported`, pos);
+    case "KeyValueEntry": {
+      const binding = lookupVariable(scope, e.variable) ?? fail(`unknown identification variable "${e.variable}"`, pos);
+      const map = binding.source?.type;
+      if (map?.kind !== "map") fail(`${e.fn}(${e.variable}) needs a variable joined over a map`, pos);
+      const value = node({ k: "binding", binding, type: binding.type }, pos);
+      if (e.fn === "VALUE") return value;
+      if (e.fn === "KEY") return node({ k: "entryKey", operand: value, type: map.key }, pos);
+      return fail("ENTRY(...) is not supported: select KEY(v) and VALUE(v)", pos);
+    }
   }
 }
 

@@ -130,6 +130,11 @@ export class ExprCompiler {
         return sql`(SELECT value FROM json_each(${this.value(e.map, ctx)}) WHERE key = ${this.mapKey(e.key, ctx)})`;
       case "listGet":
         return sql`(SELECT ${sql.raw("_e0")} FROM (${this.orderedElements(e.list, ctx)}) LIMIT 1 OFFSET ${this.value(e.index, ctx)})`;
+      case "entryKey": {
+        const bound = e.operand.k === "binding" ? ctx.lookup(e.operand.binding) : undefined;
+        if (!bound || bound.kind !== "value" || !bound.key) fail("KEY(...) needs a variable joined over a map", e.pos);
+        return bound.key;
+      }
       case "classOf":
         return classNameOf(ctx.model, this.entity(e.operand, ctx));
       case "version": {
@@ -387,8 +392,9 @@ export class ExprCompiler {
       return [fromGroup(group, prefix)];
     }
     if (!collection) fail(`variable "${v.name}" must be taken from a collection with contains()`, v.pos);
-    // json_each in FROM may read columns of the other FROM items and of outer queries.
-    ctx.bind(v, { kind: "value", value: sql`${ident(x)}.${ident("value")}` });
+    // json_each in FROM may read columns of the other FROM items and of outer queries; over a map
+    // it also gives each entry's key.
+    ctx.bind(v, { kind: "value", value: sql`${ident(x)}.${ident("value")}`, key: collection.type.kind === "map" ? sql`${ident(x)}.${ident("key")}` : undefined });
     return [sql`json_each(${this.jsonSource(collection, ctx)}) ${ident(x)}`];
   }
 

@@ -69,7 +69,7 @@ function frame(q: QQuery, outer: GenContext | undefined, model: Model, candidate
 function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): void {
   const source = v.source;
   const conditions: SQL[] = [];
-  const collection = source && source.type.kind === "collection" ? source : undefined;
+  const collection = source && (source.type.kind === "collection" || source.type.kind === "map") ? source : undefined;
   if (v.optional && v.type.kind === "entity") {
     // LEFT JOIN primary ON <range, ON> LEFT JOIN its subclass tables: rows without a match stay.
     const meta = v.type.meta;
