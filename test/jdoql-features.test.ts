@@ -41,7 +41,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { type Harness, type Reply, startHarness } from "./support/harness.ts";
-import { ok, queryClient } from "./support/query-client.ts";
+import { ok, problem, queryClient } from "./support/query-client.ts";
 
 const MODEL_FILE = new URL("./models/jdoql-features/package.jdo", import.meta.url);
 const MODEL = { metadata: [{ source: "test/models/jdoql-features/package.jdo", text: readFileSync(MODEL_FILE, "utf8") }] };
@@ -149,31 +149,7 @@ async function orderedIds(q: string, params?: unknown): Promise<unknown[]> {
   return ids(ok(await jdoql(q, params)));
 }
 
-interface ProblemCheck {
-  /** Exact position (line, column, offset) of a syntax or semantic error. */
-  position?: { line: number; column: number; offset: number };
-  /** A syntax error: a non-empty `expected` list. */
-  expected?: boolean;
-  /** Text the detail must contain. */
-  mentions?: string;
-}
 
-/** An RFC 9457 problem document with this status. */
-function problem(r: Reply, status: number, check: ProblemCheck = {}): void {
-  assert.equal(r.status, status, `expected ${status}, got ${r.status}: ${r.text}`);
-  assert.match(r.headers.get("content-type") ?? "", /^application\/problem\+json/);
-  const b = r.body;
-  assert.ok(b && typeof b === "object", `problem body is not JSON: ${r.text}`);
-  assert.equal(b.status, status);
-  assert.equal(typeof b.type, "string");
-  assert.equal(typeof b.title, "string");
-  assert.equal(typeof b.detail, "string");
-  assert.ok(b.detail.length > 0, "detail is empty");
-  assert.doesNotMatch(r.text, /\n\s+at\s|\.ts:\d+:\d+|SELECT .* FROM "/, "no stack trace, no SQL");
-  if (check.position) assert.deepEqual(b.position, check.position, `position in ${r.text}`);
-  if (check.expected) assert.ok(Array.isArray(b.expected) && b.expected.length > 0, `expected a non-empty "expected" list: ${r.text}`);
-  if (check.mentions) assert.ok(b.detail.includes(check.mentions), `detail should mention ${check.mentions}: ${b.detail}`);
-}
 
 /** A position on line 1 at `offset`. */
 const at = (offset: number) => ({ line: 1, column: offset + 1, offset });

@@ -37,8 +37,8 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startHarness, type Harness, type Reply } from "./support/harness.ts";
-import { ok, queryClient, withParams } from "./support/query-client.ts";
+import { startHarness, type Harness } from "./support/harness.ts";
+import { ok, problem, queryClient, withParams } from "./support/query-client.ts";
 import { tckCompanyModel } from "./fixtures/tck-company.ts";
 import { loadCompanyData, companyQueryData, epoch, PKG } from "./fixtures/company-query-data.ts";
 
@@ -149,42 +149,7 @@ async function queryKeys(q: string, key = "personid", params?: unknown): Promise
   return keys(ok(await jdoql(q, params)), key);
 }
 
-interface ProblemCheck {
-  /** Exact position of the error. */
-  position?: { line: number; column: number; offset: number };
-  /** The error's offset lies in [from, to] (line 1), for semantic errors that may name an expression or its part. */
-  offsetIn?: [number, number];
-  /** A syntax error: `expected` is a non-empty list. */
-  expected?: boolean;
-  /** Text the detail must contain (e.g. the unknown name). */
-  mentions?: string;
-}
 
-/** Asserts an RFC 9457 problem document with the given status. */
-function problem(r: Reply, status: number, check: ProblemCheck = {}): void {
-  assert.equal(r.status, status, `expected ${status}, got ${r.status}: ${r.text}`);
-  assert.match(r.headers.get("content-type") ?? "", /^application\/problem\+json/);
-  const b = r.body;
-  assert.ok(b && typeof b === "object", `problem body is not JSON: ${r.text}`);
-  assert.equal(b.status, status);
-  assert.equal(typeof b.type, "string");
-  assert.equal(typeof b.title, "string");
-  assert.equal(typeof b.detail, "string");
-  assert.ok(b.detail.length > 0, "detail is empty");
-  assert.doesNotMatch(r.text, /\n\s+at\s|\.ts:\d+:\d+/, "no stack trace");
-  if (check.position) assert.deepEqual(b.position, check.position);
-  if (check.offsetIn) {
-    assert.ok(b.position && typeof b.position === "object", `no position: ${r.text}`);
-    assert.equal(b.position.line, 1);
-    assert.equal(b.position.column, b.position.offset + 1);
-    const [from, to] = check.offsetIn;
-    assert.ok(b.position.offset >= from && b.position.offset <= to, `position ${JSON.stringify(b.position)} outside [${from}, ${to}]`);
-  }
-  if (check.expected) {
-    assert.ok(Array.isArray(b.expected) && b.expected.length > 0, `expected a non-empty "expected" list: ${r.text}`);
-  }
-  if (check.mentions) assert.ok(b.detail.includes(check.mentions), `detail should mention ${check.mentions}: ${b.detail}`);
-}
 
 /** A position on line 1 at `offset`. */
 const at = (offset: number) => ({ line: 1, column: offset + 1, offset });
