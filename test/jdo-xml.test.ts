@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { readJdoXml, qualifyType } from "../src/metadata/jdo-xml.ts";
+import { readJdoXml } from "../src/metadata/jdo-xml.ts";
+import { qualifyType } from "../src/metadata/java-types.ts";
 import type { ClassDecl, FieldDecl } from "../src/metadata/declarations.ts";
 
 // The JDO TCK company model (Apache License 2.0), copied into test/fixtures with its README.

@@ -18,7 +18,11 @@ export interface PersistenceContext {
   url: string;
   /** libSQL auth token (`jakarta.persistence.jdbc.password`). */
   authToken?: string;
-  /** JDO XML documents (`.jdo`, `.orm`); JPA orm.xml comes with a later release. */
+  /** Decorated classes (JDO or JPA decorators); the classes they reach come along. */
+  classes?: unknown[];
+  /** The Java package of decorated classes that do not name one. */
+  package?: string;
+  /** XML documents: JDO (`.jdo`, `.orm`) and JPA (`orm.xml`). XML overrides code for the same class. */
   metadata?: MetadataText[];
   /** Models in the plain object form (see `defineModel`). */
   models?: unknown[];

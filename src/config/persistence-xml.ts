@@ -4,7 +4,7 @@
  * say; `resolveContext` decides which unit or factory to use and what its properties mean.
  */
 import type { SourceRef } from "../metadata/declarations.ts";
-import { parseXmlTree, type XmlElement } from "../metadata/jdo-xml.ts";
+import { parseXmlTree, type XmlElement } from "../metadata/xml-tree.ts";
 import type { ModelProblem } from "../metadata/problems.ts";
 
 export interface PersistenceUnitDecl {

@@ -1,7 +1,7 @@
 /**
  * Declarations: what one metadata source says about a class, before anything is resolved.
  *
- * Every metadata form (JDO XML, the plain object form, and later decorators and JPA orm.xml)
+ * Every metadata form (JDO XML, JPA orm.xml, the plain object form, JDO and JPA decorators)
  * is read into these shapes and nothing else. `buildModel` merges the declarations of all
  * sources (later sources override earlier ones, field by field, as JDO's .orm overrides .jdo),
  * resolves names and defaults, validates, and produces the one normalized `Model`.
@@ -84,6 +84,12 @@ export interface ClassDecl {
   /** Fully qualified class name. */
   name: string;
   source: SourceRef;
+  /**
+   * Whose defaults apply where the declaration is silent (JDO's unless said). JPA's differ in
+   * inheritance: a subclass entity shares its root's table (SINGLE_TABLE) and the discriminator
+   * is `DTYPE` holding entity names.
+   */
+  vocabulary?: "jdo" | "jpa";
   identityType?: "application" | "datastore" | "nondurable";
   objectIdClass?: string;
   /** `persistence-capable-superclass` (JDO) or `parent-class` (JPA). */
@@ -101,6 +107,8 @@ export interface ClassDecl {
     discriminator?: { strategy?: DiscriminatorStrategy; column?: string; value?: string; jdbcType?: string };
     /** Column(s) joining a new-table subclass to its superclass table (defaults to the key columns). */
     joinColumn?: string;
+    /** The strategy of descendants that declare none (JPA's `@Inheritance` on a root entity). */
+    forSubclasses?: InheritanceStrategy;
   };
   version?: { strategy?: string; column?: string; fieldName?: string };
   fetchGroups?: FetchGroupDecl[];

@@ -87,3 +87,32 @@ export function isMapType(name: string): { key?: string; value?: string } | unde
   if (generic && MAPS.has(generic[1]!)) return { key: generic[2], value: generic[3] };
   return MAPS.has(trimmed) ? {} : undefined;
 }
+
+// Names as metadata writes them, qualified against the package they are written in.
+
+const PRIMITIVE_NAMES = new Set(["boolean", "byte", "short", "int", "long", "float", "double", "char"]);
+/** java.lang names that Java code (and so JDO metadata) may write unqualified. */
+const JAVA_LANG_NAMES = new Set(["String", "Boolean", "Byte", "Short", "Integer", "Long", "Float", "Double", "Character", "Number", "Object"]);
+
+/** A class name as JDO resolves it: unqualified names belong to the enclosing package (JDO `<package>`, JPA `<package>`). */
+export function qualifyClass(name: string, pkg: string): string {
+  return name.includes(".") || !pkg ? name : `${pkg}.${name}`;
+}
+
+/**
+ * A type name as written in `field-type`, `element-type`, `key-type`, `value-type`: primitives and
+ * qualified names stay, java.lang names get `java.lang.`, other simple names are package classes.
+ * Array (`X[]`) and generic (`java.util.List<X>`) forms qualify their parts.
+ */
+export function qualifyType(name: string, pkg: string): string {
+  const t = name.trim();
+  if (t.endsWith("[]")) return qualifyType(t.slice(0, -2), pkg) + "[]";
+  const generic = /^([^<]+)<(.*)>$/.exec(t);
+  if (generic) {
+    const args = generic[2]!.split(",").map((a) => qualifyType(a, pkg));
+    return `${qualifyType(generic[1]!, pkg)}<${args.join(",")}>`;
+  }
+  if (PRIMITIVE_NAMES.has(t) || t.includes(".") || t === "") return t;
+  if (JAVA_LANG_NAMES.has(t)) return `java.lang.${t}`;
+  return qualifyClass(t, pkg);
+}

@@ -11,7 +11,6 @@
  * Elements and attributes Extent does not use (`query`, `sequence`, `property`, `unique`,
  * `foreign-key`, `index`, `detachable`, vendor extensions, ...) are ignored, as JDO implementations do.
  */
-import { XMLParser, XMLValidator } from "fast-xml-parser";
 import type {
   ClassDecl,
   CollectionKind,
@@ -23,127 +22,12 @@ import type {
   MetadataDocument,
 } from "./declarations.ts";
 import type { ModelProblem } from "./problems.ts";
-
-// ---------------------------------------------------------------------------------------------
-// A small element tree with line numbers. Also used by the persistence.xml / jdoconfig.xml reader.
-// ---------------------------------------------------------------------------------------------
-
-/** One XML element: local name (namespace prefixes removed), attributes, child elements, text. */
-export interface XmlElement {
-  name: string;
-  attrs: Record<string, string>;
-  children: XmlElement[];
-  /** Concatenated text and CDATA content of the element itself (not of its children), trimmed. */
-  text: string;
-  /** 1-based line of the element's start tag. */
-  line: number;
-}
-
-const parser = new XMLParser({
-  preserveOrder: true, // document order matters: fields keep the order they are declared in
-  ignoreAttributes: false,
-  attributeNamePrefix: "",
-  removeNSPrefix: true, // namespaces (jdo, orm, persistence, jdoconfig) carry no meaning for us
-  parseAttributeValue: false,
-  parseTagValue: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  captureMetaData: true, // start index of each element, turned into a line number below
-});
-const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
-
-/** Offsets at which each line starts; `\r\n`, `\n` and `\r` all end a line. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 /* \n */ || (c === 13 /* \r */ && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
-  }
-  return starts;
-}
-
-function lineAt(starts: number[], index: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= index) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
-}
-
-type OrderedNode = Record<string | symbol, unknown>;
-
-function toElements(nodes: unknown, starts: number[]): XmlElement[] {
-  const out: XmlElement[] = [];
-  if (!Array.isArray(nodes)) return out;
-  for (const node of nodes as OrderedNode[]) {
-    const name = Object.keys(node).find((k) => k !== ":@" && k !== "#text");
-    if (name === undefined) continue;
-    const rawAttrs = (node[":@"] ?? {}) as Record<string, unknown>;
-    const attrs: Record<string, string> = {};
-    for (const [k, v] of Object.entries(rawAttrs)) attrs[k] = String(v).trim();
-    const content = node[name];
-    const text = Array.isArray(content)
-      ? (content as OrderedNode[]).map((c) => (typeof c["#text"] === "string" ? c["#text"] : "")).join("").trim()
-      : "";
-    const meta = node[META] as { startIndex?: number } | undefined;
-    out.push({ name, attrs, children: toElements(content, starts), text, line: lineAt(starts, meta?.startIndex ?? 0) });
-  }
-  return out;
-}
-
-/**
- * Parses an XML document into its root element. Malformed XML gives a problem with the line the
- * validator points at (fast-xml-parser's parser itself is lenient, so the validator runs first).
- */
-export function parseXmlTree(text: string, file: string): { root?: XmlElement; problems: ModelProblem[] } {
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) {
-    return { problems: [{ file, line: valid.err.line, message: `malformed XML: ${valid.err.msg}` }] };
-  }
-  let nodes: unknown;
-  try {
-    nodes = parser.parse(text);
-  } catch (e) {
-    return { problems: [{ file, message: `malformed XML: ${(e as Error).message}` }] };
-  }
-  const root = toElements(nodes, lineStarts(text))[0];
-  if (!root) return { problems: [{ file, line: 1, message: "the document has no root element" }] };
-  return { root, problems: [] };
-}
+import { qualifyClass, qualifyType } from "./java-types.ts";
+import { child, childrenNamed, defined, parseXmlTree, XmlReader, type XmlElement } from "./xml-tree.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Names
 // ---------------------------------------------------------------------------------------------
-
-const PRIMITIVES = new Set(["boolean", "byte", "short", "int", "long", "float", "double", "char"]);
-/** java.lang names that Java code (and so JDO metadata) may write unqualified. */
-const JAVA_LANG = new Set(["String", "Boolean", "Byte", "Short", "Integer", "Long", "Float", "Double", "Character", "Number", "Object"]);
-
-/** A class name as JDO resolves it: unqualified names belong to the enclosing package. */
-function qualifyClass(name: string, pkg: string): string {
-  return name.includes(".") || !pkg ? name : `${pkg}.${name}`;
-}
-
-/**
- * A type name as written in `field-type`, `element-type`, `key-type`, `value-type`: primitives and
- * qualified names stay, java.lang names get `java.lang.`, other simple names are package classes.
- * Array (`X[]`) and generic (`java.util.List<X>`) forms qualify their parts.
- */
-export function qualifyType(name: string, pkg: string): string {
-  const t = name.trim();
-  if (t.endsWith("[]")) return qualifyType(t.slice(0, -2), pkg) + "[]";
-  const generic = /^([^<]+)<(.*)>$/.exec(t);
-  if (generic) {
-    const args = generic[2]!.split(",").map((a) => qualifyType(a, pkg));
-    return `${qualifyType(generic[1]!, pkg)}<${args.join(",")}>`;
-  }
-  if (PRIMITIVES.has(t) || t.includes(".") || t === "") return t;
-  if (JAVA_LANG.has(t)) return `java.lang.${t}`;
-  return qualifyClass(t, pkg);
-}
 
 const SETS = /^java\.util\.(Set|HashSet|LinkedHashSet|TreeSet|SortedSet|NavigableSet)(<.*>)?$/;
 const LISTS = /^java\.util\.(List|ArrayList|LinkedList|Vector|Stack)(<.*>)?$/;
@@ -165,20 +49,6 @@ const DISCRIMINATOR_STRATEGIES = ["class-name", "value-map", "none"] as const;
 const PERSISTENCE_MODIFIERS = ["persistent", "transactional", "none"] as const;
 const NULL_VALUES = ["none", "exception", "default"] as const;
 
-/** Drops keys whose value is undefined, so declarations only carry what the document says. */
-function defined<T extends object>(o: T): T {
-  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
-  return o;
-}
-
-function childrenNamed(el: XmlElement, name: string): XmlElement[] {
-  return el.children.filter((c) => c.name === name);
-}
-
-function child(el: XmlElement, name: string): XmlElement | undefined {
-  return el.children.find((c) => c.name === name);
-}
-
 /** `column="X"` on the element, or a nested `<column name="X"/>` (the long form). */
 function columnName(el: XmlElement): string | undefined {
   return el.attrs["column"] ?? child(el, "column")?.attrs["name"];
@@ -188,40 +58,8 @@ function isVendor(ext: XmlElement, ...vendors: string[]): boolean {
   return vendors.includes((ext.attrs["vendor-name"] ?? "").toLowerCase());
 }
 
-class Reader {
-  readonly problems: ModelProblem[] = [];
+class Reader extends XmlReader {
   pkg = "";
-
-  constructor(readonly file: string) {}
-
-  problem(el: XmlElement, message: string, cls?: string, field?: string): void {
-    this.problems.push(defined({ file: this.file, line: el.line, class: cls, field, message }));
-  }
-
-  /** An attribute restricted to an enumeration; anything else is a problem. */
-  oneOf<T extends string>(el: XmlElement, attr: string, allowed: readonly T[], cls?: string, field?: string): T | undefined {
-    const v = el.attrs[attr];
-    if (v === undefined) return undefined;
-    if ((allowed as readonly string[]).includes(v)) return v as T;
-    this.problem(el, `<${el.name}> ${attr}="${v}" is not one of ${allowed.join(", ")}`, cls, field);
-    return undefined;
-  }
-
-  bool(el: XmlElement, attr: string, cls?: string, field?: string): boolean | undefined {
-    const v = el.attrs[attr];
-    if (v === undefined) return undefined;
-    if (v === "true" || v === "false") return v === "true";
-    this.problem(el, `<${el.name}> ${attr}="${v}" must be "true" or "false"`, cls, field);
-    return undefined;
-  }
-
-  int(el: XmlElement, attr: string, cls?: string, field?: string): number | undefined {
-    const v = el.attrs[attr];
-    if (v === undefined) return undefined;
-    if (/^\d+$/.test(v)) return Number(v);
-    this.problem(el, `<${el.name}> ${attr}="${v}" must be a non-negative integer`, cls, field);
-    return undefined;
-  }
 
   read(root: XmlElement): ClassDecl[] {
     if (root.name !== "jdo" && root.name !== "orm") {

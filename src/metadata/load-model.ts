@@ -1,19 +1,26 @@
 /**
- * From a persistence context's metadata (XML texts, object-form models, declarations) to the
- * normalized model. Every source's problems are collected before anything fails, so one start-up
- * lists every problem of the model.
+ * From a persistence context's metadata (decorated classes, object-form models, declarations,
+ * JDO and JPA XML texts) to the normalized model. Code comes first and XML after it, so XML
+ * overrides code for the same class, as in JDO. Every source's problems are collected before
+ * anything fails, so one start-up lists every problem of the model.
  */
 import type { PersistenceContext } from "../config/context.ts";
 import { buildModel } from "./build.ts";
 import type { MetadataDocument } from "./declarations.ts";
+import { readDecoratedClasses } from "./decorators/read.ts";
 import { readJdoXml } from "./jdo-xml.ts";
+import type { JpaClass } from "./jpa/model.ts";
+import { isOrmXml, readOrmXml } from "./jpa/orm-xml.ts";
+import { translateJpa } from "./jpa/translate.ts";
 import type { Model } from "./model.ts";
 import { readObjectModel } from "./object-form.ts";
 import { ModelError, type ModelProblem } from "./problems.ts";
 
-export function loadModel(context: Pick<PersistenceContext, "metadata" | "models" | "documents">): Model {
+export function loadModel(context: Pick<PersistenceContext, "metadata" | "models" | "documents" | "classes" | "package">): Model {
   const problems: ModelProblem[] = [];
-  const documents: MetadataDocument[] = [...(context.documents ?? [])];
+  const decorated = readDecoratedClasses(context.classes ?? [], { package: context.package });
+  problems.push(...decorated.problems);
+  const documents: MetadataDocument[] = [...decorated.documents, ...(context.documents ?? [])];
   (context.models ?? []).forEach((m, i) => {
     try {
       documents.push(readObjectModel(m, `model object #${i + 1}`));
@@ -22,16 +29,29 @@ export function loadModel(context: Pick<PersistenceContext, "metadata" | "models
       else throw error;
     }
   });
+
+  // orm.xml documents are translated together: an embedded id may name another document's embeddable.
+  const orm: { source: string; classes: JpaClass[] }[] = [];
   for (const { source, text } of context.metadata ?? []) {
-    if (/<entity-mappings[\s>]/.test(text)) {
-      problems.push({ file: source, message: "JPA orm.xml metadata is not supported yet; use JDO XML (.jdo/.orm) or the object form" });
+    if (isOrmXml(text)) {
+      const read = readOrmXml(text, source);
+      problems.push(...read.problems);
+      orm.push({ source, classes: read.classes });
+      documents.push({ source, classes: [] }); // placeholder keeps the documents' order
       continue;
     }
     const read = readJdoXml(text, source);
     problems.push(...read.problems);
     documents.push(read.document);
   }
+  const everyJpaClass = [...decorated.jpaClasses, ...orm.flatMap((o) => o.classes)];
+  for (const { source, classes } of orm) {
+    const translated = translateJpa(classes, everyJpaClass);
+    problems.push(...translated.problems);
+    documents.find((d) => d.source === source && !d.classes.length)!.classes.push(...translated.classes);
+  }
+
   if (problems.length) throw new ModelError(problems);
-  if (!documents.some((d) => d.classes.length)) throw new ModelError([{ file: "persistence context", message: "the model has no persistent classes: give metadata files or models" }]);
+  if (!documents.some((d) => d.classes.length)) throw new ModelError([{ file: "persistence context", message: "the model has no persistent classes: give decorated classes, metadata files or models" }]);
   return buildModel(documents);
 }

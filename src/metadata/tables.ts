@@ -45,7 +45,7 @@ export function layoutTables(input: HierarchyInput): Map<string, ClassLayout> {
   for (const decl of order) {
     if (decl.embeddedOnly) continue;
     const parent = decl.superclass ? layouts.get(decl.superclass) : undefined;
-    const strategy = decl.inheritance?.strategy ?? "new-table";
+    const strategy = decl.inheritance?.strategy ?? defaultStrategy(decl, parent, decls);
     const own = ownFields.get(decl.name) ?? [];
     const fieldTables = new Map(parent?.fieldTables);
     // Fields of subclass-table ancestors have no table yet: they move into the next table down.
@@ -86,6 +86,19 @@ export function layoutTables(input: HierarchyInput): Map<string, ClassLayout> {
   return layouts;
 }
 
+/**
+ * A class that names no strategy: a root (or a class below ancestors without a table) gets its
+ * own table; below a table, an ancestor's `forSubclasses` (JPA's `@Inheritance`) decides, else the
+ * vocabulary's default: JDO's new-table, JPA's SINGLE_TABLE (the superclass's table).
+ */
+function defaultStrategy(decl: ClassDecl, parent: ClassLayout | undefined, decls: ReadonlyMap<string, ClassDecl>): InheritanceStrategy {
+  if (!parent?.primaryTable) return "new-table";
+  for (let d = decl.superclass ? decls.get(decl.superclass) : undefined; d; d = d.superclass ? decls.get(d.superclass) : undefined) {
+    if (d.inheritance?.forSubclasses) return d.inheritance.forSubclasses;
+  }
+  return decl.vocabulary === "jpa" ? "superclass-table" : "new-table";
+}
+
 function assignDiscriminators(
   decls: ReadonlyMap<string, ClassDecl>,
   order: readonly ClassDecl[],
@@ -101,13 +114,16 @@ function assignDiscriminators(
     // The table's root (or an ancestor) usually declares the discriminator; a subclass may instead.
     const declared = declaredDiscriminator(classes[0]!, decls) ?? classes.map((c) => c.inheritance?.discriminator).find((d) => d?.column || d?.strategy);
     if (classes.length < 2 && !declared) continue;
-    const column = declared?.column ?? "DISCRIMINATOR";
-    const valuesGiven = classes.some((c) => c.inheritance?.discriminator?.value !== undefined);
+    // JPA's defaults: a DTYPE column holding entity names.
+    const jpa = classes[0]!.vocabulary === "jpa";
+    const column = declared?.column ?? (jpa ? "DTYPE" : "DISCRIMINATOR");
+    const valuesGiven = jpa || classes.some((c) => c.inheritance?.discriminator?.value !== undefined);
     const strategy = declared?.strategy ?? (valuesGiven ? "value-map" : "class-name");
     const values: Record<string, string> = {};
     const seen = new Map<string, string>();
     for (const decl of classes) {
-      const value = strategy === "value-map" ? (decl.inheritance?.discriminator?.value ?? decl.name) : decl.name;
+      const fallback = decl.vocabulary === "jpa" ? (decl.entityName ?? simpleName(decl.name)) : decl.name;
+      const value = strategy === "value-map" ? (decl.inheritance?.discriminator?.value ?? fallback) : decl.name;
       const prior = seen.get(value);
       if (prior) log.add(decl, `discriminator value "${value}" is already used by class ${prior}`);
       seen.set(value, decl.name);
