@@ -182,6 +182,7 @@ test("persistence.xml at the root", () => {
       autoCreateSchema: true,
     },
     problems: [],
+    classModules: [],
   });
 });
 
@@ -216,9 +217,10 @@ test("persistence.xml under META-INF: javax and datanucleus URLs, mapping files 
   assert.deepEqual(resolveContext(files, "a"), {
     context: { name: "a", url: "libsql://a.example.io", authToken: "tok", metadata: [{ source: "META-INF/package.jdo", text: JDO }], autoCreateSchema: false },
     problems: [],
+    classModules: [],
   });
-  assert.deepEqual(resolveContext(files, "b"), { context: { name: "b", url: ":memory:", metadata: [], autoCreateSchema: false }, problems: [] });
-  assert.deepEqual(resolveContext(files, "c"), { context: { name: "c", url: "http://127.0.0.1:8081", metadata: [], autoCreateSchema: true }, problems: [] });
+  assert.deepEqual(resolveContext(files, "b"), { context: { name: "b", url: ":memory:", metadata: [], autoCreateSchema: false }, problems: [], classModules: [] });
+  assert.deepEqual(resolveContext(files, "c"), { context: { name: "c", url: "http://127.0.0.1:8081", metadata: [], autoCreateSchema: true }, problems: [], classModules: [] });
 });
 
 test("jdoconfig.xml with extent.metadata.files", () => {
@@ -250,8 +252,9 @@ test("jdoconfig.xml with extent.metadata.files", () => {
       autoCreateSchema: false,
     },
     problems: [],
+    classModules: [],
   });
-  assert.deepEqual(resolveContext(files, "attr"), { context: { name: "attr", url: "file:attr.db", metadata: [], autoCreateSchema: true }, problems: [] });
+  assert.deepEqual(resolveContext(files, "attr"), { context: { name: "attr", url: "file:attr.db", metadata: [], autoCreateSchema: true }, problems: [], classModules: [] });
 });
 
 test("jdoconfig.xml pointing at a persistence unit: the unit fills in, the factory wins", () => {
@@ -285,10 +288,12 @@ test("jdoconfig.xml pointing at a persistence unit: the unit fills in, the facto
   assert.deepEqual(resolveContext(files, "via-unit"), {
     context: { name: "via-unit", url: "file:base.db", authToken: "base-token", metadata: [{ source: "a.jdo", text: JDO }], autoCreateSchema: false },
     problems: [],
+    classModules: [],
   });
   assert.deepEqual(resolveContext(files, "override"), {
     context: { name: "override", url: "file:override.db", authToken: "base-token", metadata: [{ source: "b.jdo", text: ORM }], autoCreateSchema: true },
     problems: [],
+    classModules: [],
   });
 });
 

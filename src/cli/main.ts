@@ -5,8 +5,10 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { resolveContext } from "../config/resolve-context.ts";
 import { createRestHandler } from "../handler.ts";
+import { isDecoratedClass } from "../metadata/decorators/read.ts";
 import { ModelError, formatProblem } from "../metadata/problems.ts";
 import { loadConfigDir } from "../runtime/load-config-dir.ts";
 import { serveNode } from "../runtime/node-server.ts";
@@ -27,9 +29,10 @@ async function main(argv: string[]): Promise<void> {
   const { options } = args;
 
   const files = await loadConfigDir(resolve(options.config)).catch((e: Error) => fail(`extent serve: cannot read --config ${options.config}: ${e.message}`));
-  const { context, problems } = resolveContext(files, options.persistenceContext, options.config);
+  const { context, problems, classModules } = resolveContext(files, options.persistenceContext, options.config);
   if (problems.length) fail(`extent serve: the configuration has ${problems.length} problem(s):\n${problems.map((p) => "  " + formatProblem(p)).join("\n")}`);
   ensureDatabaseFolder(context.url);
+  if (classModules.length) context.classes = await importClasses(options.config, classModules);
 
   let handler;
   try {
@@ -46,6 +49,20 @@ async function main(argv: string[]): Promise<void> {
   const url = await serveNode(handler, options.port, options.host);
   console.log(`Extent serves "${context.name}" at ${url}${options.prefix}`);
 }
+
+/** Every decorated class the modules export (`extent.classes` in persistence.xml or jdoconfig.xml). */
+async function importClasses(dir: string, modules: string[]): Promise<unknown[]> {
+  const classes: unknown[] = [];
+  for (const path of modules) {
+    const file = resolve(dir, path);
+    const exports = await import(pathToFileURL(file).href).catch((e: Error) => fail(`extent serve: cannot import ${CLASSES_KEY} module ${path}: ${e.message}`));
+    const found = Object.values(exports as Record<string, unknown>).filter(isDecoratedClass);
+    if (!found.length) fail(`extent serve: ${CLASSES_KEY} module ${path} exports no decorated class`);
+    classes.push(...found);
+  }
+  return classes;
+}
+const CLASSES_KEY = "extent.classes";
 
 /** Embedded file URLs may name a folder that does not exist yet. */
 function ensureDatabaseFolder(url: string): void {

@@ -20,6 +20,8 @@ const URL_KEYS = ["javax.jdo.option.ConnectionURL", "jakarta.persistence.jdbc.ur
 const TOKEN_KEYS = ["javax.jdo.option.ConnectionPassword", "jakarta.persistence.jdbc.password", "javax.persistence.jdbc.password", "datanucleus.ConnectionPassword"];
 const PU_NAME = "javax.jdo.option.PersistenceUnitName";
 const METADATA_FILES = "extent.metadata.files";
+/** Modules exporting decorated classes (TypeScript or JavaScript), relative to DIR. */
+const CLASS_MODULES = "extent.classes";
 
 type Decl = { kind: "persistence-unit"; decl: PersistenceUnitDecl } | { kind: "persistence-manager-factory"; decl: FactoryDecl };
 
@@ -65,8 +67,9 @@ export function resolveContext(
   files: Map<string, string>,
   name: string,
   dir = ".",
-): { context: PersistenceContext; problems: ModelProblem[] } {
+): { context: PersistenceContext; problems: ModelProblem[]; classModules: string[] } {
   const problems: ModelProblem[] = [];
+  const classModules: string[] = [];
   const context: PersistenceContext = { name, url: "" };
 
   const units: PersistenceUnitDecl[] = [];
@@ -85,7 +88,7 @@ export function resolveContext(
   }
   if (configFiles.length === 0) {
     problems.push({ file: dir, message: "no persistence.xml or jdoconfig.xml, neither in the folder nor in its META-INF/" });
-    return { context, problems };
+    return { context, problems, classModules };
   }
 
   // Which declarations make up the context: a factory, a unit, or a factory pointing at a unit.
@@ -109,7 +112,7 @@ export function resolveContext(
       file: configFiles.join(", "),
       message: `no persistence-unit or persistence-manager-factory is named "${name}" (${found.length ? `found: ${found.join(", ")}` : "none is declared"})`,
     });
-    return { context, problems };
+    return { context, problems, classModules };
   }
   const owner = (factoryDecl ?? unitDecl)!;
 
@@ -150,8 +153,10 @@ export function resolveContext(
   context.metadata = metadata;
 
   const properties = { ...unit?.properties, ...factory?.properties };
+  // Decorated classes live in code: the runtime entry imports these modules (this module cannot).
+  for (const path of (properties[CLASS_MODULES] ?? "").split(",").map((s) => s.trim()).filter(Boolean)) classModules.push(normalizePath(path));
   const off = (key: string) => properties[key]?.trim().toLowerCase() === "false";
   context.autoCreateSchema = !(off("datanucleus.schema.autoCreateAll") || off("extent.schema.autoCreate"));
 
-  return { context, problems };
+  return { context, problems, classModules };
 }

@@ -55,6 +55,14 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
     keyFieldColumns(node.meta).forEach((part, i) => {
       if (key?.[i] === undefined && part.generation.kind === "none") errors.push({ path: `${node.path}/${part.field}`, message: `key field "${part.field}" is required: ${node.meta.name} does not generate it` });
     });
+    // A new object must carry its required fields (null-value="exception", optional=false, NOT NULL
+    // columns); primitives have Java's default and keys were checked above.
+    for (const field of node.meta.fields.values()) {
+      if (field.nullable || field.primaryKey || field.isVersionField || (field.type.kind === "basic" && field.type.primitive)) continue;
+      if (!node.values.has(field.name) && !node.refs.has(field.name) && !node.many.has(field.name)) {
+        errors.push({ path: `${node.path}/${field.name}`, message: `${field.name} is required: it must not be null` });
+      }
+    }
     return { node, meta: node.meta, mode: "create" as const, key };
   });
   if (errors.length) throw new HttpError(422, `the body does not fit class ${graph.root.declared.name}`, { errors });

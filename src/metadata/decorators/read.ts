@@ -135,6 +135,11 @@ export function readDecoratedClasses(classes: readonly unknown[], options: ReadO
   return { documents: classesOut.length ? [{ source: DECORATED_SOURCE, classes: classesOut }] : [], jpaClasses: jpa, problems };
 }
 
+/** Whether a value is a class carrying a class decorator of either vocabulary. */
+export function isDecoratedClass(value: unknown): boolean {
+  return typeof value === "function" && classRecord(value) !== undefined;
+}
+
 /** The nearest JavaScript superclass carrying a class decorator; plain classes in between are skipped. */
 function persistentSuperclass(cls: Class, onHalfDecorated?: (c: Class) => void): Class | undefined {
   for (let p = Object.getPrototypeOf(cls) as Class | null; p && p !== Function.prototype; p = Object.getPrototypeOf(p) as Class | null) {
