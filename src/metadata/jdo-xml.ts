@@ -224,8 +224,9 @@ class Reader extends XmlReader {
           if (c === child(el, "column")) f.column = this.readColumn(c, a["column"], cls, name);
           break;
         case "collection":
-          f.collectionKind = collectionKindOf(typeName);
           f.elementType = c.attrs["element-type"] && qualifyType(c.attrs["element-type"], this.pkg);
+          // Without a field-type the kind is not said here: code merged under this document may say it.
+          if (typeName || !f.elementType) f.collectionKind = collectionKindOf(typeName);
           if (this.bool(c, "dependent-element", cls, name)) f.dependent = true;
           break;
         case "array": {
