@@ -51,7 +51,20 @@ export function loadModel(context: Pick<PersistenceContext, "metadata" | "models
     documents.find((d) => d.source === source && !d.classes.length)!.classes.push(...translated.classes);
   }
 
-  if (problems.length) throw new ModelError(problems);
-  if (!documents.some((d) => d.classes.length)) throw new ModelError([{ file: "persistence context", message: "the model has no persistent classes: give decorated classes, metadata files or models" }]);
-  return buildModel(documents);
+  if (!documents.some((d) => d.classes.length)) {
+    throw new ModelError(problems.length ? problems : [{ file: "persistence context", message: "the model has no persistent classes: give decorated classes, metadata files or models" }]);
+  }
+  if (!problems.length) return buildModel(documents);
+  // The sources had problems of their own: build what they said anyway, so one start-up lists
+  // the model's problems too (unknown types, mapped-by, discriminators, ...).
+  try {
+    buildModel(documents);
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    const seen = new Set(problems.map(problemKey));
+    for (const p of error.problems) if (!seen.has(problemKey(p))) problems.push(p);
+  }
+  throw new ModelError(problems);
 }
+
+const problemKey = (p: ModelProblem) => `${p.file}:${p.line}:${p.class}:${p.field}:${p.message}`;

@@ -1,4 +1,5 @@
-// Node's spec reporter, plus the plain closing line CI reads: "N passed, N failed[, N skipped]".
+// Node's spec reporter, plus the plain closing line CI reads: "N passed, N failed[, N skipped]"
+// (todo tests, known gaps, count as skipped whether they pass or fail).
 import { spec } from "node:test/reporters";
 
 export default async function* reporter(source) {
@@ -12,7 +13,11 @@ export default async function* reporter(source) {
       if (event.data.skip || event.data.todo) skipped++;
       else passed++;
     }
-    if (event.type === "test:fail" && event.data.details?.type !== "suite") failed++;
+    if (event.type === "test:fail" && event.data.details?.type !== "suite") {
+      // A todo test states a known gap: it fails on purpose and must not turn the run red.
+      if (event.data.todo || event.data.skip) skipped++;
+      else failed++;
+    }
     inner.write(event);
     let chunk;
     while ((chunk = inner.read()) !== null) yield chunk;

@@ -12,14 +12,15 @@ export type FieldDecorator = (value: unknown, context: ClassFieldDecoratorContex
 export type ClassDecorator = (value: abstract new (...args: never[]) => unknown, context: ClassDecoratorContext) => void;
 
 /** A field decorator usable bare (`@Transient`) or called (`@Transient()`). */
+// The bare signature comes first: TypeScript checks `@Id` against the first overload that fits.
 export interface OptionalFieldDecorator<O> {
-  (options?: O): FieldDecorator;
   (value: unknown, context: ClassFieldDecoratorContext | ClassAccessorDecoratorContext): void;
+  (options?: O): FieldDecorator;
 }
 
 export interface OptionalClassDecorator<O> {
-  (options?: O): ClassDecorator;
   (value: abstract new (...args: never[]) => unknown, context: ClassDecoratorContext): void;
+  (options?: O): ClassDecorator;
 }
 
 const isDecoratorCall = (args: readonly unknown[]): boolean =>

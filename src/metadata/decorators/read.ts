@@ -11,7 +11,7 @@ import { translateJpa } from "../jpa/translate.ts";
 import type { ModelProblem } from "../problems.ts";
 import { defined } from "../xml-tree.ts";
 import type { NamedEntityGraphOptions } from "./jpa.ts";
-import { classRecord, hasMemberDecorators, type ClassRecord, type MemberRecord, type TypeRef } from "./registry.ts";
+import { classRecord, hasMemberDecorators, ownMemberRecords, type ClassRecord, type MemberRecord, type TypeRef } from "./registry.ts";
 
 export const DECORATED_SOURCE = "decorated classes";
 
@@ -57,15 +57,17 @@ export function readDecoratedClasses(classes: readonly unknown[], options: ReadO
     if (records.has(cls)) return;
     const record = classRecord(cls);
     if (!record) {
-      const what = hasMemberDecorators(cls) ? "has decorated fields but no class decorator" : "carries no Extent decorator";
-      report(from?.site ?? { file: DECORATED_SOURCE }, `class ${cls.name || "(anonymous)"} ${what}: add @PersistenceCapable (JDO) or @Entity, @MappedSuperclass, @Embeddable (JPA)`, from?.cls, from?.field);
+      const fix = "add @PersistenceCapable (JDO) or @Entity, @MappedSuperclass, @Embeddable (JPA)";
+      // Its field decorators know where the class is written; without any, the referrer does.
+      const member = ownMemberRecords(cls)[0];
+      if (member) report(member.site, `class ${cls.name} has decorated fields but no class decorator: ${fix}`, qualified(cls.name, options.package), member.name);
+      else report(from?.site ?? { file: DECORATED_SOURCE }, `class ${cls.name || "(anonymous)"} carries no Extent decorator: ${fix}`, from?.cls, from?.field);
       return;
     }
     records.set(cls, record);
-    const parent = persistentSuperclass(cls, (c) => report(record.site, `superclass ${c.name} has decorated fields but no class decorator`, cls.name));
+    const parent = persistentSuperclass(cls, (c) => report(record.site, `superclass ${c.name} has decorated fields but no class decorator`, nameOf(cls)));
     if (parent) queue.push(parent);
   };
-  while (queue.length) visit(queue.shift());
 
   // Names first (types refer to classes by name), then every reference found in options.
   const pkgOf = (cls: Class): string | undefined => {
@@ -81,11 +83,13 @@ export function readDecoratedClasses(classes: readonly unknown[], options: ReadO
       const record = records.get(cls) ?? classRecord(cls);
       const own = typeof record?.props.name === "string" ? record.props.name : cls.name;
       const pkg = pkgOf(cls);
-      name = own.includes(".") || !pkg ? own : `${pkg}.${own}`;
+      name = qualified(own, pkg);
       names.set(cls, name);
     }
     return name;
   };
+
+  while (queue.length) visit(queue.shift());
 
   const resolver = (owner: Class, site: SourceRef, field?: string) => (ref: unknown): string | undefined => {
     if (ref === undefined || ref === null) return undefined;
@@ -134,6 +138,8 @@ export function readDecoratedClasses(classes: readonly unknown[], options: ReadO
   const classesOut = [...jdo, ...translated.classes];
   return { documents: classesOut.length ? [{ source: DECORATED_SOURCE, classes: classesOut }] : [], jpaClasses: jpa, problems };
 }
+
+const qualified = (name: string, pkg: string | undefined) => (name.includes(".") || !pkg ? name : `${pkg}.${name}`);
 
 /** Whether a value is a class carrying a class decorator of either vocabulary. */
 export function isDecoratedClass(value: unknown): boolean {

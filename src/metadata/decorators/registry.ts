@@ -146,8 +146,17 @@ export function classRecord(cls: object): ClassRecord | undefined {
   return classes.get(cls);
 }
 
+/** The member decorators of a class that carries no class decorator (for locating the problem). */
+export function ownMemberRecords(cls: object): MemberRecord[] {
+  const metadata = Object.prototype.hasOwnProperty.call(cls, METADATA) ? (cls as Record<symbol, MetadataBag | undefined>)[METADATA] : undefined;
+  const members = metadata && Object.prototype.hasOwnProperty.call(metadata, MEMBERS) ? (metadata[MEMBERS] as Map<string, MemberRecord>) : legacyMembers.get(cls);
+  return [...(members?.values() ?? [])];
+}
+
 /** Whether fields of the class carry decorators although the class itself carries none. */
 export function hasMemberDecorators(cls: object): boolean {
+  // A plain subclass inherits Symbol.metadata from its decorated superclass: only its own counts.
+  if (!Object.prototype.hasOwnProperty.call(cls, METADATA)) return legacyMembers.has(cls);
   const metadata = (cls as Record<symbol, MetadataBag | undefined>)[METADATA];
   return !!(metadata && Object.prototype.hasOwnProperty.call(metadata, MEMBERS)) || legacyMembers.has(cls);
 }

@@ -56,11 +56,15 @@ export interface TranslatedJpa {
 export function translateJpa(classes: readonly JpaClass[], others: readonly JpaClass[] = []): TranslatedJpa {
   const problems: ModelProblem[] = [];
   const byName = new Map([...others, ...classes].map((c) => [c.className, c]));
-  const out = classes.filter((c) => c.kind !== "mapped-superclass").map((c) => translateClass(c, byName, problems));
+  // Another source may declare the same class (orm.xml over a decorated class): the id, the
+  // superclass may be said there.
+  const declarations = new Map<string, JpaClass[]>();
+  for (const c of [...others, ...classes]) declarations.set(c.className, [...(declarations.get(c.className) ?? []), c]);
+  const out = classes.filter((c) => c.kind !== "mapped-superclass").map((c) => translateClass(c, byName, declarations, problems));
   return { classes: out, problems };
 }
 
-function translateClass(c: JpaClass, byName: ReadonlyMap<string, JpaClass>, problems: ModelProblem[]): ClassDecl {
+function translateClass(c: JpaClass, byName: ReadonlyMap<string, JpaClass>, declarations: ReadonlyMap<string, JpaClass[]>, problems: ModelProblem[]): ClassDecl {
   const problem = (message: string, a?: JpaAttribute) =>
     problems.push(defined({ file: (a ?? c).source.file, line: (a ?? c).source.line, class: c.className, field: a?.name, message }));
 
@@ -91,13 +95,16 @@ function translateClass(c: JpaClass, byName: ReadonlyMap<string, JpaClass>, prob
     objectIdClass: idClass,
     fields: [],
   };
-  const rootEntity = c.kind === "entity" && (!c.parentClass || (byName.has(c.parentClass) && !parent));
+  const everyDeclaration = declarations.get(c.className) ?? [c];
+  const rootEntity = c.kind === "entity" && everyDeclaration.every((d) => !d.parentClass || (byName.has(d.parentClass) && byName.get(d.parentClass)!.kind === "mapped-superclass"));
+  const hasId = (d: JpaClass): boolean => !!d.datastoreId || d.attributes.some((a) => a.kind === "id" || a.kind === "embedded-id");
+  const idElsewhere = everyDeclaration.some((d) => d !== c && hasId(d));
   if (c.datastoreId) {
     const strategy = c.datastoreId.strategy;
     const jpaName = (JPA_GENERATION as readonly string[]).includes(strategy ?? "") ? (strategy as JpaGeneration) : undefined;
     decl.identityType = "datastore";
     decl.datastoreIdentity = defined({ strategy: jpaName ? valueStrategy(jpaName, "long") : strategy, column: c.datastoreId.column });
-  } else if (rootEntity && !attributes.some((a) => a.kind === "id" || a.kind === "embedded-id")) {
+  } else if (rootEntity && !idElsewhere && !attributes.some((a) => a.kind === "id" || a.kind === "embedded-id")) {
     problem("an entity needs an id: an <id> or <embedded-id> attribute (@Id or @EmbeddedId), here or in a mapped superclass, or <datastore-id> (@DatastoreId)");
   }
   if (c.kind === "entity" && (c.inheritance || c.discriminatorColumn || c.discriminatorValue !== undefined)) {
