@@ -598,7 +598,8 @@ test("JPA decorators: each one's meaning in the normalized model", () => {
   // @DiscriminatorColumn, @DiscriminatorValue.
   assert.deepEqual(customer.discriminator, { strategy: "value-map", column: "CLIENT_TYPE", values: { "ks.jpa.Customer": "C", "ks.jpa.Vip": "V", "ks.jpa.Prospect": "P" } });
   // @NamedEntityGraph: sub-graphs as dotted paths; a nameless graph is named after the entity.
-  assert.deepEqual(customer.fetchGroups.get("full"), ["orders", "manager", "manager.name", "manager.tier"]);
+  // manager is a Customer too: the sub-graph's tails join the same class's group (README, fetch groups).
+  assert.deepEqual(customer.fetchGroups.get("full"), ["orders", "manager", "manager.name", "manager.tier", "name", "tier"]);
   assert.deepEqual(customer.fetchGroups.get("Client"), ["card"]);
   // @MappedSuperclass: no class of its own; its attributes (and @GeneratedValue, @Version, @Column) are the entities'.
   assert.ok(!m.classes.has("ks.jpa.Audited"));

@@ -121,6 +121,7 @@ export function buildModel(documents: readonly MetadataDocument[]): Model {
   }
 
   for (const meta of metas.values()) Object.assign(meta, { fetchGroups: fetchGroupsOf(decls.get(meta.name)!, decls, meta, log) });
+  propagateFetchPaths(metas, isA);
   validateEmbedded(metas, decls, log);
   validateColumns(metas, decls, log);
   if (log.problems.length) throw new ModelError(log.problems);
@@ -317,6 +318,35 @@ function fetchGroupsOf(decl: ClassDecl, decls: ReadonlyMap<string, ClassDecl>, m
   };
   for (const name of raw.keys()) groups.set(name, [...new Set(expand(name, new Set()))]);
   return groups;
+}
+
+/**
+ * A dotted member of a fetch group (`purchases.lines`) reaches into the related class: the tail
+ * joins the group of the same name on the target class and its subclasses, so objects loaded
+ * through that relation under that group fetch it. Repeated until nothing changes (`a.b.c`).
+ */
+function propagateFetchPaths(metas: ReadonlyMap<string, ClassMeta>, isA: (sub: string, ancestor: string) => boolean): void {
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const meta of metas.values()) {
+      for (const [group, paths] of meta.fetchGroups) {
+        for (const path of paths) {
+          const dot = path.indexOf(".");
+          if (dot < 0) continue;
+          const target = meta.fields.get(path.slice(0, dot))?.relation?.target;
+          if (!target) continue;
+          const tail = path.slice(dot + 1);
+          for (const other of metas.values()) {
+            if (!isA(other.name, target) || !other.fields.has(tail.split(".")[0]!)) continue;
+            const members = other.fetchGroups.get(group) ?? [];
+            if (members.includes(tail)) continue;
+            (other.fetchGroups as Map<string, string[]>).set(group, [...members, tail]);
+            changed = true;
+          }
+        }
+      }
+    }
+  }
 }
 
 /** Two different fields of one class stored in the same column of the same table cannot work. */

@@ -86,8 +86,10 @@ export function parseXmlTree(text: string, file: string): { root?: XmlElement; p
   } catch (e) {
     return { problems: [{ file, message: `malformed XML: ${(e as Error).message}` }] };
   }
-  const root = toElements(nodes, lineStarts(text))[0];
+  const [root, second] = toElements(nodes, lineStarts(text));
   if (!root) return { problems: [{ file, line: 1, message: "the document has no root element" }] };
+  // fast-xml-parser accepts several top-level elements; XML allows one.
+  if (second) return { problems: [{ file, line: second.line, message: `malformed XML: a second root element <${second.name}> after <${root.name}>` }] };
   return { root, problems: [] };
 }
 

@@ -99,7 +99,7 @@ class OrmReader extends XmlReader {
       datastoreId: child(el, "datastore-id") && defined({ strategy: child(el, "datastore-id")!.attrs["strategy"], column: child(el, "datastore-id")!.attrs["column"] }),
       abstract: this.extensionFlag(el, "abstract", className),
       attributes: [],
-      graphs: childrenNamed(el, "named-entity-graph").map((g) => this.readGraph(g, el.attrs["name"] ?? raw.slice(raw.lastIndexOf(".") + 1))),
+      graphs: childrenNamed(el, "named-entity-graph").map((g) => this.readGraph(g, el.attrs["name"] ?? raw.slice(raw.lastIndexOf(".") + 1), className)),
     });
     const attributes = child(el, "attributes");
     const seen = new Set<string>();
@@ -178,14 +178,14 @@ class OrmReader extends XmlReader {
   }
 
   /** A `<named-entity-graph>`: its nodes, with each sub-graph's nodes as dotted paths. */
-  readGraph(el: XmlElement, entityName: string): JpaEntityGraph {
+  readGraph(el: XmlElement, entityName: string, cls: string): JpaEntityGraph {
     const subgraphs = new Map(childrenNamed(el, "subgraph").map((s) => [s.attrs["name"] ?? "", s]));
     const nodes: string[] = [];
     const walk = (parent: XmlElement, prefix: string, depth: number): void => {
       for (const node of childrenNamed(parent, "named-attribute-node")) {
         const attr = node.attrs["name"];
         if (!attr) {
-          this.problem(node, "<named-attribute-node> without a name attribute");
+          this.problem(node, "<named-attribute-node> without a name attribute", cls);
           continue;
         }
         nodes.push(prefix + attr);

@@ -96,7 +96,16 @@ function translateClass(c: JpaClass, byName: ReadonlyMap<string, JpaClass>, decl
     fields: [],
   };
   const everyDeclaration = declarations.get(c.className) ?? [c];
-  const rootEntity = c.kind === "entity" && everyDeclaration.every((d) => !d.parentClass || (byName.has(d.parentClass) && byName.get(d.parentClass)!.kind === "mapped-superclass"));
+  // A root entity has no entity above it, mapped superclasses skipped (an unknown parent may be one).
+  const entityAbove = (d: JpaClass): boolean => {
+    const chain = new Set<string>();
+    for (let p = d.parentClass; p && !chain.has(p); p = byName.get(p)?.parentClass) {
+      chain.add(p);
+      if (byName.get(p)?.kind !== "mapped-superclass") return true;
+    }
+    return false;
+  };
+  const rootEntity = c.kind === "entity" && !everyDeclaration.some(entityAbove);
   const hasId = (d: JpaClass): boolean => !!d.datastoreId || d.attributes.some((a) => a.kind === "id" || a.kind === "embedded-id");
   const idElsewhere = everyDeclaration.some((d) => d !== c && hasId(d));
   if (c.datastoreId) {
@@ -112,7 +121,7 @@ function translateClass(c: JpaClass, byName: ReadonlyMap<string, JpaClass>, decl
     decl.inheritance = defined({
       // On an entity below another entity, @Inheritance also says how this class itself is
       // stored (Extent's addition: JPA leaves it to the root alone), so hierarchies may mix.
-      strategy: c.inheritance && superclass ? STRATEGY_FOR_SUBCLASSES[c.inheritance] : undefined,
+      strategy: c.inheritance && (superclass || c.inheritance === "TABLE_PER_CLASS") ? STRATEGY_FOR_SUBCLASSES[c.inheritance] : undefined,
       forSubclasses: c.inheritance && STRATEGY_FOR_SUBCLASSES[c.inheritance],
       discriminator:
         column || c.discriminatorValue !== undefined
