@@ -13,6 +13,7 @@ import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
 import { seedIfEmpty } from "../src/runtime/seed.ts";
 import { sampleClasses as jdoClasses } from "../schema/ts/jdo-model.ts";
 import { sampleClasses as jpaClasses } from "../schema/ts/jpa-model.ts";
+import { canonical } from "./support/canonical-model.ts";
 import { startHarness } from "./support/harness.ts";
 
 type Form = { name: string; context: () => Promise<Pick<PersistenceContext, "metadata" | "classes">> };
@@ -29,20 +30,6 @@ const FORMS: Form[] = [
   { name: "JDO decorators", context: async () => ({ classes: jdoClasses }) },
   { name: "JPA decorators", context: async () => ({ classes: jpaClasses }) },
 ];
-
-/**
- * A model as comparable data: sources dropped (they say which file), Maps as objects with sorted
- * keys (orm.xml lists attributes by kind, so field order may differ; JSON keeps it).
- */
-function canonical(value: unknown): unknown {
-  if (value instanceof Map) value = Object.fromEntries(value);
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === "object") {
-    const entries = Object.entries(value).filter(([k]) => k !== "source").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return Object.fromEntries(entries.map(([k, v]) => [k, canonical(v)]));
-  }
-  return value;
-}
 
 test("the four forms of the sample give one normalized model", async () => {
   const [reference, ...others] = await Promise.all(FORMS.map(async (f) => canonical(loadModel(await f.context()))));

@@ -11,6 +11,7 @@
  * Run: node --import tsx --test test/tck-company-decorated.test.ts
  */
 import { after, before, describe, test } from "node:test";
+import { canonical } from "./support/canonical-model.ts";
 import assert from "node:assert/strict";
 import { loadModel } from "../src/metadata/load-model.ts";
 import { startHarness, type Harness } from "./support/harness.ts";
@@ -223,19 +224,12 @@ const OBJECT_FORM_OVERLAY = {
   },
 };
 
-/** Maps as objects, without `source` (which names the decorator's line or the overlay). */
-function comparable(value: unknown): unknown {
-  if (value instanceof Map) return comparable(Object.fromEntries(value));
-  if (Array.isArray(value)) return value.map(comparable);
-  if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "source").map(([k, v]) => [k, comparable(v)]));
-}
 
 for (const form of FORMS) {
   test(`${form}: decorated classes + XML give the model the object-form overlay + XML gave`, () => {
     const decorated = loadModel({ classes: tckCompanyClasses, metadata: tckCompanyXml(form) });
     const overlay = loadModel({ models: [OBJECT_FORM_OVERLAY], metadata: tckCompanyXml(form) });
     assert.deepEqual([...decorated.classes.keys()], [...overlay.classes.keys()]);
-    assert.deepEqual(comparable(decorated), comparable(overlay));
+    assert.deepEqual(canonical(decorated), canonical(overlay));
   });
 }
