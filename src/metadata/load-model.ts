@@ -31,13 +31,15 @@ export function loadModel(context: Pick<PersistenceContext, "metadata" | "models
   });
 
   // orm.xml documents are translated together: an embedded id may name another document's embeddable.
-  const orm: { source: string; classes: JpaClass[] }[] = [];
+  const orm: { document: MetadataDocument; classes: JpaClass[] }[] = [];
   for (const { source, text } of context.metadata ?? []) {
     if (isOrmXml(text)) {
       const read = readOrmXml(text, source);
       problems.push(...read.problems);
-      orm.push({ source, classes: read.classes });
-      documents.push({ source, classes: [] }); // placeholder keeps the documents' order
+      // Its place in the order is kept now; its classes come once every orm.xml is read.
+      const document: MetadataDocument = { source, classes: [] };
+      documents.push(document);
+      orm.push({ document, classes: read.classes });
       continue;
     }
     const read = readJdoXml(text, source);
@@ -45,10 +47,10 @@ export function loadModel(context: Pick<PersistenceContext, "metadata" | "models
     documents.push(read.document);
   }
   const everyJpaClass = [...decorated.jpaClasses, ...orm.flatMap((o) => o.classes)];
-  for (const { source, classes } of orm) {
+  for (const { document, classes } of orm) {
     const translated = translateJpa(classes, everyJpaClass);
     problems.push(...translated.problems);
-    documents.find((d) => d.source === source && !d.classes.length)!.classes.push(...translated.classes);
+    document.classes.push(...translated.classes);
   }
 
   if (!documents.some((d) => d.classes.length)) {

@@ -6,7 +6,7 @@
  */
 import type { ClassDecl, FetchGroupDecl, FieldDecl, MetadataDocument, SourceRef } from "../declarations.ts";
 import { qualifyType } from "../java-types.ts";
-import { JPA_GENERATION, JPA_INHERITANCE, type JpaAttribute, type JpaClass, type JpaEntityGraph } from "../jpa/model.ts";
+import { JPA_GENERATION, JPA_INHERITANCE, type GraphNodeSpec, graphPaths, type JpaAttribute, type JpaClass, type JpaEntityGraph } from "../jpa/model.ts";
 import { translateJpa } from "../jpa/translate.ts";
 import type { ModelProblem } from "../problems.ts";
 import { defined } from "../xml-tree.ts";
@@ -281,18 +281,9 @@ function jpaClass(
 }
 
 function graphOf(g: NamedEntityGraphOptions, entityName: string, source: SourceRef): JpaEntityGraph {
-  const subgraphs = new Map((g.subgraphs ?? []).map((s) => [s.name, s]));
-  const nodes: string[] = [];
-  const walk = (list: NamedEntityGraphOptions["attributeNodes"], prefix: string, depth: number) => {
-    for (const node of list) {
-      const n = typeof node === "string" ? { name: node } : node;
-      nodes.push(prefix + n.name);
-      const sub = n.subgraph && subgraphs.get(n.subgraph);
-      if (sub && depth < 8) walk(sub.attributeNodes, `${prefix}${n.name}.`, depth + 1);
-    }
-  };
-  walk(g.attributeNodes, "", 0);
-  return { name: g.name ?? entityName, source, nodes };
+  const specs = (list: NamedEntityGraphOptions["attributeNodes"]): GraphNodeSpec[] => list.map((n) => (typeof n === "string" ? { name: n } : n));
+  const subgraphs = new Map((g.subgraphs ?? []).map((s) => [s.name, specs(s.attributeNodes)]));
+  return { name: g.name ?? entityName, source, nodes: graphPaths(specs(g.attributeNodes), subgraphs) };
 }
 
 export type { TypeRef };

@@ -92,3 +92,24 @@ export interface JpaClass {
   attributes: JpaAttribute[];
   graphs: JpaEntityGraph[];
 }
+
+/** One `<named-attribute-node>` / `attributeNodes` entry. */
+export interface GraphNodeSpec {
+  name: string;
+  subgraph?: string;
+}
+
+/** A graph's nodes as fetch-group paths: each sub-graph's nodes below their node (`lines.product`). */
+export function graphPaths(nodes: readonly GraphNodeSpec[], subgraphs: ReadonlyMap<string, readonly GraphNodeSpec[]>): string[] {
+  const paths: string[] = [];
+  const walk = (list: readonly GraphNodeSpec[], prefix: string, depth: number): void => {
+    for (const node of list) {
+      paths.push(prefix + node.name);
+      const sub = node.subgraph ? subgraphs.get(node.subgraph) : undefined;
+      // Sub-graphs may name each other in a cycle: a fetch group stops at a bounded depth.
+      if (sub && depth < 8) walk(sub, `${prefix}${node.name}.`, depth + 1);
+    }
+  };
+  walk(nodes, "", 0);
+  return paths;
+}

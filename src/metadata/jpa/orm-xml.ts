@@ -21,8 +21,10 @@ import {
   type JpaAttribute,
   type JpaAttributeKind,
   type JpaClass,
+  type GraphNodeSpec,
   type JpaEntityGraph,
   type JpaJoinTable,
+  graphPaths,
 } from "./model.ts";
 
 const ATTRIBUTE_KINDS: readonly JpaAttributeKind[] = [
@@ -179,22 +181,14 @@ class OrmReader extends XmlReader {
 
   /** A `<named-entity-graph>`: its nodes, with each sub-graph's nodes as dotted paths. */
   readGraph(el: XmlElement, entityName: string, cls: string): JpaEntityGraph {
-    const subgraphs = new Map(childrenNamed(el, "subgraph").map((s) => [s.attrs["name"] ?? "", s]));
-    const nodes: string[] = [];
-    const walk = (parent: XmlElement, prefix: string, depth: number): void => {
-      for (const node of childrenNamed(parent, "named-attribute-node")) {
-        const attr = node.attrs["name"];
-        if (!attr) {
-          this.problem(node, "<named-attribute-node> without a name attribute", cls);
-          continue;
-        }
-        nodes.push(prefix + attr);
-        const sub = node.attrs["subgraph"] && subgraphs.get(node.attrs["subgraph"]);
-        if (sub && depth < 8) walk(sub, `${prefix}${attr}.`, depth + 1);
-      }
-    };
-    walk(el, "", 0);
-    return { name: el.attrs["name"] ?? entityName, source: { file: this.file, line: el.line }, nodes };
+    const nodesOf = (parent: XmlElement): GraphNodeSpec[] =>
+      childrenNamed(parent, "named-attribute-node").flatMap((node) => {
+        if (node.attrs["name"]) return [{ name: node.attrs["name"], subgraph: node.attrs["subgraph"] }];
+        this.problem(node, "<named-attribute-node> without a name attribute", cls);
+        return [];
+      });
+    const subgraphs = new Map(childrenNamed(el, "subgraph").map((s) => [s.attrs["name"] ?? "", nodesOf(s)]));
+    return { name: el.attrs["name"] ?? entityName, source: { file: this.file, line: el.line }, nodes: graphPaths(nodesOf(el), subgraphs) };
   }
 
   extension(el: XmlElement, key: string): XmlElement | undefined {
