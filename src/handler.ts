@@ -3,14 +3,13 @@
  * The model is built and validated synchronously (a broken model throws `ModelError` at once);
  * the store is opened and its schema brought up to date once, before the first request is served.
  */
-import { normalizeConnectionUrl } from "./config/connection-url.ts";
 import type { PersistenceContext } from "./config/context.ts";
 import { buildApp } from "./http/app.ts";
 import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
 import { loadModel } from "./metadata/load-model.ts";
 import type { Model } from "./metadata/model.ts";
 import type { FetchPlan } from "./plan/fetch-plan.ts";
-import { openLibsqlStore } from "./store/libsql-store.ts";
+import { openStore } from "./store/open-store.ts";
 import { migrate } from "./store/migrate.ts";
 import type { Store } from "./store/store.ts";
 
@@ -39,7 +38,7 @@ export interface RestHandler {
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const { context } = options;
   const model = loadModel(context);
-  const store = options.store ?? openLibsqlStore(normalizeConnectionUrl(context.url), context.authToken);
+  const store = options.store ?? openStore(context);
   const ready = migrate(store, model, context.autoCreateSchema !== false);
   ready.catch(() => {}); // surfaced by awaiting `ready` or by the first request
   const prefix = normalizePrefix(options.prefix ?? "");

@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<void> {
   const files = await loadConfigDir(resolve(options.config)).catch((e: Error) => fail(`extent serve: cannot read --config ${options.config}: ${e.message}`));
   const { context, problems, classModules } = resolveContext(files, options.persistenceContext, options.config);
   if (problems.length) fail(`extent serve: the configuration has ${problems.length} problem(s):\n${problems.map((p) => "  " + formatProblem(p)).join("\n")}`);
-  ensureDatabaseFolder(context.url);
+  if (context.url) ensureDatabaseFolder(context.url);
   if (classModules.length) context.classes = await importClasses(options.config, classModules);
 
   let handler;

@@ -14,8 +14,16 @@ export interface MetadataText {
 
 export interface PersistenceContext {
   name: string;
-  /** A libSQL URL: `file:path`, `:memory:`, `libsql://…`, `http(s)://…`; `jdbc:sqlite:path` is read as `file:path`. */
-  url: string;
+  /**
+   * A libSQL URL: `file:path`, `:memory:`, `libsql://…`, `http(s)://…`; `jdbc:sqlite:path` is read
+   * as `file:path`. Not needed when `database` is given.
+   */
+  url?: string;
+  /**
+   * A Drizzle database to store objects in instead of opening `url`: `drizzle(env.DB)` for
+   * Cloudflare D1, `drizzle(client)` for a libSQL client (the bare D1 binding or client works too).
+   */
+  database?: unknown;
   /** libSQL auth token (`jakarta.persistence.jdbc.password`). */
   authToken?: string;
   /** Decorated classes (JDO or JPA decorators); the classes they reach come along. */

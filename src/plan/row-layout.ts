@@ -6,7 +6,7 @@
  * into a `LoadedObject` of the right class.
  */
 import { type ClassMeta, type FieldMeta, type Model, subtree } from "../metadata/model.ts";
-import { type SQL, ident, join, qualified, sql } from "../store/sql.ts";
+import { type SQL, distinctNames, ident, join, qualified, sql } from "../store/sql.ts";
 import { type LoadedObject, newObject } from "./objects.ts";
 
 interface ColumnRef {
@@ -127,14 +127,15 @@ export function subclassJoins(group: GroupLayout, prefix = "t"): SQL {
   return sql.join(joins);
 }
 
-/** The select list: key, discriminator, version, then (for full rows) every field column. */
+/** The select list: key, discriminator, version, then (for full rows) every field column; named `c0`, `c1`... */
 export function selectList(group: GroupLayout, full: boolean): SQL {
   const parts = keyRefs(group);
   if (group.discriminatorColumn) parts.push(qualified(alias(0), group.discriminatorColumn));
   if (group.versionColumn) parts.push(qualified(alias(0), group.versionColumn));
   if (full) for (const c of group.columns) parts.push(qualified(alias(c.table), c.column));
-  return join(parts);
+  return distinctNames(parts);
 }
+
 
 /** Restricts the group to the classes asked for, when its table also holds other classes. */
 export function discriminatorFilter(group: GroupLayout, classes: readonly ClassMeta[], prefix = "t"): SQL | undefined {

@@ -42,3 +42,12 @@ export const join = (parts: readonly SQL[], separator: SQL = sql`, `): SQL => sq
 export function tuple(parts: readonly SQL[]): SQL {
   return parts.length === 1 ? parts[0]! : sql`(${join(parts)})`;
 }
+
+/**
+ * `a AS c0, b AS c1, ...`: result columns with distinct names whatever their expressions, for
+ * drivers that return rows as objects keyed by column name (D1's batch) and would otherwise keep
+ * only one of two equal names.
+ */
+export function distinctNames(parts: readonly SQL[], prefix = "c"): SQL {
+  return join(parts.map((p, i) => sql`${p} AS ${sql.raw(`${prefix}${i}`)}`));
+}

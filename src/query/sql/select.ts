@@ -4,7 +4,7 @@
  * candidate form yields ordered keys for the read plan; the projection form yields result rows.
  */
 import type { Model } from "../../metadata/model.ts";
-import { type SQL, join, sql, tuple } from "../../store/sql.ts";
+import { type SQL, distinctNames, join, sql, tuple } from "../../store/sql.ts";
 import { fail } from "../errors.ts";
 import type { Binding, QExpr, QQuery } from "../model.ts";
 import { GenContext } from "./context.ts";
@@ -208,7 +208,7 @@ export function projection(model: Model, q: QQuery): { sql: SQL; columns: Result
     }
   }
   const distinct = q.distinct ? sql`DISTINCT ` : sql``;
-  const text = sql`SELECT ${distinct}${join(select)} FROM ${join(f.from, sql`, `)}${whereSql(f)}${groupSql(q, f.ctx)}${orderSql(q, f.ctx)}${rangeSql(q, f.ctx)}`;
+  const text = sql`SELECT ${distinct}${distinctNames(select, "r")} FROM ${join(f.from, sql`, `)}${whereSql(f)}${groupSql(q, f.ctx)}${orderSql(q, f.ctx)}${rangeSql(q, f.ctx)}`;
   return { sql: text, columns };
 }
 
