@@ -3,4 +3,5 @@
 import { register } from "tsx/esm/api";
 
 register();
-await import("../src/cli/main.ts");
+const { runCli } = await import("../src/cli/main.ts");
+await runCli(process.argv.slice(2));

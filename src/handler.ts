@@ -24,6 +24,11 @@ export interface RestHandlerOptions {
   bodyLimit?: number;
   /** Fetch plan of the object answered by POST and PUT (default: all fields, depth 1). */
   writeFetchPlan?: FetchPlan;
+  /**
+   * Adds `Server-Timing: store;desc="1 round trip, 3 statements";dur=2.1` to every response: what
+   * the request cost the store (default off: it tells clients about the server's work).
+   */
+  serverTiming?: boolean;
 }
 
 export interface RestHandler {
@@ -43,7 +48,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   ready.catch(() => {}); // surfaced by awaiting `ready` or by the first request
   const prefix = normalizePrefix(options.prefix ?? "");
   const app = buildApp(
-    { model, store, prefix, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, writeFetchPlan: options.writeFetchPlan ?? { groups: ["all"], maxDepth: 1 } },
+    { model, store, prefix, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, writeFetchPlan: options.writeFetchPlan ?? { groups: ["all"], maxDepth: 1 }, serverTiming: options.serverTiming ?? false },
     () => ready,
   );
   return {

@@ -1,14 +1,15 @@
 /** Command-line arguments of `extent serve`, validated with valibot so a mistake names the flag. */
 import * as v from "valibot";
 
-export const USAGE = `Usage: extent serve --config DIR --persistence-context NAME [--port N] [--host H] [--prefix /p] [--seed FILE]
+export const USAGE = `Usage: extent serve --config DIR --persistence-context NAME [--port N] [--host H] [--prefix /p] [--seed FILE] [--server-timing]
 
   --config DIR                 folder holding persistence.xml and/or jdoconfig.xml (directly or under META-INF/)
   --persistence-context NAME   the persistence-unit or persistence-manager-factory to serve
   --port N                     port to listen on (default 8080)
   --host H                     address to listen on (default 127.0.0.1)
   --prefix /p                  path prefix of every resource (default: none)
-  --seed FILE                  JSON {"class": [objects]} POSTed at start when those extents are empty`;
+  --seed FILE                  JSON {"class": [objects]} POSTed at start when those extents are empty
+  --server-timing              answer each request's store cost in a Server-Timing header`;
 
 const Options = v.object({
   config: v.pipe(v.string(), v.minLength(1)),
@@ -17,11 +18,15 @@ const Options = v.object({
   host: v.string(),
   prefix: v.string(),
   seed: v.optional(v.string()),
+  serverTiming: v.boolean(),
 });
 
 export type ServeOptions = v.InferOutput<typeof Options>;
 
-const FLAGS: Record<string, keyof ServeOptions> = {
+/** Flags that take no value. */
+const SWITCHES: Record<string, "serverTiming"> = { "--server-timing": "serverTiming" };
+
+const FLAGS: Record<string, Exclude<keyof ServeOptions, "serverTiming">> = {
   "--config": "config",
   "--persistence-context": "persistenceContext",
   "--port": "port",
@@ -31,9 +36,14 @@ const FLAGS: Record<string, keyof ServeOptions> = {
 };
 
 export function parseServeArgs(argv: readonly string[]): { ok: true; options: ServeOptions } | { ok: false; message: string } {
-  const raw: Record<string, string> = { port: "8080", host: "127.0.0.1", prefix: "" };
+  const raw: Record<string, string | boolean> = { port: "8080", host: "127.0.0.1", prefix: "", serverTiming: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    const toggle = SWITCHES[flag];
+    if (toggle && inline === undefined) {
+      raw[toggle] = true;
+      continue;
+    }
     const name = FLAGS[flag];
     if (!name) return { ok: false, message: `unknown argument ${argv[i]}` };
     const value = inline ?? argv[++i];

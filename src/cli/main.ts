@@ -1,7 +1,7 @@
 /**
  * `extent serve`: reads a persistence context from a folder, builds the handler and serves it
- * over HTTP on Node. One of the two places (with the server entry) allowed to touch the file
- * system and the process.
+ * over HTTP on the runtime that runs it (Node, Bun or Deno). With the local entry, the only
+ * code allowed to touch the file system and the process.
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -11,8 +11,8 @@ import { createRestHandler } from "../handler.ts";
 import { isDecoratedClass } from "../metadata/decorators/read.ts";
 import { ModelError, formatProblem } from "../metadata/problems.ts";
 import { loadConfigDir } from "../runtime/load-config-dir.ts";
-import { serveNode } from "../runtime/node-server.ts";
 import { seedIfEmpty } from "../runtime/seed.ts";
+import { serve } from "../runtime/serve.ts";
 import { USAGE, parseServeArgs } from "./args.ts";
 
 function fail(message: string): never {
@@ -20,7 +20,8 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-async function main(argv: string[]): Promise<void> {
+/** Runs the `extent` command with its arguments (without the program name). */
+export async function runCli(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") return void console.log(USAGE);
   if (command !== "serve") fail(`unknown command "${command}"\n\n${USAGE}`);
@@ -36,7 +37,7 @@ async function main(argv: string[]): Promise<void> {
 
   let handler;
   try {
-    handler = createRestHandler({ context, prefix: options.prefix });
+    handler = createRestHandler({ context, prefix: options.prefix, serverTiming: options.serverTiming });
     await handler.ready;
   } catch (error) {
     if (error instanceof ModelError) fail(`extent serve: ${error.message}`);
@@ -46,8 +47,8 @@ async function main(argv: string[]): Promise<void> {
     const seeded = await seedIfEmpty(handler, JSON.parse(readFileSync(options.seed, "utf8")), options.prefix);
     if (seeded) console.log(`Seeded ${seeded} object(s) from ${options.seed}`);
   }
-  const url = await serveNode(handler, options.port, options.host);
-  console.log(`Extent serves "${context.name}" at ${url}${options.prefix}`);
+  const served = await serve(handler.fetch, options.port, options.host).catch((e: Error) => fail(`extent serve: cannot listen on ${options.host}:${options.port}: ${e.message}`));
+  console.log(`Extent serves "${context.name}" at ${served.url}${options.prefix} (${served.runtime})`);
 }
 
 /** Every decorated class the modules export (`extent.classes` in persistence.xml or jdoconfig.xml). */
@@ -70,4 +71,3 @@ function ensureDatabaseFolder(url: string): void {
   if (path) mkdirSync(dirname(resolve(path)), { recursive: true });
 }
 
-await main(process.argv.slice(2));

@@ -9,6 +9,7 @@ import { type FetchPlan, parseFetchPlan } from "../plan/fetch-plan.ts";
 import { deleteExtent, deleteObject } from "../service/delete.ts";
 import { getExtent, getObject, objectExists } from "../service/read.ts";
 import type { Runtime } from "../service/runtime.ts";
+import { CountingStore } from "../store/store.ts";
 import { createObject, updateObject } from "../service/write.ts";
 import { readJsonBody } from "./body.ts";
 import { keyFromObject, keyFromPath } from "./keys.ts";
@@ -22,21 +23,33 @@ import { countMatches, runQuery } from "../query/run.ts";
 const JSON_TYPE = "application/json; charset=utf-8";
 const QUERY_PATHS = new Set(["jdoql", "query", "jpql"]);
 
-export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
-  const base = new Hono({ strict: false });
-  const app = rt.prefix ? base.basePath(rt.prefix) : base;
+type Env = { Variables: { rt: Runtime } };
 
-  base.use(async (_c, next) => {
+export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env> {
+  const base = new Hono<Env>({ strict: false });
+  const app = shared.prefix ? base.basePath(shared.prefix) : base;
+
+  base.use(async (c, next) => {
     await ready();
+    if (!shared.serverTiming) {
+      c.set("rt", shared);
+      return next();
+    }
+    // The request's own count of what it cost the store, as a Server-Timing metric.
+    const store = new CountingStore(shared.store);
+    c.set("rt", { ...shared, store });
+    const started = performance.now();
     await next();
+    const desc = `${store.roundTrips} round trip${store.roundTrips === 1 ? "" : "s"}, ${store.statements} statement${store.statements === 1 ? "" : "s"}`;
+    c.res.headers.append("server-timing", `store;desc="${desc}";dur=${(performance.now() - started).toFixed(1)}`);
   });
 
-  const json = (c: Context, body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  const json = (c: Context<Env>, body: unknown, status = 200, headers: Record<string, string> = {}) =>
     new Response(c.req.method === "HEAD" ? null : JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
 
-  const classOf = (c: Context): ClassMeta => {
+  const classOf = (c: Context<Env>): ClassMeta => {
     const name = c.req.param("class")!;
-    const meta = rt.model.classes.get(name);
+    const meta = shared.model.classes.get(name);
     if (!meta || meta.embeddedOnly) {
       if (QUERY_PATHS.has(name)) throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: "GET, HEAD" } });
       throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
@@ -44,16 +57,16 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
     return meta;
   };
 
-  const fetchPlanOf = (c: Context, fallback?: FetchPlan, params = new URL(c.req.url).searchParams): FetchPlan => {
-    const parsed = parseFetchPlan(rt.model, params, fallback);
+  const fetchPlanOf = (c: Context<Env>, fallback?: FetchPlan, params = new URL(c.req.url).searchParams): FetchPlan => {
+    const parsed = parseFetchPlan(shared.model, params, fallback);
     if (!parsed.ok) throw new HttpError(400, parsed.message, { errors: [{ path: parsed.parameter, message: parsed.message }] });
     return parsed.plan;
   };
 
   /** A composite key may come in the body of GET, HEAD and DELETE on the class path. */
-  const bodyKey = async (c: Context, meta: ClassMeta): Promise<unknown[] | undefined> => {
-    const body = await readJsonBody(c.req.raw, rt.bodyLimit, false);
-    return body === undefined ? undefined : keyFromObject(rt.model, meta, body);
+  const bodyKey = async (c: Context<Env>, meta: ClassMeta): Promise<unknown[] | undefined> => {
+    const body = await readJsonBody(c.req.raw, shared.bodyLimit, false);
+    return body === undefined ? undefined : keyFromObject(shared.model, meta, body);
   };
 
   const location = (meta: ClassMeta, object: Record<string, unknown>): string => {
@@ -64,14 +77,15 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
         : identity.fields.length === 1 && meta.fields.get(identity.fields[0]!)!.type.kind !== "key"
           ? String(object[identity.fields[0]!])
           : JSON.stringify(Object.fromEntries(identity.fields.map((f) => [f, object[f]])));
-    return `${rt.prefix}/${meta.name}/${encodeURIComponent(segment)}`;
+    return `${shared.prefix}/${meta.name}/${encodeURIComponent(segment)}`;
   };
 
-  app.get("/", (c) => json(c, { classes: [...rt.model.classes.values()].filter((m) => !m.embeddedOnly).map((m) => m.name) }));
+  app.get("/", (c) => json(c, { classes: [...shared.model.classes.values()].filter((m) => !m.embeddedOnly).map((m) => m.name) }));
 
   // JDOQL: /jdoql?query=Q, /query?query=Q, and the raw /jdoql?Q.
   for (const path of ["/jdoql", "/query"]) {
     app.get(path, async (c) => {
+    const rt = c.var.rt;
       const { text, params } = queryText(new URL(c.req.url), "query");
       if (!text?.trim()) throw new HttpError(400, "give the JDOQL query as ?query=... (URL-encoded)");
       const prepared = prepareJdoql(rt.model, text);
@@ -81,6 +95,7 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
   }
   // JPQL: /jpql?query=Q and the raw /jpql?Q.
   app.get("/jpql", async (c) => {
+    const rt = c.var.rt;
     const { text, params } = queryText(new URL(c.req.url), "query");
     if (!text?.trim()) throw new HttpError(400, "give the JPQL query as ?query=... (URL-encoded)");
     const prepared = prepareJpql(rt.model, text);
@@ -89,6 +104,7 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
   });
 
   app.get("/:class", async (c) => {
+    const rt = c.var.rt;
     const meta = classOf(c);
     const { text: filter, params } = queryText(new URL(c.req.url), "filter");
     if (filter !== undefined) {
@@ -112,6 +128,7 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
   });
 
   app.post("/:class", async (c) => {
+    const rt = c.var.rt;
     const meta = classOf(c);
     const fetch = fetchPlanOf(c, rt.writeFetchPlan);
     const body = await readJsonBody(c.req.raw, rt.bodyLimit, true);
@@ -120,6 +137,7 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
   });
 
   app.delete("/:class", async (c) => {
+    const rt = c.var.rt;
     const meta = classOf(c);
     if (new URL(c.req.url).search.length > 1) throw new HttpError(400, "DELETE of a class takes no query: deleting by filter is not supported");
     const key = await bodyKey(c, meta);
@@ -129,6 +147,7 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
   });
 
   app.get("/:class/:key", async (c) => {
+    const rt = c.var.rt;
     const meta = classOf(c);
     const key = keyFromPath(rt.model, meta, c.req.param("key"));
     if (c.req.method === "HEAD") return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
@@ -136,6 +155,7 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
   });
 
   app.put("/:class/:key", async (c) => {
+    const rt = c.var.rt;
     const meta = classOf(c);
     const key = keyFromPath(rt.model, meta, c.req.param("key"));
     const fetch = fetchPlanOf(c, rt.writeFetchPlan);
@@ -144,13 +164,14 @@ export function buildApp(rt: Runtime, ready: () => Promise<void>): Hono {
   });
 
   app.delete("/:class/:key", async (c) => {
+    const rt = c.var.rt;
     const meta = classOf(c);
     await deleteObject(rt, meta, keyFromPath(rt.model, meta, c.req.param("key")));
     return c.body(null, 204);
   });
 
   // Any other method on a known path shape: 405 with the methods that are allowed.
-  const allow = (methods: string) => (c: Context) => {
+  const allow = (methods: string) => (c: Context<Env>) => {
     classOf(c);
     throw new HttpError(405, `${c.req.method} is not allowed here; allowed: ${methods}`, { headers: { allow: methods } });
   };

@@ -11,4 +11,6 @@ export interface Runtime {
   bodyLimit: number;
   /** The fetch plan of the object returned by POST and PUT when the request names none. */
   writeFetchPlan: FetchPlan;
+  /** Answer each request's store cost (round trips, statements, time) in `Server-Timing`. */
+  serverTiming: boolean;
 }

@@ -1,0 +1,45 @@
+/**
+ * The edge entry: the sample model served by a Cloudflare Worker on D1 (`npx wrangler dev`,
+ * `npx wrangler deploy`; see wrangler.toml). There is no file system: the JDO metadata is bundled
+ * as text and the store is the D1 binding through Drizzle's D1 driver. The handler is built once
+ * per isolate, on its first request (bindings arrive with requests), and then reused.
+ */
+import { drizzle } from "drizzle-orm/d1";
+import packageJdo from "../schema/jdo/package.jdo";
+import sampleData from "../schema/sample-data.json" with { type: "json" };
+import { createRestHandler, type RestHandler } from "./handler.ts";
+import { seedIfEmpty } from "./runtime/seed.ts";
+
+interface Env {
+  /** The D1 database (`[[d1_databases]]` binding "DB"). */
+  DB: unknown;
+  /** The `{servlet_path}` prefix (default `/api`, as `npm start`). */
+  EXTENT_PREFIX?: string;
+  /** "sample": POST the sample objects into empty extents before the first request. */
+  EXTENT_SEED?: string;
+  /** "on": answer each request's store cost in `Server-Timing`. */
+  EXTENT_SERVER_TIMING?: string;
+}
+
+let started: { handler: RestHandler; ready: Promise<unknown> } | undefined;
+
+function start(env: Env) {
+  const prefix = env.EXTENT_PREFIX ?? "/api";
+  const handler = createRestHandler({
+    context: { name: "sample", database: drizzle(env.DB as Parameters<typeof drizzle>[0]), metadata: [{ source: "schema/jdo/package.jdo", text: packageJdo }] },
+    prefix,
+    serverTiming: env.EXTENT_SERVER_TIMING === "on",
+  });
+  const ready = env.EXTENT_SEED === "sample" ? seedIfEmpty(handler, sampleData, prefix) : handler.ready;
+  // A failed start (say, D1 unreachable) must not stick to the isolate: the next request retries.
+  ready.catch(() => (started = undefined));
+  return { handler, ready };
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    started ??= start(env);
+    await started.ready;
+    return started.handler.fetch(request);
+  },
+};
