@@ -1,7 +1,8 @@
 /**
  * The edge entry: the sample model served by a Cloudflare Worker on D1 (`npx wrangler dev`,
  * `npx wrangler deploy`; see wrangler.toml). There is no file system: the JDO metadata is bundled
- * as text and the store is the D1 binding through Drizzle's D1 driver. The handler is built once
+ * as text and the store is the D1 binding through Drizzle's D1 driver (or a libSQL server, when
+ * LIBSQL_URL is set, through @libsql/client's web build). The handler is built once
  * per isolate, on its first request (bindings arrive with requests), and then reused.
  */
 import { drizzle } from "drizzle-orm/d1";
@@ -19,6 +20,10 @@ interface Env {
   EXTENT_SEED?: string;
   /** "on": answer each request's store cost in `Server-Timing`. */
   EXTENT_SERVER_TIMING?: string;
+  /** A libSQL server (Turso: `libsql://…`, or `http(s)://…`) to use instead of D1. */
+  LIBSQL_URL?: string;
+  /** Its auth token (`npx wrangler secret put LIBSQL_AUTH_TOKEN`). */
+  LIBSQL_AUTH_TOKEN?: string;
 }
 
 let started: { handler: RestHandler; ready: Promise<unknown> } | undefined;
@@ -26,7 +31,11 @@ let started: { handler: RestHandler; ready: Promise<unknown> } | undefined;
 function start(env: Env) {
   const prefix = env.EXTENT_PREFIX ?? "/api";
   const handler = createRestHandler({
-    context: { name: "sample", database: drizzle(env.DB as Parameters<typeof drizzle>[0]), metadata: [{ source: "schema/jdo/package.jdo", text: packageJdo }] },
+    context: {
+      name: "sample",
+      ...(env.LIBSQL_URL ? { url: env.LIBSQL_URL, authToken: env.LIBSQL_AUTH_TOKEN } : { database: drizzle(env.DB as Parameters<typeof drizzle>[0]) }),
+      metadata: [{ source: "schema/jdo/package.jdo", text: packageJdo }],
+    },
     prefix,
     serverTiming: env.EXTENT_SERVER_TIMING === "on",
   });

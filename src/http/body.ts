@@ -1,5 +1,6 @@
 /** Reading a JSON request body within the size limit: 415 for non-JSON media types, 413 when too large, 400 when malformed. */
 import { HttpError } from "./problem.ts";
+import { findJsonSyntaxError } from "./json-syntax.ts";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -46,7 +47,8 @@ export async function readJsonBody(request: Request, limit: number, required: bo
   if (contentType && !isJson(contentType)) throw new HttpError(415, `the body must be JSON (Content-Type: application/json), not ${contentType}`, { headers: { "accept-post": "application/json" } });
   try {
     return JSON.parse(text);
-  } catch (error) {
-    throw new HttpError(400, `the body is not valid JSON: ${(error as Error).message}`);
+  } catch {
+    const where = findJsonSyntaxError(text);
+    throw new HttpError(400, `the body is not valid JSON: ${where?.message ?? "it cannot be parsed"}`, where && { position: { line: where.line, column: where.column, offset: where.offset } });
   }
 }

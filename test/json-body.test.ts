@@ -1,0 +1,51 @@
+/**
+ * Malformed JSON bodies: a 400 problem document that says where the body goes wrong (line and
+ * column, in the same words on every runtime), and nothing stored.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { findJsonSyntaxError } from "../src/http/json-syntax.ts";
+import { startHarness } from "./support/harness.ts";
+
+const metadata = [{ source: "package.jdo", text: readFileSync(new URL("../schema/jdo/package.jdo", import.meta.url), "utf8") }];
+
+const CASES: [body: string, line: number, column: number, expected: string][] = [
+  ["{ not json", 1, 3, "a property name in double quotes"],
+  ['{"title": "a",}', 1, 15, "a property name in double quotes"],
+  ['{"title" "a"}', 1, 10, '":"'],
+  ['{\n  "title": "a"\n  "pages": 3\n}', 3, 3, '"," or "}"'],
+  ['{"title": tru}', 1, 14, '"true"'],
+  ['{"title": "a\\x"}', 1, 14, "an escape"],
+  ['{"pages": 01}', 1, 12, '"," or "}"'],
+  ['{"tags": ["a" "b"]}', 1, 15, '"," or "]"'],
+  ['{"title": "a"} x', 1, 16, "the end of the body"],
+  ['{"title": "unterminated', 1, 24, 'a closing "'],
+  ["[", 1, 2, "a value"],
+];
+
+test("a malformed body is a 400 that points at the first wrong character, and changes nothing", async () => {
+  const h = await startHarness({ metadata });
+  try {
+    for (const [body, line, column, expected] of CASES) {
+      const r = await h.call("POST", "/org.extent.sample.Book", body);
+      assert.equal(r.status, 400, body);
+      assert.match(r.headers.get("content-type") ?? "", /^application\/problem\+json/);
+      assert.deepEqual([r.body.position.line, r.body.position.column], [line, column], `${body}: ${r.body.detail}`);
+      assert.ok(r.body.detail.includes(`expected ${expected}`), `${body}: ${r.body.detail}`);
+    }
+    assert.deepEqual(await h.sql("SELECT COUNT(*) FROM ITEM"), [[0]]);
+  } finally {
+    h.close();
+  }
+});
+
+test("the scanner agrees with JSON.parse on what is valid", () => {
+  const valid = ['{"a":[1,-2.5e3,true,false,null,"\\u00e9\\n"],"b":{}}', "[]", ' "x" ', "0", "-0.1E+2", '{"a":{"b":[[]]}}'];
+  for (const text of valid) assert.equal(findJsonSyntaxError(text), undefined, text);
+  const invalid = ["", "{", "[1,]", "{'a':1}", "01", "1.", ".5", "+1", "NaN", '"\t"', "[1 2]", '{"a":1,,"b":2}', "nul", "{}{}"];
+  for (const text of invalid) {
+    assert.throws(() => JSON.parse(text), text);
+    assert.ok(findJsonSyntaxError(text), `the scanner misses the error in ${JSON.stringify(text)}`);
+  }
+});

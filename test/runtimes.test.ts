@@ -1,0 +1,83 @@
+/**
+ * Conformance across runtimes (issue 6): the sample served by the local entry on Node, Bun and
+ * Deno (embedded libSQL files), by the worker entry in workerd via `wrangler dev` (local D1, and
+ * a libSQL server over HTTP through @libsql/client's web build), and by the local entry on Node
+ * over HTTP. Every one must answer the conformance script exactly as the handler does in this
+ * process, at the same cost: reads in one round trip, writes in one batch after at most one
+ * lookup. Against the libSQL server, a proxy counts the HTTP requests on the wire, which must
+ * equal the round trips the server reports.
+ */
+import assert from "node:assert/strict";
+import { readFileSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { before, describe, test } from "node:test";
+import { createRestHandler } from "../src/handler.ts";
+import { seedIfEmpty } from "../src/runtime/seed.ts";
+import { type Answer, SCRIPT, type Step, overHttp, runScript } from "./conformance/sample-script.ts";
+import { ROOT } from "./support/processes.ts";
+import { type TargetName, startTarget } from "./support/runtime-targets.ts";
+import { sqldAvailable } from "./support/sqld.ts";
+
+let reference: Answer[];
+
+before(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "extent-reference-"));
+  const handler = createRestHandler({
+    context: { name: "sample", url: `file:${join(dir, "sample.db")}`, metadata: [{ source: "package.jdo", text: readFileSync(`${ROOT}schema/jdo/package.jdo`, "utf8") }] },
+    prefix: "/api",
+    serverTiming: true,
+  });
+  await handler.ready;
+  await seedIfEmpty(handler, JSON.parse(readFileSync(`${ROOT}schema/sample-data.json`, "utf8")), "/api");
+  reference = await runScript((path, init) => handler.fetch(new Request(`http://localhost/api${path}`, init)));
+  handler.close();
+});
+
+test("the reference run meets every step's status and cost", () => {
+  reference.forEach((answer, i) => checkStep(SCRIPT[i]!, answer));
+});
+
+const TARGETS: { name: TargetName; skip?: string }[] = [
+  { name: "node" },
+  { name: "bun" },
+  { name: "deno" },
+  { name: "workerd-d1" },
+  { name: "workerd-libsql-http", skip: sqldAvailable ? undefined : "no sqld binary for this platform" },
+  { name: "node-libsql-http", skip: sqldAvailable ? undefined : "no sqld binary for this platform" },
+];
+
+describe("the sample answers alike on every runtime and store", { concurrency: 3 }, () => {
+  for (const { name, skip } of TARGETS) {
+    test(name, { skip, timeout: 180_000 }, async () => {
+      const target = await startTarget(name);
+      try {
+        const wire: number[] = [];
+        const answers = await runScript(
+          overHttp(`${target.url}/api`),
+          () => target.sqld && wire.push(target.sqld.requests),
+          () => target.sqld?.resetCount(),
+        );
+        answers.forEach((answer, i) => {
+          checkStep(SCRIPT[i]!, answer);
+          assert.deepEqual(answer, reference[i], `${name}: ${answer.request} answers differently from the handler in process`);
+        });
+        if (target.sqld) {
+          answers.forEach((answer, i) => assert.equal(wire[i], answer.roundTrips, `${answer.request}: HTTP requests to the libSQL server`));
+        }
+      } catch (error) {
+        (error as Error).message += `\n--- ${name} output ---\n${target.output().slice(-4000)}`;
+        throw error;
+      } finally {
+        await target.stop();
+      }
+    });
+  }
+});
+
+function checkStep(step: Step, answer: Answer): void {
+  const where = answer.request;
+  assert.equal(answer.status, step.status, `${where}: status (${JSON.stringify(answer.body)})`);
+  if (answer.status >= 400) assert.match(answer.contentType ?? "", /^application\/problem\+json/, `${where}: a problem document`);
+  assert.equal(answer.roundTrips, step.roundTrips, `${where}: round trips to the store`);
+}

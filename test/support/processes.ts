@@ -1,0 +1,85 @@
+/**
+ * Child processes for tests that run Extent (or a database server) on another runtime: a free
+ * loopback port, a spawn that waits until the server answers, and a stop that never leaves a
+ * process behind. Output is kept so a failed start says why.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const BIN = (name: string) => `${ROOT}node_modules/.bin/${name}`;
+/** `node --import <this>` runs TypeScript sources from any working directory. */
+export const TSX_LOADER = import.meta.resolve("tsx");
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Running {
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  /** A URL that answers (any HTTP status) once the server is up. */
+  probe: string;
+  /** The base URL callers use (default: the probe's origin). */
+  url?: string;
+  timeoutMs?: number;
+}
+
+/** Spawns `command`, waits until `probe` answers, returns the running server. */
+export async function startServer(command: string, args: readonly string[], options: SpawnOptions): Promise<Running> {
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: { ...process.env, NO_COLOR: "1", WRANGLER_SEND_METRICS: "false", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const running: Running = { url: options.url ?? new URL(options.probe).origin, output: () => output, stop: () => stop(child, exited) };
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let gone = false;
+  void exited.then(() => (gone = true));
+  while (Date.now() < deadline && !gone) {
+    try {
+      await fetch(options.probe, { signal: AbortSignal.timeout(2000) });
+      return running;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  await running.stop();
+  throw new Error(`${command} ${args.join(" ")} did not start${gone ? " (it exited)" : ""}:\n${output}`);
+}
+
+/** Stops the process group (wrangler and workerd, or a runtime and its children). */
+async function stop(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid!, "SIGTERM");
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {}
+  }, 3000);
+  await exited;
+  clearTimeout(timer);
+}
