@@ -5,7 +5,7 @@
  * Compiled once per class and cached.
  */
 import { type ClassMeta, type Model, isAncestor, subtree } from "../metadata/model.ts";
-import { GUARD_TABLE } from "../store/migrate.ts";
+import { guardInsert } from "../store/migrate.ts";
 import { type Compiled, type SQL, bind, compile, ident, join, sql, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import { perModelCache } from "./plan-cache.ts";
@@ -33,7 +33,7 @@ function guardMissing(model: Model, meta: ClassMeta, keys: SQL): SQL {
     const filter = discriminatorFilter(g, subtree(model, meta.name));
     return sql`SELECT 1 FROM ${ident(g.primaryTable)} ${ident(alias(0))} WHERE ${tuple(keyRefs(g))} IN (${keys})${filter ? sql` AND ${filter}` : sql``}`;
   });
-  return sql`INSERT INTO ${ident(GUARD_TABLE)} (missing) SELECT NULL WHERE NOT EXISTS (${join(exists, sql` UNION ALL `)})`;
+  return guardInsert("missing", sql`NOT EXISTS (${join(exists, sql` UNION ALL `)})`);
 }
 
 function deleteStatements(model: Model, meta: ClassMeta, keys: SQL): SQL[] {

@@ -9,7 +9,7 @@
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, isAncestor, subtree } from "../metadata/model.ts";
 import type { GraphNode } from "../json/read-graph.ts";
-import { GUARD_TABLE, SEQUENCE_TABLE } from "../store/migrate.ts";
+import { SEQUENCE_TABLE, guardInsert } from "../store/migrate.ts";
 import { type SQL, ident, join, sql, statement, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import { NUL_CHAR } from "../json/values.ts";
@@ -91,7 +91,7 @@ function keyEquals(columns: readonly string[], key: readonly SQL[]): SQL {
 }
 
 export function guardExists(meta: ClassMeta, key: readonly SQL[], guard: "missing" | "changed"): Statement {
-  return statement(sql`INSERT INTO ${ident(GUARD_TABLE)} (${ident(guard)}) SELECT NULL WHERE NOT EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, key)})`);
+  return statement(guardInsert(guard, sql`NOT EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, key)})`));
 }
 
 const DEFAULTS: Record<string, unknown> = { boolean: 0, byte: 0, short: 0, int: 0, long: 0, float: 0, double: 0, char: NUL_CHAR };

@@ -13,15 +13,22 @@ export function openLibsqlStore(url: string, authToken?: string): Store {
 }
 
 export class LibsqlStore implements Store {
-  constructor(readonly client: Client) {}
+  /** `inspect` sees each batch's raw results (tests check their column names). */
+  constructor(
+    readonly client: Client,
+    private readonly inspect?: (statements: readonly Statement[], results: readonly ResultSet[]) => void,
+  ) {}
 
   async batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
     if (statements.length === 0) return [];
+    let results: ResultSet[];
     try {
-      return (await this.client.batch(statements.map(toLibsql), mode)).map(toResult);
+      results = await this.client.batch(statements.map(toLibsql), mode);
     } catch (error) {
       throw translateConstraintError(error);
     }
+    this.inspect?.(statements, results);
+    return results.map(toResult);
   }
 
   /** Schema work is one write batch too: at start-up on a remote store every round trip counts. */

@@ -5,13 +5,23 @@
 import type { Model } from "../metadata/model.ts";
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { schemaOf, type TableDef } from "../mapping/schema.ts";
-import { ident, join, sql, statement } from "./sql.ts";
+import { type SQL, ident, join, sql, statement } from "./sql.ts";
 import type { Statement, Store } from "./store.ts";
 
 export const SEQUENCE_TABLE = "extent_sequence";
 /** Inserting NULL into one of its NOT NULL columns aborts a batch: a precondition inside a batch. */
 export const GUARD_TABLE = "extent_guard";
 export const GUARDS = ["missing", "changed"] as const;
+
+/**
+ * `INSERT INTO extent_guard (missing, changed) SELECT NULL, 0 WHERE <when>`: aborts the batch
+ * when `when` holds, naming `guard`. Every other column gets a value, so SQLite (which reports
+ * the first NULL column it checks) names the guard that failed and no other.
+ */
+export function guardInsert(guard: (typeof GUARDS)[number], when: SQL): SQL {
+  const values = GUARDS.map((g) => (g === guard ? sql`NULL` : sql`0`));
+  return sql`INSERT INTO ${ident(GUARD_TABLE)} (${join(GUARDS.map(ident))}) SELECT ${join(values)} WHERE ${when}`;
+}
 
 export async function migrate(store: Store, model: Model, autoCreate: boolean): Promise<void> {
   const existing = await existingColumns(store);
@@ -30,7 +40,8 @@ export async function migrate(store: Store, model: Model, autoCreate: boolean): 
 
 async function existingColumns(store: Store): Promise<Map<string, Set<string>>> {
   const [result] = await store.migrate([
-    statement(sql`SELECT m.name, p.name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table'`),
+    // D1 keeps tables of its own (`_cf_METADATA`, `_cf_KV`, any case) whose columns it refuses to show.
+    statement(sql`SELECT m.name AS table_name, p.name AS column_name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND lower(m.name) NOT GLOB '_cf_*' AND m.name NOT GLOB 'sqlite_*'`),
   ]);
   const out = new Map<string, Set<string>>();
   for (const [table, column] of result!.rows) {

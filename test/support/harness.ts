@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRestHandler, type RestHandlerOptions } from "../../src/handler.ts";
 import type { PersistenceContext } from "../../src/config/context.ts";
-import { openLibsqlStore } from "../../src/store/libsql-store.ts";
-import { CountingStore } from "../../src/store/store.ts";
+import { type ResultSet, createClient } from "@libsql/client";
+import { LibsqlStore } from "../../src/store/libsql-store.ts";
+import { CountingStore, type Statement } from "../../src/store/store.ts";
 
 export interface Reply {
   status: number;
@@ -33,7 +34,7 @@ export interface Harness {
 export async function startHarness(context: Omit<PersistenceContext, "name" | "url"> & { url?: string }, options: Omit<RestHandlerOptions, "context" | "store"> = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "extent-test-"));
   const url = context.url ?? `file:${join(dir, "test.db")}`;
-  const store = new CountingStore(openLibsqlStore(url));
+  const store = new CountingStore(new LibsqlStore(createClient({ url }), distinctColumns));
   const handler = createRestHandler({ ...options, context: { name: "test", ...context, url }, store });
   await handler.ready;
   const prefix = options.prefix ?? "";
@@ -74,4 +75,16 @@ export async function startHarness(context: Omit<PersistenceContext, "name" | "u
 /** A path segment for a key: plain values as text, composite keys as URL-encoded JSON. */
 export function keySegment(key: unknown): string {
   return encodeURIComponent(typeof key === "object" ? JSON.stringify(key) : String(key));
+}
+
+/**
+ * Checks that every result has distinct column names: D1 returns a batch's rows as objects keyed
+ * by name, so a SELECT that repeats a name would lose a column there. Every test on the harness
+ * checks the SQL it causes.
+ */
+function distinctColumns(statements: readonly Statement[], results: readonly ResultSet[]): void {
+  results.forEach((r, i) => {
+    const names = r.columns.map((c) => c.toLowerCase());
+    if (new Set(names).size !== names.length) throw new Error(`result columns repeat a name (${r.columns.join(", ")}): ${statements[i]!.sql}`);
+  });
 }
