@@ -17,7 +17,7 @@ import { seedIfEmpty } from "../src/runtime/seed.ts";
 import { type Answer, SCRIPT, type Step, overHttp, runScript } from "./conformance/sample-script.ts";
 import { ROOT } from "./support/processes.ts";
 import { type TargetName, startTarget } from "./support/runtime-targets.ts";
-import { sqldAvailable } from "./support/sqld.ts";
+import { locateSqld } from "./support/sqld.ts";
 
 let reference: Answer[];
 
@@ -38,13 +38,16 @@ test("the reference run meets every step's status and cost", () => {
   reference.forEach((answer, i) => checkStep(SCRIPT[i]!, answer));
 });
 
+const sqld = await locateSqld();
+const noSqld = typeof sqld === "string" ? undefined : sqld.missing;
+
 const TARGETS: { name: TargetName; skip?: string }[] = [
   { name: "node" },
   { name: "bun" },
   { name: "deno" },
   { name: "workerd-d1" },
-  { name: "workerd-libsql-http", skip: sqldAvailable ? undefined : "no sqld binary for this platform" },
-  { name: "node-libsql-http", skip: sqldAvailable ? undefined : "no sqld binary for this platform" },
+  { name: "workerd-libsql-http", skip: noSqld },
+  { name: "node-libsql-http", skip: noSqld },
 ];
 
 describe("the sample answers alike on every runtime and store", { concurrency: 3 }, () => {

