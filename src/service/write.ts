@@ -104,7 +104,7 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
     results = await rt.store.batch(statements, "write");
   } catch (error) {
     if (!(error instanceof StoreConstraintError)) throw error;
-    if (error.kind === "guard" && error.guard === "missing") throw new HttpError(404, `no ${graph.root.declared.name} with that key`);
+    if (error.kind === "guard" && error.guard === "missing") throw new HttpError(404, `no ${graph.root.declared.name} with key ${JSON.stringify(graph.root.key?.length === 1 ? graph.root.key[0] : graph.root.key)}`);
     if (error.kind === "guard") throw new HttpError(409, "an object of the request was deleted or changed by another request meanwhile; retry");
     if (error.kind === "unique") throw new HttpError(409, "an object with the same key already exists");
     throw new HttpError(409, "the database refused the change (a constraint failed)");
@@ -119,16 +119,36 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
 export async function createObject(rt: Runtime, meta: ClassMeta, body: unknown, fetch: FetchPlan): Promise<WriteResult> {
   const graph = readGraph(rt.model, meta, body);
   if (graph.errors.length) unprocessable(graph);
-  const existing = await lookup(rt, graph.nodes);
+  // A new object whose table holds no other class, in a body naming no other object: its
+  // PRIMARY KEY refuses a duplicate inside the batch (409), so there is nothing to look up first.
+  const alone = graph.root.meta.identity.kind === "application" && knownWithoutLookup(rt, graph.root.meta) && graph.nodes.every((n) => n === graph.root || !n.key);
+  const existing = alone ? new Map<string, Existing>() : await lookup(rt, graph.nodes);
   if (graph.root.key && existing.has(keyString(graph.root.meta.root, graph.root.key))) {
     throw new HttpError(409, `a ${existing.get(keyString(graph.root.meta.root, graph.root.key))!.meta.name} with this key already exists`);
   }
   return execute(rt, graph, resolveModes(rt, graph, existing, { mode: "create" }), fetch);
 }
 
+const keyChanged = () =>
+  new HttpError(422, "the key in the body differs from the key in the path: a key cannot be changed", { errors: [{ path: "", message: "key fields differ from the path" }] });
+
+/** An object of this class found by key can be of no other class: it has no subclasses and shares its table with none. */
+function knownWithoutLookup(rt: Runtime, meta: ClassMeta): boolean {
+  if (meta.subclasses.length || !meta.primaryTable) return false;
+  for (const other of rt.model.classes.values()) if (other !== meta && other.primaryTable === meta.primaryTable) return false;
+  return true;
+}
+
 export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[], body: unknown, fetch: FetchPlan): Promise<WriteResult> {
   const rootId = { root: meta.root, key };
   let graph = readGraph(rt.model, meta, body);
+  if (!graph.errors.length && knownWithoutLookup(rt, meta) && graph.nodes.every((n) => n === graph.root || !n.key)) {
+    // Nothing to look up: the object can only be a `meta` (its table holds no other class), and
+    // the batch's own guard answers 404 if it is not there. One round trip.
+    if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) throw keyChanged();
+    graph.root.key = key;
+    return execute(rt, graph, resolveModes(rt, graph, new Map([[keyString(meta.root, key), { meta }]]), { mode: "update", key }), fetch);
+  }
   // Nested identities are looked up with the root even if the body had errors for the declared
   // class: the root may be a subclass whose fields make the body valid.
   let existing = await lookup(rt, graph.nodes.filter((n) => n !== graph.root), [rootId]);
@@ -141,9 +161,7 @@ export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[],
     const missing = graph.nodes.filter((n) => n.key && !existing.has(keyString(n.meta.root, n.key)));
     if (missing.length) existing = new Map([...existing, ...(await lookup(rt, missing))]);
   }
-  if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) {
-    throw new HttpError(422, "the key in the body differs from the key in the path: a key cannot be changed", { errors: [{ path: "", message: "key fields differ from the path" }] });
-  }
+  if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) throw keyChanged();
   graph.root.key = key;
   return execute(rt, graph, resolveModes(rt, graph, existing, { mode: "update", key }), fetch);
 }

@@ -14,7 +14,7 @@ export interface Step {
   /** A body sent as is (malformed JSON). */
   raw?: string;
   status: number;
-  /** Store round trips the request may take: reads one, writes one batch after at most one lookup. */
+  /** Store round trips the request takes: reads one, writes one batch after at most one lookup. */
   roundTrips: number;
 }
 
@@ -40,8 +40,9 @@ export const SCRIPT: Step[] = [
   { method: "POST", path: "/org.extent.sample.Author", body: { name: "Stanisław Lem", born: "1921-09-12", address: { city: "Kraków" }, works: [{ class: "org.extent.sample.Book", title: "Solaris", genre: "FICTION", pages: 204 }] }, status: 201, roundTrips: 1 },
   { method: "POST", path: "/org.extent.sample.Magazine", body: { title: "New Scientist", issue: 7, tags: ["weekly"] }, status: 201, roundTrips: 1 },
   { method: "PUT", path: "/org.extent.sample.Book/1", body: { pages: 400 }, status: 200, roundTrips: 2 },
-  { method: "POST", path: "/org.extent.sample.Category", body: { id: 3, kind: "genre", parent: { id: 1, kind: "genre" }, name: "Fantasy" }, status: 201, roundTrips: 2 },
-  { method: "PUT", path: `/org.extent.sample.Category/${categoryKey(3, 1)}`, body: { name: "High fantasy" }, status: 200, roundTrips: 2 },
+  { method: "POST", path: "/org.extent.sample.Category", body: { id: 3, kind: "genre", parent: { id: 1, kind: "genre" }, name: "Fantasy" }, status: 201, roundTrips: 1 },
+  { method: "PUT", path: `/org.extent.sample.Category/${categoryKey(3, 1)}`, body: { name: "High fantasy" }, status: 200, roundTrips: 1 },
+  { method: "PUT", path: `/org.extent.sample.Category/${categoryKey(9, 1)}`, body: { name: "Nowhere" }, status: 404, roundTrips: 1 },
   { method: "POST", path: "/org.extent.sample.Shelf", body: { label: "new", items: [{ class: "org.extent.sample.Book", id: 2 }, { class: "org.extent.sample.Magazine", id: 6 }] }, status: 201, roundTrips: 2 },
   { method: "POST", path: "/org.extent.sample.Member", body: { email: "ann@example.org", name: "Ann", phones: { home: "123" }, borrowed: [{ class: "org.extent.sample.Book", id: 1 }] }, status: 201, roundTrips: 2 },
   read("/org.extent.sample.Member/ann@example.org?fetchGroup=all"),
