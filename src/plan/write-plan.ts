@@ -90,8 +90,11 @@ function keyEquals(columns: readonly string[], key: readonly SQL[]): SQL {
   return sql`${tuple(columns.map((c) => ident(c)))} = ${tuple(key)}`;
 }
 
+/** Aborts the batch unless a row of exactly this class has the key (the discriminator says so, where there is one). */
 export function guardExists(meta: ClassMeta, key: readonly SQL[], guard: "missing" | "changed"): Statement {
-  return statement(guardInsert(guard, sql`NOT EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, key)})`));
+  const value = meta.discriminator?.values[meta.name];
+  const ofClass = value === undefined ? sql`` : sql` AND ${ident(meta.discriminator!.column)} = ${value}`;
+  return statement(guardInsert(guard, sql`NOT EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, key)}${ofClass})`));
 }
 
 const DEFAULTS: Record<string, unknown> = { boolean: 0, byte: 0, short: 0, int: 0, long: 0, float: 0, double: 0, char: NUL_CHAR };

@@ -119,9 +119,10 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
 export async function createObject(rt: Runtime, meta: ClassMeta, body: unknown, fetch: FetchPlan): Promise<WriteResult> {
   const graph = readGraph(rt.model, meta, body);
   if (graph.errors.length) unprocessable(graph);
-  // A new object whose table holds no other class, in a body naming no other object: its
-  // PRIMARY KEY refuses a duplicate inside the batch (409), so there is nothing to look up first.
-  const alone = graph.root.meta.identity.kind === "application" && knownWithoutLookup(rt, graph.root.meta) && graph.nodes.every((n) => n === graph.root || !n.key);
+  // A new object whose whole hierarchy keeps its keys in one table, in a body naming no other
+  // object: that table's PRIMARY KEY refuses a duplicate inside the batch (409), so there is
+  // nothing to look up first.
+  const alone = graph.root.meta.identity.kind === "application" && oneKeyTable(rt, graph.root.meta) && graph.nodes.every((n) => n === graph.root || !n.key);
   const existing = alone ? new Map<string, Existing>() : await lookup(rt, graph.nodes);
   if (graph.root.key && existing.has(keyString(graph.root.meta.root, graph.root.key))) {
     throw new HttpError(409, `a ${existing.get(keyString(graph.root.meta.root, graph.root.key))!.meta.name} with this key already exists`);
@@ -132,19 +133,29 @@ export async function createObject(rt: Runtime, meta: ClassMeta, body: unknown, 
 const keyChanged = () =>
   new HttpError(422, "the key in the body differs from the key in the path: a key cannot be changed", { errors: [{ path: "", message: "key fields differ from the path" }] });
 
-/** An object of this class found by key can be of no other class: it has no subclasses and shares its table with none. */
-function knownWithoutLookup(rt: Runtime, meta: ClassMeta): boolean {
+/**
+ * A PUT needs no lookup when the batch's guard can tell on its own that the object is a `meta`:
+ * `meta` has no subclasses, and its table holds no other class or says each row's class in a
+ * discriminator (which the guard checks).
+ */
+function guardKnowsClass(rt: Runtime, meta: ClassMeta): boolean {
   if (meta.subclasses.length || !meta.primaryTable) return false;
+  if (meta.discriminator?.values[meta.name] !== undefined) return true;
   for (const other of rt.model.classes.values()) if (other !== meta && other.primaryTable === meta.primaryTable) return false;
   return true;
+}
+
+/** Every object of the hierarchy has its row in one table, whose PRIMARY KEY sees every key. */
+function oneKeyTable(rt: Runtime, meta: ClassMeta): boolean {
+  for (const other of rt.model.classes.values()) if (other.root === meta.root && other.primaryTable !== meta.primaryTable) return false;
+  return meta.primaryTable !== undefined;
 }
 
 export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[], body: unknown, fetch: FetchPlan): Promise<WriteResult> {
   const rootId = { root: meta.root, key };
   let graph = readGraph(rt.model, meta, body);
-  if (!graph.errors.length && knownWithoutLookup(rt, meta) && graph.nodes.every((n) => n === graph.root || !n.key)) {
-    // Nothing to look up: the object can only be a `meta` (its table holds no other class), and
-    // the batch's own guard answers 404 if it is not there. One round trip.
+  if (!graph.errors.length && guardKnowsClass(rt, meta) && graph.nodes.every((n) => n === graph.root || !n.key)) {
+    // Nothing to look up: the batch's own guard answers 404 unless a `meta` has this key. One round trip.
     if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) throw keyChanged();
     graph.root.key = key;
     return execute(rt, graph, resolveModes(rt, graph, new Map([[keyString(meta.root, key), { meta }]]), { mode: "update", key }), fetch);

@@ -39,7 +39,8 @@ export const SCRIPT: Step[] = [
   // Writes: a graph with a datastore identity root, single-field, composite and generated keys.
   { method: "POST", path: "/org.extent.sample.Author", body: { name: "Stanisław Lem", born: "1921-09-12", address: { city: "Kraków" }, works: [{ class: "org.extent.sample.Book", title: "Solaris", genre: "FICTION", pages: 204 }] }, status: 201, roundTrips: 1 },
   { method: "POST", path: "/org.extent.sample.Magazine", body: { title: "New Scientist", issue: 7, tags: ["weekly"] }, status: 201, roundTrips: 1 },
-  { method: "PUT", path: "/org.extent.sample.Book/1", body: { pages: 400 }, status: 200, roundTrips: 2 },
+  { method: "PUT", path: "/org.extent.sample.Book/1", body: { pages: 400 }, status: 200, roundTrips: 1 },
+  { method: "PUT", path: "/org.extent.sample.Item/2", body: { pages: 184 }, status: 200, roundTrips: 2 },
   { method: "POST", path: "/org.extent.sample.Category", body: { id: 3, kind: "genre", parent: { id: 1, kind: "genre" }, name: "Fantasy" }, status: 201, roundTrips: 1 },
   { method: "PUT", path: `/org.extent.sample.Category/${categoryKey(3, 1)}`, body: { name: "High fantasy" }, status: 200, roundTrips: 1 },
   { method: "PUT", path: `/org.extent.sample.Category/${categoryKey(9, 1)}`, body: { name: "Nowhere" }, status: 404, roundTrips: 1 },
