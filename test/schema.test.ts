@@ -62,3 +62,31 @@ test("autoCreateSchema false creates none of the model's tables, only Extent's o
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("foreign keys and join-table sides are indexed (relations load by them), embedded files run in WAL mode", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "extent-indexes-"));
+  try {
+    const { readFileSync } = await import("node:fs");
+    const text = readFileSync(new URL("../schema/jdo/package.jdo", import.meta.url), "utf8");
+    const handler = createRestHandler({ context: { name: "idx", url: `file:${join(dir, "db.sqlite")}`, metadata: [{ source: "package.jdo", text }] } });
+    await handler.ready;
+    const [indexes, mode] = await handler.store.batch(
+      [
+        { sql: "SELECT tbl_name, group_concat(p.name) FROM sqlite_master m JOIN pragma_index_info(m.name) p WHERE m.type = 'index' AND m.name LIKE 'extent_%' GROUP BY m.name ORDER BY 1, 2", params: [] },
+        { sql: "PRAGMA journal_mode", params: [] },
+      ],
+      "read",
+    );
+    assert.deepEqual(indexes!.rows, [
+      ["ITEM", "author"],
+      ["LOANS", "BOOK_ID"],
+      ["LOANS", "MEMBER_EMAIL"],
+      ["SHELF_ITEMS", "ITEM_ID"],
+      ["SHELF_ITEMS", "SHELF_CODE"],
+    ]);
+    assert.deepEqual(mode!.rows, [["wal"]]);
+    handler.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -11,6 +11,11 @@ export interface TableDef {
   /** Column name → type, in creation order. */
   columns: Map<string, SqlType>;
   primaryKey: string[];
+  /**
+   * Column lists to index: foreign keys and join-table sides. Relations are loaded by these
+   * columns (`WHERE author IN (...)`), so without an index every such load scans the table.
+   */
+  indexes: string[][];
 }
 
 /** The column types of a class hierarchy's key columns. */
@@ -28,7 +33,7 @@ export function schemaOf(model: Model): Map<string, TableDef> {
   const table = (name: string, keys: readonly string[], keyTypes: SqlType[]): TableDef => {
     let def = tables.get(name);
     if (!def) {
-      def = { name, columns: new Map(), primaryKey: [...keys] };
+      def = { name, columns: new Map(), primaryKey: [...keys], indexes: [] };
       keys.forEach((k, i) => def!.columns.set(k, keyTypes[i]!));
       tables.set(name, def);
     }
@@ -51,6 +56,7 @@ export function schemaOf(model: Model): Map<string, TableDef> {
       if (field.fkColumns) {
         const targetTypes = keyColumnTypes(model, classOf(model, field.relation!.target));
         field.fkColumns.forEach((c, i) => def.columns.has(c) || def.columns.set(c, targetTypes[i] ?? "TEXT"));
+        addIndex(def, field.fkColumns);
       }
       if (field.embeddedColumns && field.type.kind === "embedded") {
         const embedded = classOf(model, field.type.class);
@@ -69,7 +75,15 @@ export function schemaOf(model: Model): Map<string, TableDef> {
       s.ownerColumns.forEach((c, i) => def.columns.set(c, keyTypes[i]!));
       s.elementColumns.forEach((c, i) => def.columns.set(c, targetTypes[i]!));
       if (s.orderColumn) def.columns.set(s.orderColumn, "INTEGER");
+      addIndex(def, s.ownerColumns);
+      addIndex(def, s.elementColumns);
     }
   }
   return tables;
+}
+
+function addIndex(def: TableDef, columns: readonly string[]): void {
+  const same = (a: readonly string[]) => a.length === columns.length && a.every((c, i) => c === columns[i]);
+  // A primary key that starts with the columns already serves as their index.
+  if (columns.length && !same(def.primaryKey.slice(0, columns.length)) && !def.indexes.some(same)) def.indexes.push([...columns]);
 }

@@ -49,7 +49,8 @@ export function assignKeys(nodes: readonly { node: GraphNode; meta: ClassMeta; m
       if (value !== undefined) {
         key.push(sql`${value}`);
         keySource.push({ kind: "value", value });
-        if (part.generation.kind === "sequence" && typeof value === "number") {
+        // Only a new object's number can be past the sequence; an existing one was counted when created.
+        if (part.generation.kind === "sequence" && typeof value === "number" && n.mode === "create") {
           given.set(n.meta.root, [...(given.get(n.meta.root) ?? []), sql`${value}`]);
         }
         return;

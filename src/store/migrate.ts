@@ -53,14 +53,18 @@ async function existingColumns(store: Store): Promise<Map<string, Set<string>>> 
 }
 
 function createOrAlter(def: TableDef, existing: Set<string> | undefined): Statement[] {
+  const indexes = def.indexes.map((columns) =>
+    statement(sql`CREATE INDEX IF NOT EXISTS ${ident(`extent_${def.name}_${columns.join("_")}`)} ON ${ident(def.name)} (${join(columns.map(ident))})`),
+  );
   if (!existing) {
     const columns = [...def.columns].map(([name, type]) => sql`${ident(name)} ${sql.raw(type)}`);
     const key = def.primaryKey.length ? sql`, PRIMARY KEY (${join(def.primaryKey.map(ident))})` : sql``;
-    return [statement(sql`CREATE TABLE IF NOT EXISTS ${ident(def.name)} (${join(columns)}${key})`)];
+    return [statement(sql`CREATE TABLE IF NOT EXISTS ${ident(def.name)} (${join(columns)}${key})`), ...indexes];
   }
-  return [...def.columns]
+  const added = [...def.columns]
     .filter(([name]) => !existing.has(name.toLowerCase()))
     .map(([name, type]) => statement(sql`ALTER TABLE ${ident(def.name)} ADD COLUMN ${ident(name)} ${sql.raw(type)}`));
+  return [...added, ...indexes];
 }
 
 /** One sequence per hierarchy with generated numbers, starting past the largest key already stored. */

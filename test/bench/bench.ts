@@ -1,0 +1,185 @@
+/**
+ * `npm run bench [-- --runtime node|bun] [--duration 5] [--connections 10] [--no-worker]`
+ *
+ * Generates the data set (test/bench/data.ts), captures the SQL Extent runs for each operation,
+ * starts three servers as their own processes on this machine — Extent (src/local.ts), the floor
+ * (test/bench/floor-server.ts: Hono + @libsql/client running Extent's exact SQL) and json-server
+ * — checks that the floor answers what Extent answers, then drives each operation on each server
+ * with autocannon and prints one table: requests/s, p50 and p99 latency, statements per request,
+ * and the ratios to the floor and to json-server from this same run. Claims of speed live here,
+ * never in a timed test.
+ */
+import assert from "node:assert/strict";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { createRestHandler } from "../../src/handler.ts";
+import { openLibsqlStore } from "../../src/store/libsql-store.ts";
+import type { Statement, Store } from "../../src/store/store.ts";
+import { BIN, ROOT, type Running, TSX_LOADER, freePort, startServer } from "../support/processes.ts";
+import { COUNTS, generate } from "./data.ts";
+import type { Captured } from "./floor-server.ts";
+import { OPERATIONS, type Operation } from "./operations.ts";
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1]! : fallback;
+};
+const runtime = flag("runtime", "node") as "node" | "bun";
+const duration = Number(flag("duration", "5"));
+const connections = Number(flag("connections", "10"));
+
+const MODEL = readFileSync(`${ROOT}test/bench/model/package.jdo`, "utf8");
+const metadata = [{ source: "package.jdo", text: MODEL }];
+
+/** Runs each operation once in this process, on a copy of the data, and records its batches. */
+async function capture(dbFile: string): Promise<Record<string, Captured>> {
+  const copy = `${dbFile}.capture`;
+  copyFileSync(dbFile, copy);
+  const batches: Captured[] = [];
+  const inner = openLibsqlStore(`file:${copy}`);
+  const recording: Store = {
+    batch: (statements: readonly Statement[], mode) => (batches.push({ mode, statements: statements.map((s) => ({ sql: s.sql, params: [...s.params] })) }), inner.batch(statements, mode)),
+    migrate: (s) => inner.migrate(s),
+    close: () => inner.close(),
+  };
+  const handler = createRestHandler({ context: { name: "bench", url: `file:${copy}`, metadata }, store: recording, prefix: "/api" });
+  await handler.ready;
+  const out: Record<string, Captured> = {};
+  for (const op of OPERATIONS) {
+    batches.length = 0;
+    const response = await handler.fetch(request(`http://capture/api${op.path}`, op.method, op.body));
+    assert.ok(response.ok, `${op.name}: ${response.status} ${await response.text()}`);
+    assert.equal(batches.length, 1, `${op.name} runs ${batches.length} batches; the floor mirrors one`);
+    out[op.name] = batches[0]!;
+  }
+  handler.close();
+  return out;
+}
+
+function request(url: string, method: string, body?: unknown): Request {
+  return new Request(url, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: body === undefined ? {} : { "content-type": "application/json" } });
+}
+
+function runtimeCommand(file: string, extra: string[]): [string, string[]] {
+  return runtime === "bun" ? [BIN("bun"), [file, ...extra]] : [process.execPath, ["--import", TSX_LOADER, file, ...extra]];
+}
+
+async function startExtent(dir: string, dbFile: string): Promise<Running> {
+  const config = join(dir, "config");
+  mkdirSync(config);
+  writeFileSync(join(config, "package.jdo"), MODEL);
+  writeFileSync(
+    join(config, "persistence.xml"),
+    `<persistence><persistence-unit name="bench"><mapping-file>package.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value="file:${dbFile}"/></properties></persistence-unit></persistence>`,
+  );
+  const port = await freePort();
+  const [cmd, argv] = runtimeCommand(`${ROOT}src/local.ts`, ["serve", "--config", config, "--persistence-context", "bench", "--port", String(port), "--prefix", "/api"]);
+  return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/`, cwd: dir });
+}
+
+async function startFloor(dbFile: string, sqlFile: string): Promise<Running> {
+  const port = await freePort();
+  const [cmd, argv] = runtimeCommand(`${ROOT}test/bench/floor-server.ts`, []);
+  return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/bench.Book/1?fetchGroup=all`, env: { EXTENT_BENCH_DB: `file:${dbFile}`, EXTENT_BENCH_SQL: sqlFile, PORT: String(port) } });
+}
+
+async function startJsonServer(jsonFile: string): Promise<Running> {
+  const port = await freePort();
+  return startServer(process.execPath, [`${ROOT}node_modules/json-server/lib/cli/bin.js`, "--port", String(port), "--host", "127.0.0.1", "--quiet", jsonFile], { probe: `http://127.0.0.1:${port}/items/1` });
+}
+
+/** The floor must answer what Extent answers, or the ratio means nothing. */
+async function checkFloor(extent: string, floor: Running): Promise<void> {
+  for (const op of OPERATIONS) {
+    // One after the other: both write to the same database file.
+    const answer = async (base: string) => {
+      const r = await fetch(request(`${base}/api${op.path}`, op.method, op.body));
+      const text = await r.text();
+      try {
+        return { status: r.status, body: JSON.parse(text) };
+      } catch {
+        throw new Error(`${op.name} on ${base}: ${r.status} ${text}\n${floor.output().slice(-2000)}`);
+      }
+    };
+    const a = await answer(extent);
+    const b = await answer(floor.url);
+    const strip = (x: unknown): unknown => (op.method === "POST" ? JSON.parse(JSON.stringify(x).replace(/"id":\d+/g, '"id":0')) : x);
+    assert.equal(b!.status, a!.status, `${op.name}: floor status`);
+    assert.deepEqual(strip(b!.body), strip(a!.body), `${op.name}: the floor's answer differs from Extent's`);
+  }
+}
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string, method: string, body?: unknown): Promise<Measure> {
+  const r = await autocannon({ url, method: method as "GET", connections, duration, body: body === undefined ? undefined : JSON.stringify(body), headers: body === undefined ? {} : { "content-type": "application/json" } });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "extent-bench-"));
+  const dbFile = join(dir, "bench.db");
+  console.log(`Generating ${COUNTS.publishers} publishers, ${COUNTS.publishers * COUNTS.editorsPerPublisher} editors, ${COUNTS.authors} authors, ${COUNTS.items} works ...`);
+  const data = await generate(dbFile, join(dir, "db.json"), metadata);
+  const captured = await capture(dbFile);
+  const sqlFile = join(dir, "captured.json");
+  writeFileSync(sqlFile, JSON.stringify(captured));
+
+  const servers: Running[] = [];
+  try {
+    const [extent, floor, jsonServer] = await Promise.all([startExtent(dir, dbFile), startFloor(dbFile, sqlFile), startJsonServer(data.jsonFile)]);
+    servers.push(extent!, floor!, jsonServer!);
+    await checkFloor(extent!.url, floor!);
+    console.log(`${data.objects} objects; runtime ${runtime}; autocannon ${connections} connections × ${duration} s per operation and server; the floor answers what Extent answers.\n`);
+
+    const rows: string[][] = [];
+    for (const op of OPERATIONS) {
+      const e = await load(`${extent!.url}/api${op.path}`, op.method, op.body);
+      const f = await load(`${floor!.url}/api${op.path}`, op.method, op.body);
+      const j = op.jsonServer ? await load(`${jsonServer!.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body) : undefined;
+      rows.push(row(op, captured[op.name]!.statements.length, e, f, j));
+    }
+    printTable(rows);
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+const TARGET_FLOOR = (op: Operation) => (op.name.startsWith("get by key") ? 0.9 : 0.8);
+const TARGET_JSON = 3;
+
+function row(op: Operation, statements: number, e: Measure, f: Measure, j?: Measure): string[] {
+  const vsFloor = e.rps / f.rps;
+  const vsJson = j ? e.rps / j.rps : undefined;
+  const mark = (ok: boolean) => (ok ? "" : " ✗");
+  const cell = (m: Measure) => `${m.rps.toFixed(0)} ${m.p50}/${m.p99}${m.errors ? ` (${m.errors} errors)` : ""}`;
+  return [
+    op.name,
+    String(statements),
+    cell(e),
+    cell(f),
+    j ? cell(j) : "—",
+    `${vsFloor.toFixed(2)}×${mark(vsFloor >= TARGET_FLOOR(op))}`,
+    vsJson === undefined ? "—" : `${vsJson.toFixed(1)}×${mark(vsJson >= TARGET_JSON)}`,
+  ];
+}
+
+function printTable(rows: string[][]): void {
+  const head = ["operation", "stmts", "Extent req/s p50/p99 ms", "floor req/s p50/p99 ms", "json-server req/s p50/p99 ms", "Extent/floor", "Extent/json-server"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
+  console.log(line(head));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const r of rows) console.log(line(r));
+  console.log(`\nTargets: Extent/floor ≥ 0.9× on get by key, ≥ 0.8× elsewhere; Extent/json-server ≥ ${TARGET_JSON}× where both serve (✗ marks a miss). stmts: SQL statements per request (one batch each).`);
+}
+
+await main();

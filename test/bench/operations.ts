@@ -1,0 +1,55 @@
+/**
+ * The benchmark's operations: each an Extent request, and json-server's nearest equivalent where
+ * it has one (it cannot create a graph, navigate in a filter, expand two levels or aggregate).
+ */
+const q = encodeURIComponent;
+
+export interface Operation {
+  name: string;
+  method: "GET" | "POST" | "PUT";
+  /** Path under Extent's (and the floor's) /api. */
+  path: string;
+  body?: unknown;
+  jsonServer?: { method: "GET" | "POST" | "PATCH"; path: string; body?: unknown; note?: string };
+}
+
+export const OPERATIONS: Operation[] = [
+  {
+    name: "get by key (+to-one)",
+    method: "GET",
+    path: "/bench.Book/42?fetchGroup=all",
+    jsonServer: { method: "GET", path: "/items/42?_expand=author" },
+  },
+  {
+    name: "extent of 100, depth 1",
+    method: "GET",
+    path: "/bench.Publisher?fetchGroup=all&maxFetchDepth=1",
+    jsonServer: { method: "GET", path: "/publishers?_embed=editors" },
+  },
+  { name: "extent of 100, depth 2", method: "GET", path: "/bench.Publisher?fetchGroup=all&maxFetchDepth=2" },
+  {
+    name: "POST a graph (1+5)",
+    method: "POST",
+    path: "/bench.Author",
+    body: { name: "New Author", born: 1970, works: [1, 2, 3, 4, 5].map((i) => ({ class: "bench.Book", title: `New ${i}`, price: i + 0.5, pages: 100 * i })) },
+  },
+  {
+    name: "PUT partial update",
+    method: "PUT",
+    path: "/bench.Book/43",
+    body: { price: 12.5 },
+    jsonServer: { method: "PATCH", path: "/items/43", body: { price: 12.5 } },
+  },
+  { name: "filter with navigation", method: "GET", path: `/bench.Book?filter=${q("author.name == 'Author 17'")}` },
+  {
+    name: "JDOQL ORDER BY + RANGE",
+    method: "GET",
+    path: `/jdoql?query=${q("SELECT FROM bench.Book WHERE price > 20 ORDER BY title RANGE 0, 20")}`,
+    jsonServer: { method: "GET", path: "/items?kind=BOOK&price_gte=20.01&_sort=title&_limit=20", note: "filter, sort and limit on one resource" },
+  },
+  {
+    name: "JPQL join + aggregate",
+    method: "GET",
+    path: `/jpql?query=${q("SELECT a.name, COUNT(w), AVG(w.price) FROM Author a JOIN a.works w WHERE a.born < 1910 GROUP BY a.name ORDER BY a.name")}`,
+  },
+];
