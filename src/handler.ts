@@ -29,7 +29,14 @@ export interface RestHandlerOptions {
    * the request cost the store (default off: it tells clients about the server's work).
    */
   serverTiming?: boolean;
+  /**
+   * Objects per page when a GET of a class streams its extent (default 1000): each page is one
+   * read batch, and the server holds about one page at a time, whatever the extent's size.
+   */
+  pageSize?: number;
 }
+
+export const DEFAULT_PAGE_SIZE = 1000;
 
 export interface RestHandler {
   fetch(request: Request): Promise<Response>;
@@ -47,8 +54,10 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const ready = migrate(store, model, context.autoCreateSchema !== false);
   ready.catch(() => {}); // surfaced by awaiting `ready` or by the first request
   const prefix = normalizePrefix(options.prefix ?? "");
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (!(Number.isSafeInteger(pageSize) && pageSize >= 1)) throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
   const app = buildApp(
-    { model, store, prefix, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, writeFetchPlan: options.writeFetchPlan ?? { groups: ["all"], maxDepth: 1 }, serverTiming: options.serverTiming ?? false },
+    { model, store, prefix, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, writeFetchPlan: options.writeFetchPlan ?? { groups: ["all"], maxDepth: 1 }, serverTiming: options.serverTiming ?? false, pageSize },
     () => ready,
   );
   return {

@@ -7,7 +7,8 @@ import { Hono, type Context } from "hono";
 import type { ClassMeta } from "../metadata/model.ts";
 import { type FetchPlan, parseFetchPlan } from "../plan/fetch-plan.ts";
 import { deleteExtent, deleteObject } from "../service/delete.ts";
-import { getExtent, getObject, objectExists } from "../service/read.ts";
+import { getObject, objectExists } from "../service/read.ts";
+import { extentBody } from "../service/read-extent.ts";
 import type { Runtime } from "../service/runtime.ts";
 import { CountingStore } from "../store/store.ts";
 import { createObject, updateObject } from "../service/write.ts";
@@ -124,7 +125,8 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
     }
     if (key) return json(c, await getObject(rt, meta, key, fetch));
-    return json(c, await getExtent(rt, meta, fetch));
+    // Text when the extent fits one page, else a stream of pages (see src/service/read-extent.ts).
+    return new Response(await extentBody(rt, meta, fetch), { headers: { "content-type": JSON_TYPE } });
   });
 
   app.post("/:class", async (c) => {

@@ -21,6 +21,17 @@ export interface Loaded {
 /** Bounds the level-by-level expansion: a request never runs more batches than this. */
 const MAX_ROUNDS = 64;
 
+/**
+ * Whether the level-by-level expansion always reaches the fetch depth (it can stop at MAX_ROUNDS
+ * only when the depth is unlimited or deeper than MAX_ROUNDS levels). Then every object the JSON
+ * writes in full within the depth is loaded and expanded whichever other objects the request read,
+ * so an object's JSON depends on the object and the fetch plan alone, and an extent read in pages
+ * answers the same JSON as the extent read at once.
+ */
+export function reachesFetchDepth(fetch: FetchPlan): boolean {
+  return fetch.maxDepth >= 1 && fetch.maxDepth <= MAX_ROUNDS;
+}
+
 /** Statements of a plan, bound to the request's values (`keys` and the caller's placeholders). */
 export function planStatements(plan: ReadPlan, values: Record<string, unknown>): Statement[] {
   return plan.steps.map((s) => bind(s.compiled, values));

@@ -13,4 +13,6 @@ export interface Runtime {
   writeFetchPlan: FetchPlan;
   /** Answer each request's store cost (round trips, statements, time) in `Server-Timing`. */
   serverTiming: boolean;
+  /** Objects per page of a streamed extent (GET of a class): one read batch each. */
+  pageSize: number;
 }
