@@ -8,10 +8,11 @@ import { type ClassMeta, type Model, isAncestor, subtree } from "../metadata/mod
 import { guardInsert } from "../store/migrate.ts";
 import { type Compiled, type SQL, bind, compile, ident, join, sql, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
-import { perModelCache } from "./plan-cache.ts";
+import { DELETE_PLAN_LIMIT, perModelCache } from "./plan-cache.ts";
 import { alias, discriminatorFilter, extentKeys, groupsOf, keyRefs } from "./row-layout.ts";
 
-const plans = perModelCache<Compiled[]>(1000);
+/** Two per class at most (one object, the extent): bounded by the model, the limit is a backstop. */
+const plans = perModelCache<Compiled[]>("deletePlans", DELETE_PLAN_LIMIT);
 
 /** Statements deleting one object; a guard aborts the batch when it does not exist as this class. */
 export function deleteOneStatements(model: Model, meta: ClassMeta, key: readonly unknown[]): Statement[] {

@@ -3,6 +3,7 @@
  * named groups of the metadata) and a maximum fetch depth (1 by default, -1 unlimited).
  */
 import type { ClassMeta, FieldMeta, Model } from "../metadata/model.ts";
+import { FETCH_PLAN_LIMIT, perClassCache } from "./plan-cache.ts";
 
 export interface FetchPlan {
   /** Named groups in addition to `default`; `all` means every field. */
@@ -12,9 +13,16 @@ export interface FetchPlan {
   fields?: readonly string[];
 }
 
-/** A string that tells fetch plans apart, for caches. */
+/**
+ * A string that tells fetch plans apart, for caches (the depth aside). Plans that fetch the same
+ * fields share it: groups and fields are sets (order and repeats, which a client chooses, do not
+ * count), and `all` covers every field.
+ */
 export function planKey(plan: FetchPlan): string {
-  return `${plan.groups.join(",")}${plan.fields?.length ? `+${plan.fields.join(",")}` : ""}`;
+  const { groups, fields } = plan;
+  if (groups.includes("all")) return "all";
+  const g = groups.length > 1 ? [...new Set(groups)].sort().join(",") : (groups[0] ?? "");
+  return fields?.length ? `${g}+${[...new Set(fields)].sort().join(",")}` : g;
 }
 
 export const DEFAULT_PLAN: FetchPlan = { groups: [], maxDepth: 1 };
@@ -44,20 +52,15 @@ export function parseFetchPlan(model: Model, params: URLSearchParams, fallback: 
   return { ok: true, plan: { groups, maxDepth } };
 }
 
-const cache = new WeakMap<ClassMeta, Map<string, FieldMeta[]>>();
+/** Field lists per class, by planKey: an LRU of FETCH_PLAN_LIMIT entries per class. */
+const cache = perClassCache<FieldMeta[]>("fetchPlans", FETCH_PLAN_LIMIT);
 
 /** The fields of a class that the plan fetches, in declaration order (identity and version excluded). */
 export function planFields(meta: ClassMeta, plan: FetchPlan): FieldMeta[] {
-  const key = planKey(plan);
-  let perClass = cache.get(meta);
-  if (!perClass) cache.set(meta, (perClass = new Map()));
-  let fields = perClass.get(key);
-  if (!fields) {
+  return cache(meta).get(planKey(plan), () => {
     const all = plan.groups.includes("all");
     const named = new Set(plan.groups.flatMap((g) => (meta.fetchGroups.get(g) ?? []).map((p) => p.split(".")[0]!)));
     const extra = new Set(plan.fields ?? []);
-    fields = [...meta.fields.values()].filter((f) => !f.primaryKey && !f.isVersionField && (all || f.defaultFetchGroup || named.has(f.name) || extra.has(`${f.declaringClass}.${f.name}`)));
-    perClass.set(key, fields);
-  }
-  return fields;
+    return [...meta.fields.values()].filter((f) => !f.primaryKey && !f.isVersionField && (all || f.defaultFetchGroup || named.has(f.name) || extra.has(`${f.declaringClass}.${f.name}`)));
+  });
 }

@@ -1,31 +1,161 @@
 /**
- * Compiled plans are cached per model (two handlers in one process never share plans) and the
- * caches are bounded: the oldest entry goes when a cache is full, so memory stays flat whatever
- * the variety of requests.
+ * Every cache on the request path is a BoundedCache: compiled work (parsed and compiled queries,
+ * read plans, delete plans, fetch-plan field lists) is kept per model (two handlers in one process
+ * never share it) and each cache has a fixed, named limit. The caches are LRU: a hit makes an entry
+ * the newest and a full cache drops its least recently used entry, so the queries a client repeats
+ * stay compiled while a flood of one-off query texts passes through, and memory stays flat
+ * whatever the variety of requests.
+ *
+ * The limits, in entries and, for the caches keyed by client text, in weight too: an entry weighs
+ * the characters of its key (the query text) and of the SQL compiled from it, and holds about
+ * 10 to 30 bytes of heap per unit (test/bench/distinct-queries.ts measures it), so a cache full of
+ * the longest texts a client can send stays within tens of MiB:
+ * - `PREPARED_QUERY_LIMIT` parsed, bound and compiled JDOQL/JPQL queries and filters per model
+ *   (src/query/prepare.ts), keyed by the query text, weighing `PREPARED_QUERY_WEIGHT` in all (a
+ *   short query weighs a few hundred: the count binds first);
+ * - `READ_PLAN_LIMIT` read plans per model (src/plan/read-plan.ts), keyed by class, selector (a
+ *   query's text for query results), fetch plan and depth, weighing `READ_PLAN_WEIGHT` in all; a
+ *   query's results need up to 4 plans (one per batch depth tried), hence more than the queries;
+ * - `DELETE_PLAN_LIMIT` delete plans per model (src/plan/delete-plan.ts), two per class at most;
+ * - `FETCH_PLAN_LIMIT` field lists per class (src/plan/fetch-plan.ts), keyed by the fetch plan's
+ *   groups and JOIN FETCH fields (as sets: the spellings of one plan share an entry).
+ *
+ * What is not here is bounded by the model alone: row layouts and lookup statements are WeakMaps
+ * keyed by the model's own ClassMeta and GroupLayout objects, built once each. Parameter values
+ * are bound per request and are never part of a key.
  */
-import type { Model } from "../metadata/model.ts";
+import type { ClassMeta, Model } from "../metadata/model.ts";
 
+export const PREPARED_QUERY_LIMIT = 1000;
+export const PREPARED_QUERY_WEIGHT = 1_000_000;
+export const READ_PLAN_LIMIT = 2000;
+export const READ_PLAN_WEIGHT = 2_000_000;
+export const DELETE_PLAN_LIMIT = 1000;
+export const FETCH_PLAN_LIMIT = 64;
+
+/**
+ * An optional second bound, on the entries' total weight: a cost in characters (of the query
+ * text and the SQL compiled from it), which the memory an entry holds grows with. Without it a
+ * client could fill the entries of a cache with the longest texts it can send.
+ */
+export interface WeightBound<V> {
+  limit: number;
+  weigh: (key: string, value: V) => number;
+}
+
+/**
+ * A string-keyed LRU cache of at most `limit` entries (and at most `weight.limit` of total
+ * weight): get, hit and eviction are O(1). An entry heavier than the whole weight limit is built
+ * and returned but not kept.
+ */
 export class BoundedCache<V> {
-  private readonly entries = new Map<string, V>();
-  constructor(private readonly limit: number) {}
-
-  get(key: string, build: () => V): V {
-    let value = this.entries.get(key);
-    if (value === undefined) {
-      value = build();
-      if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, value);
+  // A Map iterates in insertion order: re-inserting on a hit keeps the least recently used first.
+  private readonly entries = new Map<string, { value: V; weight: number }>();
+  private total = 0;
+  /** The most recently used key: a hit on it (the serializer asks once per object) moves nothing. */
+  private newest: string | undefined;
+  constructor(
+    readonly limit: number,
+    private readonly weight?: WeightBound<V>,
+  ) {
+    for (const n of [limit, weight?.limit ?? 1]) {
+      if (!(Number.isSafeInteger(n) && n >= 1)) throw new RangeError(`a cache limit must be a positive integer, got ${n}`);
     }
+  }
+
+  /** How many entries the cache holds. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Their total weight (0 without a weight bound). */
+  get weightUsed(): number {
+    return this.total;
+  }
+
+  get weightLimit(): number | undefined {
+    return this.weight?.limit;
+  }
+
+  /** The cached value of `key`, built (and cached) on a miss. A build that throws caches nothing. */
+  get(key: string, build: () => V): V {
+    const cached = this.entries.get(key);
+    if (cached !== undefined) {
+      if (key !== this.newest) {
+        this.entries.delete(key);
+        this.entries.set(key, cached);
+        this.newest = key;
+      }
+      return cached.value;
+    }
+    const value = build();
+    const weight = this.weight ? this.weight.weigh(key, value) : 0;
+    // `build` may have used this cache: evict only after it.
+    this.remove(key);
+    if (this.weight && weight > this.weight.limit) return value;
+    while (this.entries.size >= this.limit || (this.weight && this.total + weight > this.weight.limit)) {
+      this.remove(this.entries.keys().next().value!);
+    }
+    this.entries.set(key, { value, weight });
+    this.total += weight;
+    this.newest = key;
     return value;
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.total -= entry.weight;
+    if (key === this.newest) this.newest = undefined;
   }
 }
 
-/** One bounded cache per model, created on first use. */
-export function perModelCache<V>(limit: number): (model: Model) => BoundedCache<V> {
+/** A cache's current size and limit (and weight, when it has a weight bound), for tests and measurements. */
+export interface CacheSize {
+  size: number;
+  limit: number;
+  weight?: number;
+  weightLimit?: number;
+}
+
+const registry = new Map<string, (model: Model) => CacheSize>();
+
+/** One bounded cache per model, created on first use; `name` reports it in cacheSizes. */
+export function perModelCache<V>(name: string, limit: number, weight?: WeightBound<V>): (model: Model) => BoundedCache<V> {
   const caches = new WeakMap<Model, BoundedCache<V>>();
-  return (model) => {
+  const of = (model: Model): BoundedCache<V> => {
     let cache = caches.get(model);
-    if (!cache) caches.set(model, (cache = new BoundedCache<V>(limit)));
+    if (!cache) caches.set(model, (cache = new BoundedCache<V>(limit, weight)));
     return cache;
   };
+  registry.set(name, (model) => {
+    const cache = caches.get(model);
+    return weight ? { size: cache?.size ?? 0, limit, weight: cache?.weightUsed ?? 0, weightLimit: weight.limit } : { size: cache?.size ?? 0, limit };
+  });
+  return of;
+}
+
+/**
+ * One bounded cache per class of a model, created on first use (for code that has the class but
+ * not the model). cacheSizes reports the sum over the model's classes, against limit × classes.
+ */
+export function perClassCache<V>(name: string, limit: number): (meta: ClassMeta) => BoundedCache<V> {
+  const caches = new WeakMap<ClassMeta, BoundedCache<V>>();
+  const of = (meta: ClassMeta): BoundedCache<V> => {
+    let cache = caches.get(meta);
+    if (!cache) caches.set(meta, (cache = new BoundedCache<V>(limit)));
+    return cache;
+  };
+  registry.set(name, (model) => {
+    let size = 0;
+    for (const meta of model.classes.values()) size += caches.get(meta)?.size ?? 0;
+    return { size, limit: limit * model.classes.size };
+  });
+  return of;
+}
+
+/** The size and limit of every request-path cache of `model`, by name (read-only; tests and measurements). */
+export function cacheSizes(model: Model): Record<string, CacheSize> {
+  return Object.fromEntries([...registry].map(([name, sizeOf]) => [name, sizeOf(model)]));
 }

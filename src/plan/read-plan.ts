@@ -11,7 +11,7 @@
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
 import { type Compiled, type SQL, compile, ident, join, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
-import { perModelCache } from "./plan-cache.ts";
+import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "./plan-cache.ts";
 import { type GroupLayout, discriminatorFilter, extentKeys, fromClause, groupsOf, keyRefs, selectList } from "./row-layout.ts";
 
 /** Which objects a plan starts from. */
@@ -52,7 +52,14 @@ export interface ReadPlan {
   steps: Step[];
 }
 
-const plans = perModelCache<ReadPlan>(1000);
+/**
+ * Read plans per model: an LRU of READ_PLAN_LIMIT entries (a query's text is part of its key)
+ * weighing READ_PLAN_WEIGHT in all, a plan weighing its key and its statements' SQL.
+ */
+const plans = perModelCache<ReadPlan>("readPlans", READ_PLAN_LIMIT, {
+  limit: READ_PLAN_WEIGHT,
+  weigh: (key, plan) => plan.steps.reduce((n, s) => n + s.compiled.sql.length, key.length),
+});
 
 /** The plan reading `meta`'s objects to `depth` levels (the loader goes on level by level beyond). */
 export function readPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, depth: number): ReadPlan {
@@ -77,18 +84,21 @@ const MAX_BATCH_DEPTH = 4;
 function buildPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, depth: number): ReadPlan {
   const steps: Step[] = [];
   const root: PlanNode = { meta, level: 0, edges: [] };
-  if (selector.kind === "subquery" && selector.ordered) addOrderedRows(model, root, selector.keys(meta), steps);
-  else addRows(model, root, rootKeys(model, meta, selector), steps, selector.kind === "extent");
-  expand(model, root, rootKeys(model, meta, selector), fetch, depth, steps);
+  // A query's keys are built once per plan (its prepared query keeps no SQL tree, only the query).
+  const subquery = selector.kind === "subquery" ? selector.keys(meta) : undefined;
+  const keys = rootKeys(model, meta, selector, subquery);
+  if (selector.kind === "subquery" && selector.ordered) addOrderedRows(model, root, subquery!, steps);
+  else addRows(model, root, keys, steps, selector.kind === "extent");
+  expand(model, root, keys, fetch, depth, steps);
   return { root, fetch, depth, steps };
 }
 
 /** The root's candidate keys as a subquery. */
-function rootKeys(model: Model, meta: ClassMeta, selector: RootSelector): SQL {
+function rootKeys(model: Model, meta: ClassMeta, selector: RootSelector, subquery: SQL | undefined): SQL {
   if (selector.kind === "subquery" && selector.ordered) {
-    return sql`SELECT ${join(meta.keyColumns.map((_, i) => sql.raw(`_k${i}`)))} FROM (${selector.keys(meta)})`;
+    return sql`SELECT ${join(meta.keyColumns.map((_, i) => sql.raw(`_k${i}`)))} FROM (${subquery!})`;
   }
-  if (selector.kind === "subquery") return selector.keys(meta);
+  if (selector.kind === "subquery") return subquery!;
   if (selector.kind === "keys") return keysFromJson(meta.keyColumns.length);
   return extentKeys(model, meta);
 }

@@ -1,10 +1,10 @@
 /**
  * Preparing a JDOQL query: parse (Peggy), bind (names and types), compile (SQL through Drizzle),
- * once per query text, cached per model in a bounded cache. A request then only binds parameter
- * values.
+ * once per query text, cached per model in a bounded LRU cache (PREPARED_QUERY_LIMIT entries). A
+ * request then only binds parameter values.
  */
 import type { ClassMeta, Model } from "../metadata/model.ts";
-import { BoundedCache } from "../plan/plan-cache.ts";
+import { PREPARED_QUERY_LIMIT, PREPARED_QUERY_WEIGHT, perModelCache } from "../plan/plan-cache.ts";
 import type { RootSelector } from "../plan/read-plan.ts";
 import { type Compiled, compile, sql } from "../store/sql.ts";
 import { QueryError } from "./errors.ts";
@@ -29,13 +29,14 @@ export interface PreparedQuery {
   projection?: { compiled: Compiled; columns: ResultColumn[] };
 }
 
-const caches = new WeakMap<Model, BoundedCache<PreparedQuery>>();
-
-function cacheOf(model: Model): BoundedCache<PreparedQuery> {
-  let c = caches.get(model);
-  if (!c) caches.set(model, (c = new BoundedCache(500)));
-  return c;
-}
+/**
+ * Prepared JDOQL, JPQL and filters per model, by text: an LRU of PREPARED_QUERY_LIMIT entries
+ * weighing PREPARED_QUERY_WEIGHT in all, an entry weighing its text and its compiled SQL.
+ */
+const cacheOf = perModelCache<PreparedQuery>("preparedQueries", PREPARED_QUERY_LIMIT, {
+  limit: PREPARED_QUERY_WEIGHT,
+  weigh: (key, p) => key.length + (p.count?.sql.length ?? 0) + (p.projection?.compiled.sql.length ?? 0),
+});
 
 /** A single-string JDOQL query (`/jdoql`, `/query`). */
 export function prepareJdoql(model: Model, text: string): PreparedQuery {
@@ -46,7 +47,7 @@ export function prepareJdoql(model: Model, text: string): PreparedQuery {
     }
     const params = new ParamCollector();
     const { query } = bindQuery(model, statement, params);
-    return compileQuery(model, query, params, text);
+    return compileQuery(model, query, params, `jdoql:${text}`);
   });
 }
 
@@ -90,13 +91,13 @@ function compileQuery(model: Model, query: QQuery, collector: ParamCollector, ca
   const candidate = (query.candidate.type as { meta: ClassMeta }).meta;
   const params = [...collector.specs.values()];
   if (query.shape === "candidates") {
-    const keys = candidateKeys(model, query);
     return {
       query,
       candidate,
       params,
-      selector: { kind: "subquery", cacheKey, ordered: true, keys: () => keys },
-      count: compile(sql`SELECT COUNT(*) FROM (${keys})`),
+      // Built again for each read plan rather than kept: the SQL tree weighs several times the query.
+      selector: { kind: "subquery", cacheKey, ordered: true, keys: () => candidateKeys(model, query) },
+      count: compile(sql`SELECT COUNT(*) FROM (${candidateKeys(model, query)})`),
     };
   }
   const p = projection(model, query);

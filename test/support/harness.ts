@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRestHandler, type RestHandlerOptions } from "../../src/handler.ts";
 import type { PersistenceContext } from "../../src/config/context.ts";
+import type { Model } from "../../src/metadata/model.ts";
 import { type ResultSet, createClient } from "@libsql/client";
 import { LibsqlStore } from "../../src/store/libsql-store.ts";
 import { CountingStore, type Statement } from "../../src/store/store.ts";
@@ -25,6 +26,8 @@ export interface Harness {
   put(path: string, body: unknown): Promise<Reply>;
   del(path: string, body?: unknown): Promise<Reply>;
   store: CountingStore;
+  /** The handler's model (to inspect per-model state such as cacheSizes). */
+  model: Model;
   /** Raw SQL against the same database, for checking what was stored. */
   sql(text: string, args?: unknown[]): Promise<unknown[][]>;
   close(): void;
@@ -61,6 +64,7 @@ export async function startHarness(context: Omit<PersistenceContext, "name" | "u
     put: (p, b) => call("PUT", p, b),
     del: (p, b) => call("DELETE", p, b),
     store,
+    model: handler.model,
     sql: async (text, args = []) => {
       const [r] = await store.inner.batch([{ sql: text, params: args }], "read");
       return r!.rows;
