@@ -14,11 +14,20 @@ type Json = unknown;
 type JsonObject = Record<string, Json>;
 
 export class Serializer {
+  /** The fields of the fetch plan, per class: asked for every object written. */
+  private readonly planned = new Map<ClassMeta, Set<FieldMeta>>();
+
   constructor(
     private readonly model: Model,
     private readonly objects: IdentityMap,
     private readonly fetch: FetchPlan,
   ) {}
+
+  private plannedFields(meta: ClassMeta): Set<FieldMeta> {
+    let fields = this.planned.get(meta);
+    if (!fields) this.planned.set(meta, (fields = new Set(planFields(meta, this.fetch))));
+    return fields;
+  }
 
   object(obj: LoadedObject): JsonObject {
     return this.write(obj, 0, new Set());
@@ -41,7 +50,7 @@ export class Serializer {
     }
     if (!obj.full) return out;
     path.add(obj.id);
-    const inPlan = new Set(planFields(obj.meta, this.fetch));
+    const inPlan = this.plannedFields(obj.meta);
     for (const field of obj.meta.fields.values()) {
       if (inPlan.has(field)) out[field.name] = this.field(obj, field, level, path);
       // A reference held in the row is loaded even outside the plan: written as its identity.

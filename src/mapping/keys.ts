@@ -25,5 +25,12 @@ export function keyFieldColumns(meta: ClassMeta): KeyPart[] {
 
 /** A canonical string for a key, used as the identity map's index. */
 export function keyString(root: string, key: readonly unknown[]): string {
+  // The common single number or text key skips JSON (this runs for every object loaded); the
+  // type tag keeps 5 and "5" apart, and JSON text always starts with "[".
+  if (key.length === 1) {
+    const k = key[0];
+    if (typeof k === "number") return root + "\u0000n" + k;
+    if (typeof k === "string") return root + "\u0000s" + k;
+  }
   return root + "\u0000" + JSON.stringify(key);
 }
