@@ -1,5 +1,6 @@
 /**
  * `npm run bench [-- --runtime node|bun] [--duration 5] [--connections 10] [--no-worker]`
+ * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker)
  *
  * Generates the data set (test/bench/data.ts), captures the SQL Extent runs for each operation,
  * starts three servers as their own processes on this machine — Extent (src/local.ts), the floor
@@ -21,6 +22,7 @@ import { BIN, ROOT, type Running, TSX_LOADER, freePort, startServer } from "../s
 import { COUNTS, generate } from "./data.ts";
 import type { Captured } from "./floor-server.ts";
 import { OPERATIONS, type Operation } from "./operations.ts";
+import { buildWorkerBundle, measureColdStart } from "./worker-metrics.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -151,6 +153,19 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
+  if (!args.includes("--no-worker")) await printWorker(join(dir, "worker"));
+}
+
+/** The worker bundle as `wrangler deploy` builds it, and its cold start in a fresh local workerd. */
+async function printWorker(outDir: string): Promise<void> {
+  const bundle = await buildWorkerBundle(outDir);
+  const cold = await measureColdStart(outDir, 3, { baseline: true });
+  const ms = (n: number) => `${n.toFixed(0)} ms`;
+  console.log(`\nWorker bundle: ${(bundle.bytes / 1024).toFixed(0)} KiB, ${(bundle.gzipBytes / 1024).toFixed(0)} KiB gzip (budget 1024 KiB gzip).`);
+  console.log(
+    `Cold start in local workerd (median of ${cold.runs}): ready ${ms(cold.median.startMs)}, first request ${ms(cold.median.firstRequestMs)}, warm request ${ms(cold.median.warmRequestMs)}` +
+      (cold.baseline ? `; a minimal D1 worker: ${ms(cold.baseline.median.startMs)}, ${ms(cold.baseline.median.firstRequestMs)}, ${ms(cold.baseline.median.warmRequestMs)}.` : "."),
+  );
 }
 
 const TARGET_FLOOR = (op: Operation) => (op.name.startsWith("get by key") ? 0.9 : 0.8);
