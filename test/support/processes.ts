@@ -12,14 +12,23 @@ export const BIN = (name: string) => `${ROOT}node_modules/.bin/${name}`;
 /** `node --import <this>` runs TypeScript sources from any working directory. */
 export const TSX_LOADER = import.meta.resolve("tsx");
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A free port below the ephemeral range (32768 and up on Linux), so that between this check and
+ * the server's own bind no `listen(0)` or outgoing connection of another process can take it;
+ * chosen at random so that servers starting in parallel do not pick the same one.
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await isFree(port)) return port;
+  }
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
 }
 
