@@ -1,35 +1,42 @@
 /**
- * The libSQL store: embedded files and `:memory:` through `@libsql/client`, remote servers
- * (Turso, `libsql://`, `http(s)://`) through the same client; on edge runtimes the package's
- * export conditions pick its web build (HTTP only). A batch is libSQL's own batch: one
- * transaction, one round trip.
+ * The libSQL store for servers (Turso, `libsql://`, `http(s)://`, `ws(s)://`) through
+ * `@libsql/client`; on edge runtimes the package's export conditions pick its web build (HTTP
+ * only). A batch is libSQL's own batch: one transaction, one round trip. Embedded files go to
+ * embedded-store.ts instead.
  */
 import { createClient, type Client, type InStatement, type InValue, type ResultSet } from "@libsql/client";
 import { translateConstraintError } from "./constraint-errors.ts";
+import { EmbeddedStore } from "./embedded-store.ts";
 import type { Statement, StatementResult, Store } from "./store.ts";
 
-/** Pragmas of an embedded file, set once when the store opens (before the schema work). */
-const EMBEDDED_FILE_PRAGMAS = [
-  // Readers never block the writer nor the writer readers, and a commit is one append.
-  "PRAGMA journal_mode = WAL",
-  // Another process (or connection) holding the write lock makes a write wait, not fail.
-  "PRAGMA busy_timeout = 5000",
-];
-
+/**
+ * A store for a libSQL URL: embedded files and `:memory:` on the native engine directly (see
+ * embedded-store.ts), servers through the client.
+ */
 export function openLibsqlStore(url: string, authToken?: string): Store {
-  const client = createClient({ url, authToken });
-  const embeddedFile = /^file:/i.test(url);
-  return new LibsqlStore(client, undefined, embeddedFile ? EMBEDDED_FILE_PRAGMAS : []);
+  const path = embeddedPath(url);
+  return path === undefined ? new LibsqlStore(createClient({ url, authToken })) : lazily(EmbeddedStore.open(path));
+}
+
+/** The file path of an embedded URL (`file:path`, `file:///abs`, `:memory:`), else undefined. */
+export function embeddedPath(url: string): string | undefined {
+  if (url === ":memory:") return url;
+  if (/^file:\/\//i.test(url)) return decodeURIComponent(new URL(url).pathname);
+  if (/^file:/i.test(url)) return url.slice(5).replace(/\?.*$/, "");
+  return undefined;
+}
+
+/** A store that is being opened: every call waits for it (the handler's first call is its schema work). */
+function lazily(opening: Promise<Store>): Store {
+  return {
+    batch: async (statements, mode) => (await opening).batch(statements, mode),
+    migrate: async (statements) => (await opening).migrate(statements),
+    close: () => void opening.then((s) => s.close(), () => {}),
+  };
 }
 
 export class LibsqlStore implements Store {
-  private pragmasSet = 0;
-  /** `inspect` sees each batch's raw results (tests check their column names). */
-  constructor(
-    readonly client: Client,
-    private readonly inspect?: (statements: readonly Statement[], results: readonly ResultSet[]) => void,
-    private readonly pragmas: readonly string[] = [],
-  ) {}
+  constructor(readonly client: Client) {}
 
   async batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
     if (statements.length === 0) return [];
@@ -39,14 +46,11 @@ export class LibsqlStore implements Store {
     } catch (error) {
       throw translateConstraintError(error);
     }
-    this.inspect?.(statements, results);
     return results.map(toResult);
   }
 
   /** Schema work is one write batch too: at start-up on a remote store every round trip counts. */
   async migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
-    // Pragmas cannot run inside a transaction, so not in the batch; once per connection.
-    while (this.pragmasSet < this.pragmas.length) await this.client.execute(this.pragmas[this.pragmasSet++]!);
     return this.batch(statements, "write");
   }
 

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { createRestHandler, type RestHandlerOptions } from "../../src/handler.ts";
 import type { PersistenceContext } from "../../src/config/context.ts";
 import type { Model } from "../../src/metadata/model.ts";
-import { type ResultSet, createClient } from "@libsql/client";
-import { LibsqlStore } from "../../src/store/libsql-store.ts";
-import { CountingStore, type Statement } from "../../src/store/store.ts";
+import { EmbeddedStore } from "../../src/store/embedded-store.ts";
+import { embeddedPath } from "../../src/store/libsql-store.ts";
+import { CountingStore } from "../../src/store/store.ts";
 
 export interface Reply {
   status: number;
@@ -37,7 +37,7 @@ export interface Harness {
 export async function startHarness(context: Omit<PersistenceContext, "name" | "url"> & { url?: string }, options: Omit<RestHandlerOptions, "context" | "store"> = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "extent-test-"));
   const url = context.url ?? `file:${join(dir, "test.db")}`;
-  const store = new CountingStore(new LibsqlStore(createClient({ url }), distinctColumns));
+  const store = new CountingStore(await EmbeddedStore.open(embeddedPath(url)!, distinctColumns));
   const handler = createRestHandler({ ...options, context: { name: "test", ...context, url }, store });
   await handler.ready;
   const prefix = options.prefix ?? "";
@@ -86,9 +86,7 @@ export function keySegment(key: unknown): string {
  * by name, so a SELECT that repeats a name would lose a column there. Every test on the harness
  * checks the SQL it causes.
  */
-function distinctColumns(statements: readonly Statement[], results: readonly ResultSet[]): void {
-  results.forEach((r, i) => {
-    const names = r.columns.map((c) => c.toLowerCase());
-    if (new Set(names).size !== names.length) throw new Error(`result columns repeat a name (${r.columns.join(", ")}): ${statements[i]!.sql}`);
-  });
+function distinctColumns(sql: string, columns: readonly string[]): void {
+  const names = columns.map((c) => c.toLowerCase());
+  if (new Set(names).size !== names.length) throw new Error(`result columns repeat a name (${columns.join(", ")}): ${sql}`);
 }

@@ -1,0 +1,100 @@
+/**
+ * Embedded libSQL files on the `libsql` binding itself: the native engine that @libsql/client
+ * wraps in embedded mode, without the wrapping. Statements are prepared once and kept (a bounded
+ * LRU by SQL text) and rows come back as arrays; @libsql/client prepares each statement per call
+ * and builds an object with a getter per column for every row, which was a quarter of the CPU of
+ * a read. The engine's calls are synchronous, so a batch (BEGIN … COMMIT around its statements)
+ * never interleaves with another in this process; other processes are waited for (busy timeout).
+ *
+ * `libsql` is imported by a specifier bundlers do not follow: edge bundles (which have no file
+ * system and use the HTTP client) never include the native module.
+ */
+import { BoundedCache } from "../plan/plan-cache.ts";
+import { translateConstraintError } from "./constraint-errors.ts";
+import type { Statement, StatementResult, Store } from "./store.ts";
+
+interface NativeStatement {
+  readonly reader: boolean;
+  raw(on?: boolean): NativeStatement;
+  all(params: unknown[]): unknown[][];
+  run(params: unknown[]): { changes: number };
+  columns(): { name: string }[];
+}
+interface NativeDatabase {
+  prepare(sql: string): NativeStatement;
+  exec(sql: string): void;
+  close(): void;
+  readonly inTransaction: boolean;
+}
+
+/** Prepared statements kept per database: the SQL texts are Extent's own (bounded by its plan caches). */
+const STATEMENT_LIMIT = 2000;
+const NATIVE_MODULE = "libsql";
+
+/** Called with each statement and its result's column names (tests check them). */
+export type ColumnCheck = (sql: string, columns: readonly string[]) => void;
+
+export class EmbeddedStore implements Store {
+  private readonly statements = new BoundedCache<NativeStatement>(STATEMENT_LIMIT);
+
+  private constructor(
+    private readonly db: NativeDatabase,
+    private readonly checkColumns?: ColumnCheck,
+  ) {}
+
+  /** Opens `path` (or `:memory:`): WAL journal, and a wait of up to 5 s on another process's write lock. */
+  static async open(path: string, checkColumns?: ColumnCheck): Promise<EmbeddedStore> {
+    const { default: Database } = (await import(NATIVE_MODULE)) as { default: new (path: string) => NativeDatabase };
+    const db = new Database(path);
+    if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA busy_timeout = 5000");
+    return new EmbeddedStore(db, checkColumns);
+  }
+
+  async batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
+    if (statements.length === 0) return [];
+    const out: StatementResult[] = [];
+    try {
+      this.db.exec(mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN");
+      for (const s of statements) {
+        const stmt = this.statements.get(s.sql, () => this.prepare(s.sql));
+        const params = s.params.map(toNative);
+        if (stmt.reader) {
+          if (this.checkColumns) this.checkColumns(s.sql, stmt.columns().map((c) => c.name));
+          out.push({ rows: stmt.all(params), rowsAffected: 0 });
+        } else {
+          out.push({ rows: [], rowsAffected: stmt.run(params).changes });
+        }
+      }
+      this.db.exec("COMMIT");
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      throw translateConstraintError(error);
+    }
+    return out;
+  }
+
+  migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
+    return this.batch(statements, "write");
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private prepare(sql: string): NativeStatement {
+    const stmt = this.db.prepare(sql);
+    return stmt.reader ? stmt.raw(true) : stmt;
+  }
+}
+
+/** The engine binds numbers, text, null, bigints and bytes; booleans are SQLite integers. */
+function toNative(value: unknown): unknown {
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (value === undefined) return null;
+  if (value instanceof Uint8Array) {
+    const B = (globalThis as { Buffer?: { isBuffer(v: unknown): boolean; from(a: ArrayBufferLike, o: number, l: number): Uint8Array } }).Buffer;
+    return B && !B.isBuffer(value) ? B.from(value.buffer, value.byteOffset, value.byteLength) : value;
+  }
+  return value;
+}
