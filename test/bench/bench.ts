@@ -3,11 +3,12 @@
  * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker)
  *
  * Generates the data set (test/bench/data.ts), captures the SQL Extent runs for each operation,
- * starts three servers as their own processes on this machine — Extent (src/local.ts), the floor
- * (test/bench/floor-server.ts: Hono + @libsql/client running Extent's exact SQL) and json-server
- * — checks that the floor answers what Extent answers, then drives each operation on each server
- * with autocannon and prints one table: requests/s, p50 and p99 latency, statements per request,
- * and the ratios to the floor and to json-server from this same run. Claims of speed live here,
+ * starts four servers as their own processes on this machine — Extent (src/local.ts), two floors
+ * (test/bench/floor-server.ts: Hono running Extent's exact SQL, on @libsql/client and on the
+ * libsql binding Extent itself uses) and json-server — checks that the floors answer what Extent
+ * answers, then drives each operation on each server with autocannon and prints one table:
+ * requests/s, p50 and p99 latency, statements per request, and the ratios to each baseline from
+ * this same run. Claims of speed live here,
  * never in a timed test.
  */
 import assert from "node:assert/strict";
@@ -82,10 +83,11 @@ async function startExtent(dir: string, dbFile: string): Promise<Running> {
   return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/`, cwd: dir });
 }
 
-async function startFloor(dbFile: string, sqlFile: string): Promise<Running> {
+async function startFloor(dbFile: string, sqlFile: string, driver: "client" | "native"): Promise<Running> {
   const port = await freePort();
   const [cmd, argv] = runtimeCommand(`${ROOT}test/bench/floor-server.ts`, []);
-  return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/bench.Book/1?fetchGroup=all`, env: { EXTENT_BENCH_DB: `file:${dbFile}`, EXTENT_BENCH_SQL: sqlFile, PORT: String(port) } });
+  const env = { EXTENT_BENCH_DB: `file:${dbFile}`, EXTENT_BENCH_SQL: sqlFile, EXTENT_FLOOR_DRIVER: driver, PORT: String(port) };
+  return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/bench.Book/1?fetchGroup=all`, env });
 }
 
 async function startJsonServer(jsonFile: string): Promise<Running> {
@@ -137,17 +139,19 @@ async function main(): Promise<void> {
 
   const servers: Running[] = [];
   try {
-    const [extent, floor, jsonServer] = await Promise.all([startExtent(dir, dbFile), startFloor(dbFile, sqlFile), startJsonServer(data.jsonFile)]);
-    servers.push(extent!, floor!, jsonServer!);
+    const [extent, floor, native, jsonServer] = await Promise.all([startExtent(dir, dbFile), startFloor(dbFile, sqlFile, "client"), startFloor(dbFile, sqlFile, "native"), startJsonServer(data.jsonFile)]);
+    servers.push(extent!, floor!, native!, jsonServer!);
     await checkFloor(extent!.url, floor!);
+    await checkFloor(extent!.url, native!);
     console.log(`${data.objects} objects; runtime ${runtime}; autocannon ${connections} connections × ${duration} s per operation and server; the floor answers what Extent answers.\n`);
 
     const rows: string[][] = [];
     for (const op of OPERATIONS) {
       const e = await load(`${extent!.url}/api${op.path}`, op.method, op.body);
       const f = await load(`${floor!.url}/api${op.path}`, op.method, op.body);
+      const n = await load(`${native!.url}/api${op.path}`, op.method, op.body);
       const j = op.jsonServer ? await load(`${jsonServer!.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body) : undefined;
-      rows.push(row(op, captured[op.name]!.statements.length, e, f, j));
+      rows.push(row(op, captured[op.name]!.statements.length, e, f, n, j));
     }
     printTable(rows);
   } finally {
@@ -171,8 +175,9 @@ async function printWorker(outDir: string): Promise<void> {
 const TARGET_FLOOR = (op: Operation) => (op.name.startsWith("get by key") ? 0.9 : 0.8);
 const TARGET_JSON = 3;
 
-function row(op: Operation, statements: number, e: Measure, f: Measure, j?: Measure): string[] {
+function row(op: Operation, statements: number, e: Measure, f: Measure, n: Measure, j?: Measure): string[] {
   const vsFloor = e.rps / f.rps;
+  const vsNative = e.rps / n.rps;
   const vsJson = j ? e.rps / j.rps : undefined;
   const mark = (ok: boolean) => (ok ? "" : " ✗");
   const cell = (m: Measure) => `${m.rps.toFixed(0)} ${m.p50}/${m.p99}${m.errors ? ` (${m.errors} errors)` : ""}`;
@@ -181,20 +186,25 @@ function row(op: Operation, statements: number, e: Measure, f: Measure, j?: Meas
     String(statements),
     cell(e),
     cell(f),
+    cell(n),
     j ? cell(j) : "—",
     `${vsFloor.toFixed(2)}×${mark(vsFloor >= TARGET_FLOOR(op))}`,
+    `${vsNative.toFixed(2)}×${mark(vsNative >= TARGET_FLOOR(op))}`,
     vsJson === undefined ? "—" : `${vsJson.toFixed(1)}×${mark(vsJson >= TARGET_JSON)}`,
   ];
 }
 
 function printTable(rows: string[][]): void {
-  const head = ["operation", "stmts", "Extent req/s p50/p99 ms", "floor req/s p50/p99 ms", "json-server req/s p50/p99 ms", "Extent/floor", "Extent/json-server"];
+  const head = ["operation", "stmts", "Extent req/s p50/p99 ms", "floor req/s p50/p99", "native floor req/s p50/p99", "json-server req/s p50/p99", "/floor", "/native", "/json-server"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
   console.log(line(head));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const r of rows) console.log(line(r));
-  console.log(`\nTargets: Extent/floor ≥ 0.9× on get by key, ≥ 0.8× elsewhere; Extent/json-server ≥ ${TARGET_JSON}× where both serve (✗ marks a miss). stmts: SQL statements per request (one batch each).`);
+  console.log(
+    `\nRatios are Extent's requests/s over each baseline's. Targets: ≥ 0.9× the floor on get by key, ≥ 0.8× elsewhere (for both floors); ≥ ${TARGET_JSON}× json-server where both serve (✗ marks a miss).` +
+      `\nfloor: Hono + @libsql/client; native floor: Hono + the libsql binding Extent itself runs embedded files on. stmts: SQL statements per request (one batch each).`,
+  );
 }
 
 await main();

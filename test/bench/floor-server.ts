@@ -1,9 +1,13 @@
 /**
- * The floor: a hand-written Hono + @libsql/client server that answers each benchmark operation
+ * The floor: a hand-written Hono + libSQL server that answers each benchmark operation
  * with exactly the SQL statements Extent runs for it (captured from Extent at the start of the
  * run, so the two can never drift apart), bound from the request by hand, one batch per request
  * like Extent, and rows turned into the same JSON by hand. The ratio Extent / floor is then
  * Extent's own overhead: routing its model, parsing queries, planning, assembling objects.
+ *
+ * Two drivers: @libsql/client (the floor the issue names), and the `libsql` binding that Extent
+ * itself runs embedded files on (EXTENT_FLOOR_DRIVER=native), the strict measure of Extent's own
+ * overhead.
  *
  *   EXTENT_BENCH_DB=file:... EXTENT_BENCH_SQL=captured.json PORT=... node --import tsx test/bench/floor-server.ts
  */
@@ -17,16 +21,53 @@ export interface Captured {
   statements: { sql: string; params: unknown[] }[];
 }
 
-const client = createClient({ url: process.env.EXTENT_BENCH_DB! });
-// As Extent opens an embedded file: WAL (already the file's mode), and waiting on another writer.
-await client.execute("PRAGMA busy_timeout = 5000");
 const captured: Record<string, Captured> = JSON.parse(readFileSync(process.env.EXTENT_BENCH_SQL!, "utf8"));
 
 type Row = unknown[];
-const run = async (op: string, params?: (i: number, captured: unknown[]) => unknown[]): Promise<ResultSet[]> => {
-  const c = captured[op]!;
-  return client.batch(c.statements.map((s, i) => ({ sql: s.sql, args: (params ? params(i, s.params) : s.params) as InValue[] })), c.mode);
-};
+type Results = { rows: Row[] }[];
+type Run = (op: string, params?: (i: number, captured: unknown[]) => unknown[]) => Promise<Results>;
+
+/** EXTENT_FLOOR_DRIVER=client (default): @libsql/client, one `batch` per request. */
+async function clientDriver(): Promise<Run> {
+  const client = createClient({ url: process.env.EXTENT_BENCH_DB! });
+  // As Extent opens an embedded file: WAL (already the file's mode), and waiting on another writer.
+  await client.execute("PRAGMA busy_timeout = 5000");
+  return async (op, params) => {
+    const c = captured[op]!;
+    const results: ResultSet[] = await client.batch(c.statements.map((s, i) => ({ sql: s.sql, args: (params ? params(i, s.params) : s.params) as InValue[] })), c.mode);
+    return results as unknown as Results;
+  };
+}
+
+/**
+ * EXTENT_FLOOR_DRIVER=native: the `libsql` binding itself, as Extent runs embedded files: each
+ * statement prepared once, rows as arrays, BEGIN … COMMIT around a request's statements.
+ */
+async function nativeDriver(): Promise<Run> {
+  const { default: Database } = (await import("libsql")) as unknown as { default: new (path: string) => any };
+  const db = new Database(process.env.EXTENT_BENCH_DB!.replace(/^file:/, ""));
+  db.exec("PRAGMA busy_timeout = 5000");
+  const prepared = new Map<string, any>();
+  return async (op, params) => {
+    const c = captured[op]!;
+    db.exec(c.mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN");
+    try {
+      const out = c.statements.map((s, i) => {
+        let stmt = prepared.get(s.sql);
+        if (!stmt) prepared.set(s.sql, (stmt = db.prepare(s.sql)));
+        const args = params ? params(i, s.params) : s.params;
+        return stmt.reader ? { rows: stmt.raw(true).all(args) } : (stmt.run(args), { rows: [] });
+      });
+      db.exec("COMMIT");
+      return out;
+    } catch (error) {
+      if (db.inTransaction) db.exec("ROLLBACK");
+      throw error;
+    }
+  };
+}
+
+const run: Run = await (process.env.EXTENT_FLOOR_DRIVER === "native" ? nativeDriver() : clientDriver());
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 
@@ -50,7 +91,7 @@ const byKey = <T>(rows: Row[], column: number, map: (r: Row) => T) => {
 const workRef = (r: Row) => ({ class: ITEM_CLASS[r[1] as string]!, id: r[0] });
 
 /** A book with its author (depth 1) and the author's works as references: GET by key, and PUT's answer. */
-function bookWithAuthor([books, authors, works]: ResultSet[]) {
+function bookWithAuthor([books, authors, works]: Results) {
   const b = books!.rows[0];
   if (!b) return undefined;
   const out = item(b as unknown as Row);
@@ -70,7 +111,7 @@ app.get("/bench.Book/:id", async (c) => {
 app.get("/bench.Publisher", async (c) => {
   const depth = c.req.query("maxFetchDepth");
   const results = await run(depth === "2" ? "extent of 100, depth 2" : "extent of 100, depth 1");
-  const [publishers, editors] = results as [ResultSet, ResultSet];
+  const [publishers, editors] = results as [Results[0], Results[0]];
   let favourite = (id: unknown) => ref("bench.Author", id) as unknown;
   if (depth === "2") {
     // Level 2: each editor's favourite author in full, its works as references. (Statements 3
@@ -95,7 +136,7 @@ app.post("/bench.Author", async (c) => {
     }
     return p;
   });
-  const [a, works] = results.slice(-2) as [ResultSet, ResultSet];
+  const [a, works] = results.slice(-2) as [Results[0], Results[0]];
   const row = a.rows[0] as unknown as Row;
   const created = author(row, (works.rows as unknown as Row[]).map(item));
   return json(created, 201, { location: `/api/bench.Author/${row[0]}` });
@@ -105,7 +146,7 @@ app.put("/bench.Book/:id", async (c) => {
   const id = Number(c.req.param("id"));
   const body = (await c.req.json()) as { price: number };
   // Statements: the guard (id, class), the UPDATE (price, id), then the read-back of GET by key.
-  let results: ResultSet[];
+  let results: Results;
   try {
     results = await run("PUT partial update", (i, p) => (i === 0 ? [id, p[1]] : i === 1 ? [body.price, id] : [id]));
   } catch {
