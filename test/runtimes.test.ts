@@ -8,7 +8,7 @@
  * equal the round trips the server reports.
  */
 import assert from "node:assert/strict";
-import { readFileSync, mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { before, describe, test } from "node:test";
@@ -32,6 +32,7 @@ before(async () => {
   await seedIfEmpty(handler, JSON.parse(readFileSync(`${ROOT}schema/sample-data.json`, "utf8")), "/api");
   reference = await runScript((path, init) => handler.fetch(new Request(`http://localhost/api${path}`, init)));
   handler.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test("the reference run meets every step's status and cost", () => {

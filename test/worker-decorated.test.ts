@@ -4,7 +4,7 @@
  * form through the whole conformance script).
  */
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -13,7 +13,8 @@ import { BIN, ROOT, freePort, startServer } from "./support/processes.ts";
 test("a worker with decorated classes serves the sample in workerd on D1", { timeout: 120_000 }, async () => {
   const [port, inspector] = [await freePort(), await freePort()];
   const config = `${ROOT}test/fixtures/decorated-worker/wrangler.toml`;
-  const args = ["dev", "-c", config, "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspector), "--persist-to", join(mkdtempSync(join(tmpdir(), "extent-decorated-")), "state"), "--show-interactive-dev-session=false"];
+  const state = mkdtempSync(join(tmpdir(), "extent-decorated-"));
+  const args = ["dev", "-c", config, "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspector), "--persist-to", join(state, "state"), "--show-interactive-dev-session=false"];
   const worker = await startServer(BIN("wrangler"), args, { probe: `http://127.0.0.1:${port}/api/`, timeoutMs: 90_000 });
   try {
     const api = `${worker.url}/api`;
@@ -35,5 +36,6 @@ test("a worker with decorated classes serves the sample in workerd on D1", { tim
     throw error;
   } finally {
     await worker.stop();
+    rmSync(state, { recursive: true, force: true });
   }
 });

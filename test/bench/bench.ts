@@ -12,7 +12,7 @@
  * never in a timed test.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
@@ -157,7 +157,11 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
-  if (!args.includes("--no-worker")) await printWorker(join(dir, "worker"));
+  try {
+    if (!args.includes("--no-worker")) await printWorker(join(dir, "worker"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The worker bundle as `wrangler deploy` builds it, and its cold start in a fresh local workerd. */

@@ -5,7 +5,7 @@
  * HTTP; and the local entry on Node over HTTP too. Every one serves under /api with
  * Server-Timing on, seeded with schema/sample-data.json.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BIN, ROOT, type Running, TSX_LOADER, freePort, startServer } from "./processes.ts";
@@ -22,6 +22,14 @@ const LOCAL = `${ROOT}src/local.ts`;
 
 export async function startTarget(name: TargetName): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), `extent-${name}-`));
+  const target = await startIn(dir, name).catch((error) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
+  return { ...target, stop: async () => (await target.stop(), rmSync(dir, { recursive: true, force: true })) };
+}
+
+async function startIn(dir: string, name: TargetName): Promise<Target> {
   const port = await freePort();
   const probe = `http://127.0.0.1:${port}/api/`;
   const flags = ["--port", String(port), "--host", "127.0.0.1", "--server-timing"];

