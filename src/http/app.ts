@@ -10,7 +10,7 @@ import { deleteExtent, deleteObject } from "../service/delete.ts";
 import { getObject, objectExists } from "../service/read.ts";
 import { extentBody } from "../service/read-extent.ts";
 import type { Runtime } from "../service/runtime.ts";
-import { CountingStore } from "../store/store.ts";
+import { CountingStore, StoreBusyError } from "../store/store.ts";
 import { createObject, updateObject } from "../service/write.ts";
 import { readJsonBody } from "./body.ts";
 import { keyFromObject, keyFromPath } from "./keys.ts";
@@ -190,6 +190,9 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
         expected: error.expected?.length ? error.expected : undefined,
         headers: error.status === 405 ? { allow: "GET" } : undefined,
       });
+    }
+    if (error instanceof StoreBusyError) {
+      return problem(503, "the database is busy with another writer; retry the request", { headers: { "retry-after": "1" } });
     }
     const id = crypto.randomUUID();
     console.error(`[extent] request ${id} failed:`, error);

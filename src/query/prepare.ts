@@ -40,7 +40,7 @@ const cacheOf = perModelCache<PreparedQuery>("preparedQueries", PREPARED_QUERY_L
 
 /** A single-string JDOQL query (`/jdoql`, `/query`). */
 export function prepareJdoql(model: Model, text: string): PreparedQuery {
-  return cacheOf(model).get(`jdoql\u0000${text}`, () => {
+  return prepared(model, `jdoql\u0000${text}`, () => {
     const statement = syntax(() => parseJdoql(text));
     if (statement.type !== "Query") {
       throw new QueryError(`${statement.type.toUpperCase()} statements change data and are not allowed on GET`, statement.pos, undefined, 405);
@@ -53,13 +53,29 @@ export function prepareJdoql(model: Model, text: string): PreparedQuery {
 
 /** A filter of `GET /{class}?filter=F`: the query `SELECT FROM class WHERE F`, parsed as a filter only. */
 export function prepareFilter(model: Model, candidate: ClassMeta, text: string): PreparedQuery {
-  return cacheOf(model).get(`filter\u0000${candidate.name}\u0000${text}`, () => {
+  return prepared(model, `filter\u0000${candidate.name}\u0000${text}`, () => {
     const where = syntax(() => parseJdoqlFilter(text));
     const params = new ParamCollector();
     const source: SQuery = { type: "Query", unique: false, distinct: false, result: null, variables: [], parameters: [], imports: [], groupBy: [], orderBy: [], where, pos: where.pos };
     const scope = newScope(model, candidate, source, params);
     fillQuery(scope, source);
     return compileQuery(model, scope.query, params, `filter:${candidate.name}:${text}`);
+  });
+}
+
+/**
+ * A prepared query from the cache, or built. Parsing, binding and compiling recurse on the
+ * query's nesting, so a text nested deeper than the stack allows (a thousand parentheses) is the
+ * client's error, answered 400, not a crash of the request.
+ */
+function prepared(model: Model, key: string, build: () => PreparedQuery): PreparedQuery {
+  return cacheOf(model).get(key, () => {
+    try {
+      return build();
+    } catch (error) {
+      if (error instanceof RangeError && /call stack/i.test(error.message)) throw new QueryError("the query is nested too deeply to be read");
+      throw error;
+    }
   });
 }
 
@@ -76,7 +92,7 @@ function syntax<T>(parse: () => T): T {
 
 /** A JPQL statement (`/jpql`): SELECT runs; UPDATE and DELETE change data and are refused on GET. */
 export function prepareJpql(model: Model, text: string): PreparedQuery {
-  return cacheOf(model).get(`jpql\u0000${text}`, () => {
+  return prepared(model, `jpql\u0000${text}`, () => {
     const statement = syntax(() => parseJpql(text));
     if (statement.type === "Update" || statement.type === "Delete") {
       throw new QueryError(`${statement.type.toUpperCase()} statements change data and are not allowed on GET`, statement.pos, undefined, 405);

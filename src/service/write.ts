@@ -5,7 +5,7 @@
 import { type Graph, type GraphNode, readGraph } from "../json/read-graph.ts";
 import { Serializer } from "../json/serialize.ts";
 import { keyFieldColumns, keyString } from "../mapping/keys.ts";
-import { type ClassMeta, isAncestor } from "../metadata/model.ts";
+import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
 import type { FetchPlan } from "../plan/fetch-plan.ts";
 import { assemble, expandFurther, firstPlan, planStatements } from "../plan/load.ts";
 import { IdentityMap } from "../plan/objects.ts";
@@ -138,17 +138,25 @@ const keyChanged = () =>
  * `meta` has no subclasses, and its table holds no other class or says each row's class in a
  * discriminator (which the guard checks).
  */
-function guardKnowsClass(rt: Runtime, meta: ClassMeta): boolean {
+const guardKnowsClass = perClass((model, meta) => {
   if (meta.subclasses.length || !meta.primaryTable) return false;
   if (meta.discriminator?.values[meta.name] !== undefined) return true;
-  for (const other of rt.model.classes.values()) if (other !== meta && other.primaryTable === meta.primaryTable) return false;
-  return true;
-}
+  return [...model.classes.values()].every((other) => other === meta || other.primaryTable !== meta.primaryTable);
+});
 
 /** Every object of the hierarchy has its row in one table, whose PRIMARY KEY sees every key. */
-function oneKeyTable(rt: Runtime, meta: ClassMeta): boolean {
-  for (const other of rt.model.classes.values()) if (other.root === meta.root && other.primaryTable !== meta.primaryTable) return false;
-  return meta.primaryTable !== undefined;
+const oneKeyTable = perClass(
+  (model, meta) => meta.primaryTable !== undefined && [...model.classes.values()].every((other) => other.root !== meta.root || other.primaryTable === meta.primaryTable),
+);
+
+/** A fact of a class that depends on the model alone: worked out once per class, not per request. */
+function perClass(decide: (model: Model, meta: ClassMeta) => boolean): (rt: Runtime, meta: ClassMeta) => boolean {
+  const known = new WeakMap<ClassMeta, boolean>();
+  return (rt, meta) => {
+    let answer = known.get(meta);
+    if (answer === undefined) known.set(meta, (answer = decide(rt.model, meta)));
+    return answer;
+  };
 }
 
 export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[], body: unknown, fetch: FetchPlan): Promise<WriteResult> {

@@ -10,7 +10,7 @@
  * read gives its columns distinct names (see `selectList`), and a row's values are read in column
  * order.
  */
-import { translateConstraintError } from "./constraint-errors.ts";
+import { translateStoreError } from "./store-errors.ts";
 import type { Statement, StatementResult, Store } from "./store.ts";
 
 /** The part of the D1 binding (`D1Database`) the store uses. */
@@ -31,7 +31,7 @@ export class D1Store implements Store {
       const results = await this.d1.batch(statements.map((s) => this.d1.prepare(s.sql).bind(...s.params.map(toD1))));
       return results.map((r) => ({ rows: (r.results ?? []).map((row) => Object.values(row)), rowsAffected: r.meta?.changes ?? 0 }));
     } catch (error) {
-      throw translateConstraintError(error);
+      throw translateStoreError(error);
     }
   }
 

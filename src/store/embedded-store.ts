@@ -10,7 +10,7 @@
  * system and use the HTTP client) never include the native module.
  */
 import { BoundedCache } from "../plan/plan-cache.ts";
-import { translateConstraintError } from "./constraint-errors.ts";
+import { translateStoreError } from "./store-errors.ts";
 import type { Statement, StatementResult, Store } from "./store.ts";
 
 interface NativeStatement {
@@ -69,7 +69,7 @@ export class EmbeddedStore implements Store {
       this.db.exec("COMMIT");
     } catch (error) {
       if (this.db.inTransaction) this.db.exec("ROLLBACK");
-      throw translateConstraintError(error);
+      throw translateStoreError(error);
     }
     return out;
   }

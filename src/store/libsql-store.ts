@@ -5,7 +5,7 @@
  * embedded-store.ts instead.
  */
 import { createClient, type Client, type InStatement, type InValue, type ResultSet } from "@libsql/client";
-import { translateConstraintError } from "./constraint-errors.ts";
+import { translateStoreError } from "./store-errors.ts";
 import { EmbeddedStore } from "./embedded-store.ts";
 import type { Statement, StatementResult, Store } from "./store.ts";
 
@@ -44,7 +44,7 @@ export class LibsqlStore implements Store {
     try {
       results = await this.client.batch(statements.map(toLibsql), mode);
     } catch (error) {
-      throw translateConstraintError(error);
+      throw translateStoreError(error);
     }
     return results.map(toResult);
   }

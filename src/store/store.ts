@@ -38,6 +38,14 @@ export class StoreConstraintError extends Error {
   }
 }
 
+/** The database stayed locked by another writer past the wait: the request may be retried (503). */
+export class StoreBusyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreBusyError";
+  }
+}
+
 /** Counts statements and round trips: the measure behind "no N+1" and "one round trip". */
 export class CountingStore implements Store {
   statements = 0;
