@@ -136,6 +136,12 @@ async function main(): Promise<void> {
   const captured = await capture(dbFile);
   const sqlFile = join(dir, "captured.json");
   writeFileSync(sqlFile, JSON.stringify(captured));
+  if (args.includes("--show-sql")) {
+    // What each operation runs, for whoever works on the plans; no load is driven.
+    for (const op of OPERATIONS) console.log(`\n${op.name}\n${captured[op.name]!.statements.map((s, i) => `  ${i + 1}. ${s.sql}  -- ${JSON.stringify(s.params)}`).join("\n")}`);
+    rmSync(dir, { recursive: true, force: true });
+    return;
+  }
 
   const servers: Running[] = [];
   try {
