@@ -5,7 +5,7 @@
  */
 import type { PersistenceContext } from "./config/context.ts";
 import { buildApp } from "./http/app.ts";
-import { DEFAULT_BODY_LIMIT } from "./http/body.ts";
+import { resolveLimits } from "./config/limits.ts";
 import { loadModel } from "./metadata/load-model.ts";
 import type { Model } from "./metadata/model.ts";
 import type { FetchPlan } from "./plan/fetch-plan.ts";
@@ -20,7 +20,7 @@ export interface RestHandlerOptions {
   prefix?: string;
   /** A store to use instead of opening `context.url` (tests, other drivers). */
   store?: Store;
-  /** Largest accepted request body in bytes (default 1 MiB). */
+  /** Largest accepted request body in bytes: the context's `limits.bodyBytes`, set here (default 1 MiB). */
   bodyLimit?: number;
   /** Fetch plan of the object answered by POST and PUT (default: all fields, depth 1). */
   writeFetchPlan?: FetchPlan;
@@ -56,8 +56,9 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const prefix = normalizePrefix(options.prefix ?? "");
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!(Number.isSafeInteger(pageSize) && pageSize >= 1)) throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+  const limits = resolveLimits(options.bodyLimit === undefined ? context.limits : { ...context.limits, bodyBytes: options.bodyLimit });
   const app = buildApp(
-    { model, store, prefix, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, writeFetchPlan: options.writeFetchPlan ?? { groups: ["all"], maxDepth: 1 }, serverTiming: options.serverTiming ?? false, pageSize },
+    { model, store, prefix, limits, writeFetchPlan: options.writeFetchPlan ?? { groups: ["all"], maxDepth: 1 }, serverTiming: options.serverTiming ?? false, pageSize },
     () => ready,
   );
   return {

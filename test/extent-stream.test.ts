@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { createRestHandler, type RestHandler } from "../src/handler.ts";
 import type { PersistenceContext } from "../src/config/context.ts";
+import { DEFAULT_LIMITS } from "../src/config/limits.ts";
 import { resolveContext } from "../src/config/resolve-context.ts";
 import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
 import { seedIfEmpty } from "../src/runtime/seed.ts";
@@ -61,7 +62,7 @@ class Database {
   async reference(api: RestHandler, className: string, query: string): Promise<string> {
     const parsed = parseFetchPlan(api.model, new URLSearchParams(query));
     assert.ok(parsed.ok);
-    const rt = { model: api.model, store: api.store, prefix: "", bodyLimit: 1 << 20, writeFetchPlan: parsed.plan, serverTiming: false, pageSize: 1 };
+    const rt = { model: api.model, store: api.store, prefix: "", limits: DEFAULT_LIMITS, writeFetchPlan: parsed.plan, serverTiming: false, pageSize: 1 };
     return JSON.stringify(await getExtent(rt, api.model.classes.get(className)!, parsed.plan));
   }
 

@@ -15,7 +15,8 @@ const metadata = [{ source: "package.jdo", text: readFileSync(new URL("../schema
 const q = encodeURIComponent;
 
 test("a query nested too deeply is a 400 problem document, in JDOQL, JPQL and filters", async () => {
-  const h = await startHarness({ metadata });
+  // Longer texts than the default queryLength limit allows, to reach the parser's stack.
+  const h = await startHarness({ metadata, limits: { queryLength: 100_000 } });
   try {
     const deep = (n: number) => "(".repeat(n) + "1 == 1" + ")".repeat(n);
     for (const path of [
@@ -30,6 +31,23 @@ test("a query nested too deeply is a 400 problem document, in JDOQL, JPQL and fi
     }
     // The handler is unharmed: the next query works.
     assert.equal((await h.get(`/jdoql?query=${q("SELECT FROM org.extent.sample.Book WHERE pages > 1")}`)).status, 200);
+  } finally {
+    h.close();
+  }
+});
+
+// Found by fuzzing: short texts that parse, bind and compile, but nest deeper than SQLite's parser
+// takes (its stack, not ours), were 500s ("parser stack overflow").
+test("a query that SQLite finds nested too deeply is a 400 too, for GET and HEAD", async () => {
+  const h = await startHarness({ metadata });
+  try {
+    const filter = `/org.extent.sample.Book?filter=${q("!".repeat(60) + "true")}`;
+    for (const path of [filter, `/jdoql?query=${q(`SELECT FROM org.extent.sample.Book WHERE ${"!".repeat(60)}true`)}`, `/jpql?query=${q(`SELECT b FROM Book b WHERE ${"NOT ".repeat(60)}TRUE`)}`]) {
+      const r = await h.get(path);
+      assert.equal(r.status, 400, `${path.slice(0, 40)}: ${r.text.slice(0, 200)}`);
+      assert.match(r.body.detail, /nested too deeply/);
+    }
+    assert.equal((await h.call("HEAD", filter)).status, 400);
   } finally {
     h.close();
   }

@@ -1,5 +1,6 @@
 /** Command-line arguments of `extent serve`, validated with valibot so a mistake names the flag. */
 import * as v from "valibot";
+import { DEFAULT_LIMITS, LIMIT_NAMES, type Limits, parseLimit } from "../config/limits.ts";
 
 export const USAGE = `Usage: extent serve --config DIR --persistence-context NAME [--port N] [--host H] [--prefix /p] [--seed FILE] [--server-timing]
 
@@ -9,7 +10,10 @@ export const USAGE = `Usage: extent serve --config DIR --persistence-context NAM
   --host H                     address to listen on (default 127.0.0.1)
   --prefix /p                  path prefix of every resource (default: none)
   --seed FILE                  JSON {"class": [objects]} POSTed at start when those extents are empty
-  --server-timing              answer each request's store cost in a Server-Timing header`;
+  --server-timing              answer each request's store cost in a Server-Timing header
+
+Limits (each overrides the persistence context's extent.limit.<name> property):
+${(Object.keys(LIMIT_NAMES) as (keyof Limits)[]).map((k) => `  --limit-${LIMIT_NAMES[k]} N`.padEnd(31) + `default ${DEFAULT_LIMITS[k]}`).join("\n")}`;
 
 const Options = v.object({
   config: v.pipe(v.string(), v.minLength(1)),
@@ -21,7 +25,10 @@ const Options = v.object({
   serverTiming: v.boolean(),
 });
 
-export type ServeOptions = v.InferOutput<typeof Options>;
+export type ServeOptions = v.InferOutput<typeof Options> & { limits: Partial<Limits> };
+
+/** `--limit-body-bytes` → `bodyBytes`, and so on for every limit. */
+const LIMIT_FLAGS = new Map((Object.keys(LIMIT_NAMES) as (keyof Limits)[]).map((k) => [`--limit-${LIMIT_NAMES[k]}`, k]));
 
 /** Flags that take no value. */
 const SWITCHES: Record<string, "serverTiming"> = { "--server-timing": "serverTiming" };
@@ -37,11 +44,21 @@ const FLAGS: Record<string, Exclude<keyof ServeOptions, "serverTiming">> = {
 
 export function parseServeArgs(argv: readonly string[]): { ok: true; options: ServeOptions } | { ok: false; message: string } {
   const raw: Record<string, string | boolean> = { port: "8080", host: "127.0.0.1", prefix: "", serverTiming: false };
+  const limits: Partial<Limits> = {};
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     const toggle = SWITCHES[flag];
     if (toggle && inline === undefined) {
       raw[toggle] = true;
+      continue;
+    }
+    const limit = LIMIT_FLAGS.get(flag);
+    if (limit) {
+      const text = inline ?? argv[++i];
+      if (text === undefined) return { ok: false, message: `${flag} needs a value` };
+      const parsed = parseLimit(limit, text);
+      if (!parsed.ok) return { ok: false, message: `${flag}: ${parsed.message}` };
+      limits[limit] = parsed.value;
       continue;
     }
     const name = FLAGS[flag];
@@ -57,5 +74,5 @@ export function parseServeArgs(argv: readonly string[]): { ok: true; options: Se
     const flag = Object.entries(FLAGS).find(([, n]) => n === key)?.[0] ?? key ?? "arguments";
     return { ok: false, message: `${flag}: ${raw[key ?? ""] === undefined ? "is required" : issue.message}` };
   }
-  return { ok: true, options: parsed.output };
+  return { ok: true, options: { ...parsed.output, limits } };
 }

@@ -34,6 +34,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   if (problems.length) fail(`extent serve: the configuration has ${problems.length} problem(s):\n${problems.map((p) => "  " + formatProblem(p)).join("\n")}`);
   if (context.url) ensureDatabaseFolder(context.url);
   if (classModules.length) context.classes = await importClasses(options.config, classModules);
+  if (Object.keys(options.limits).length) context.limits = { ...context.limits, ...options.limits };
 
   let handler;
   try {
@@ -41,6 +42,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     await handler.ready;
   } catch (error) {
     if (error instanceof ModelError) fail(`extent serve: ${error.message}`);
+    if (error instanceof RangeError) fail(`extent serve: ${error.message}`);
     fail(`extent serve: cannot open the store ${context.url}: ${(error as Error).message}`);
   }
   if (options.seed) {

@@ -4,6 +4,7 @@
  * (persistence.xml, jdoconfig.xml) are read into the same shape.
  */
 import type { MetadataDocument } from "../metadata/declarations.ts";
+import type { Limits } from "./limits.ts";
 
 /** A metadata document as text, so runtimes without a file system can bundle XML as strings. */
 export interface MetadataText {
@@ -38,4 +39,6 @@ export interface PersistenceContext {
   documents?: MetadataDocument[];
   /** Create missing tables and columns at start-up (default true). Nothing is ever dropped. */
   autoCreateSchema?: boolean;
+  /** What one request may ask of the server (body size, nesting, fetch depth, query size, time); see `Limits`. */
+  limits?: Partial<Limits>;
 }

@@ -11,6 +11,7 @@ import type { MetadataText, PersistenceContext } from "./context.ts";
 import { normalizeConnectionUrl } from "./connection-url.ts";
 import { parseJdoConfig, parsePersistenceXml, type FactoryDecl, type PersistenceUnitDecl } from "./persistence-xml.ts";
 import type { ModelProblem } from "../metadata/problems.ts";
+import { LIMIT_NAMES, LIMIT_PROPERTY, type Limits, parseLimit } from "./limits.ts";
 
 const PERSISTENCE_FILES = ["persistence.xml", "META-INF/persistence.xml"];
 const JDOCONFIG_FILES = ["jdoconfig.xml", "META-INF/jdoconfig.xml"];
@@ -157,6 +158,18 @@ export function resolveContext(
   for (const path of (properties[CLASS_MODULES] ?? "").split(",").map((s) => s.trim()).filter(Boolean)) classModules.push(normalizePath(path));
   const off = (key: string) => properties[key]?.trim().toLowerCase() === "false";
   context.autoCreateSchema = !(off("datanucleus.schema.autoCreateAll") || off("extent.schema.autoCreate"));
+
+  // Limits: extent.limit.body-bytes and the like, the factory's over the unit's.
+  const limits: Partial<Limits> = {};
+  for (const name of Object.keys(LIMIT_NAMES) as (keyof Limits)[]) {
+    const key = LIMIT_PROPERTY(name);
+    const text = properties[key];
+    if (text === undefined) continue;
+    const parsed = parseLimit(name, text);
+    if (parsed.ok) limits[name] = parsed.value;
+    else problems.push(problemAt(factory?.properties[key] !== undefined ? factoryDecl! : unitDecl!, `${key} ${parsed.message}`));
+  }
+  if (Object.keys(limits).length) context.limits = limits;
 
   return { context, problems, classModules };
 }

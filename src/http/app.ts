@@ -10,11 +10,14 @@ import { deleteExtent, deleteObject } from "../service/delete.ts";
 import { getObject, objectExists } from "../service/read.ts";
 import { extentBody } from "../service/read-extent.ts";
 import type { Runtime } from "../service/runtime.ts";
-import { CountingStore, StoreBusyError } from "../store/store.ts";
+import { DeadlineStore } from "../store/deadline-store.ts";
+import { CountingStore, StoreBusyError, TimeLimitError } from "../store/store.ts";
 import { createObject, updateObject } from "../service/write.ts";
 import { readJsonBody } from "./body.ts";
 import { keyFromObject, keyFromPath } from "./keys.ts";
+import { etagOf, notModified, writePrecondition } from "./conditional.ts";
 import { HttpError, problem } from "./problem.ts";
+import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
 import { queryText } from "./query-params.ts";
 import { QueryError } from "../query/errors.ts";
 import { bindParams, parseParams } from "../query/params.ts";
@@ -32,15 +35,18 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
 
   base.use(async (c, next) => {
     await ready();
-    if (!shared.serverTiming) {
-      c.set("rt", shared);
-      return next();
-    }
-    // The request's own count of what it cost the store, as a Server-Timing metric.
-    const store = new CountingStore(shared.store);
+    // The request's own clock (limits.requestTimeMs) and, for Server-Timing, its own count of
+    // what it cost the store.
+    const timed = new DeadlineStore(shared.store, shared.limits.requestTimeMs);
+    const store = shared.serverTiming ? new CountingStore(timed) : timed;
     c.set("rt", { ...shared, store });
     const started = performance.now();
-    await next();
+    try {
+      await next();
+    } finally {
+      timed.release();
+    }
+    if (!(store instanceof CountingStore)) return;
     const desc = `${store.roundTrips} round trip${store.roundTrips === 1 ? "" : "s"}, ${store.statements} statement${store.statements === 1 ? "" : "s"}`;
     c.res.headers.append("server-timing", `store;desc="${desc}";dur=${(performance.now() - started).toFixed(1)}`);
   });
@@ -59,15 +65,44 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   };
 
   const fetchPlanOf = (c: Context<Env>, fallback?: FetchPlan, params = new URL(c.req.url).searchParams): FetchPlan => {
-    const parsed = parseFetchPlan(shared.model, params, fallback);
+    const parsed = parseFetchPlan(shared.model, params, fallback, shared.limits.maxFetchDepth);
     if (!parsed.ok) throw new HttpError(400, parsed.message, { errors: [{ path: parsed.parameter, message: parsed.message }] });
     return parsed.plan;
   };
 
+  /** The JSON body within the size and shape limits. */
+  const readBody = async (c: Context<Env>, required: boolean): Promise<unknown> => {
+    const body = await readJsonBody(c.req.raw, shared.limits.bodyBytes, required);
+    checkBodyShape(body, shared.limits);
+    return body;
+  };
+
+  /** The query text and its parameter values, within the limits; `what` names the text in messages. */
+  const queryOf = (c: Context<Env>, name: "query" | "filter", what: string) => {
+    const { text, params } = queryText(new URL(c.req.url), name);
+    if (text !== undefined) checkQueryLength(text, shared.limits, what);
+    const given = parseParams(params.get("params"));
+    checkParameterCount(given, shared.limits);
+    return { text, params, given };
+  };
+
   /** A composite key may come in the body of GET, HEAD and DELETE on the class path. */
   const bodyKey = async (c: Context<Env>, meta: ClassMeta): Promise<unknown[] | undefined> => {
-    const body = await readJsonBody(c.req.raw, shared.bodyLimit, false);
+    const body = await readBody(c, false);
     return body === undefined ? undefined : keyFromObject(shared.model, meta, body);
+  };
+
+  /** The `ETag` header of an object of a versioned class: its version. */
+  const tagged = (object: Record<string, unknown>): Record<string, string> => {
+    const etag = etagOf(object);
+    return etag ? { etag } : {};
+  };
+
+  /** One object, or 304 when the client's `If-None-Match` names its current version. */
+  const objectAnswer = (c: Context<Env>, object: Record<string, unknown>): Response => {
+    const headers = tagged(object);
+    if (notModified(c.req.raw, headers.etag)) return new Response(null, { status: 304, headers });
+    return json(c, object, 200, headers);
   };
 
   const location = (meta: ClassMeta, object: Record<string, unknown>): string => {
@@ -87,31 +122,31 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   for (const path of ["/jdoql", "/query"]) {
     app.get(path, async (c) => {
     const rt = c.var.rt;
-      const { text, params } = queryText(new URL(c.req.url), "query");
+      const { text, params, given } = queryOf(c, "query", "JDOQL query");
       if (!text?.trim()) throw new HttpError(400, "give the JDOQL query as ?query=... (URL-encoded)");
       const prepared = prepareJdoql(rt.model, text);
-      const result = await runQuery(rt, prepared, bindParams(prepared.params, parseParams(params.get("params"))), fetchPlanOf(c, undefined, params));
+      const result = await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params));
       return json(c, result);
     });
   }
   // JPQL: /jpql?query=Q and the raw /jpql?Q.
   app.get("/jpql", async (c) => {
     const rt = c.var.rt;
-    const { text, params } = queryText(new URL(c.req.url), "query");
+    const { text, params, given } = queryOf(c, "query", "JPQL query");
     if (!text?.trim()) throw new HttpError(400, "give the JPQL query as ?query=... (URL-encoded)");
     const prepared = prepareJpql(rt.model, text);
-    const result = await runQuery(rt, prepared, bindParams(prepared.params, parseParams(params.get("params"))), fetchPlanOf(c, undefined, params));
+    const result = await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params));
     return json(c, result);
   });
 
   app.get("/:class", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    const { text: filter, params } = queryText(new URL(c.req.url), "filter");
+    const { text: filter, params, given } = queryOf(c, "filter", "filter");
     if (filter !== undefined) {
       if (!filter.trim()) throw new HttpError(400, "the filter is empty");
       const prepared = prepareFilter(rt.model, meta, filter);
-      const values = bindParams(prepared.params, parseParams(params.get("params")));
+      const values = bindParams(prepared.params, given);
       if (c.req.method === "HEAD") {
         const count = await countMatches(rt, prepared, values);
         return new Response(null, { status: count === 1 ? 200 : 404, headers: { "x-match-count": String(count) } });
@@ -124,7 +159,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       if (!key) throw new HttpError(400, "HEAD on a class needs a key (in the body) or a filter");
       return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
     }
-    if (key) return json(c, await getObject(rt, meta, key, fetch));
+    if (key) return objectAnswer(c, await getObject(rt, meta, key, fetch));
     // Text when the extent fits one page, else a stream of pages (see src/service/read-extent.ts).
     return new Response(await extentBody(rt, meta, fetch), { headers: { "content-type": JSON_TYPE } });
   });
@@ -133,9 +168,9 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const rt = c.var.rt;
     const meta = classOf(c);
     const fetch = fetchPlanOf(c, rt.writeFetchPlan);
-    const body = await readJsonBody(c.req.raw, rt.bodyLimit, true);
+    const body = await readBody(c, true);
     const result = await createObject(rt, meta, body, fetch);
-    return json(c, result.object, 201, { location: location(result.meta, result.object) });
+    return json(c, result.object, 201, { location: location(result.meta, result.object), ...tagged(result.object) });
   });
 
   app.delete("/:class", async (c) => {
@@ -143,7 +178,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const meta = classOf(c);
     if (new URL(c.req.url).search.length > 1) throw new HttpError(400, "DELETE of a class takes no query: deleting by filter is not supported");
     const key = await bodyKey(c, meta);
-    if (key) await deleteObject(rt, meta, key);
+    if (key) await deleteObject(rt, meta, key, writePrecondition(c.req.raw, meta));
     else await deleteExtent(rt, meta);
     return c.body(null, 204);
   });
@@ -153,7 +188,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const meta = classOf(c);
     const key = keyFromPath(rt.model, meta, c.req.param("key"));
     if (c.req.method === "HEAD") return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
-    return json(c, await getObject(rt, meta, key, fetchPlanOf(c)));
+    return objectAnswer(c, await getObject(rt, meta, key, fetchPlanOf(c)));
   });
 
   app.put("/:class/:key", async (c) => {
@@ -161,14 +196,15 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const meta = classOf(c);
     const key = keyFromPath(rt.model, meta, c.req.param("key"));
     const fetch = fetchPlanOf(c, rt.writeFetchPlan);
-    const body = await readJsonBody(c.req.raw, rt.bodyLimit, true);
-    return json(c, (await updateObject(rt, meta, key, body, fetch)).object);
+    const body = await readBody(c, true);
+    const { object } = await updateObject(rt, meta, key, body, fetch, writePrecondition(c.req.raw, meta));
+    return json(c, object, 200, tagged(object));
   });
 
   app.delete("/:class/:key", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    await deleteObject(rt, meta, keyFromPath(rt.model, meta, c.req.param("key")));
+    await deleteObject(rt, meta, keyFromPath(rt.model, meta, c.req.param("key")), writePrecondition(c.req.raw, meta));
     return c.body(null, 204);
   });
 
@@ -190,6 +226,9 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
         expected: error.expected?.length ? error.expected : undefined,
         headers: error.status === 405 ? { allow: "GET" } : undefined,
       });
+    }
+    if (error instanceof TimeLimitError) {
+      return problem(503, `the request took longer than this server allows (limit requestTimeMs: ${error.limitMs} ms); nothing was changed, retry later or ask for less`, { headers: { "retry-after": "1" } });
     }
     if (error instanceof StoreBusyError) {
       return problem(503, "the database is busy with another writer; retry the request", { headers: { "retry-after": "1" } });

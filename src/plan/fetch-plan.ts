@@ -29,8 +29,11 @@ export const DEFAULT_PLAN: FetchPlan = { groups: [], maxDepth: 1 };
 
 export type PlanParse = { ok: true; plan: FetchPlan } | { ok: false; parameter: string; message: string };
 
-/** Reads `fetchGroup` (alias `fetch`, comma-separated for several) and `maxFetchDepth`. */
-export function parseFetchPlan(model: Model, params: URLSearchParams, fallback: FetchPlan = DEFAULT_PLAN): PlanParse {
+/**
+ * Reads `fetchGroup` (alias `fetch`, comma-separated for several) and `maxFetchDepth`. `cap` is
+ * the server's deepest depth (`-1`: none): a deeper request is refused, and `-1` reads to the cap.
+ */
+export function parseFetchPlan(model: Model, params: URLSearchParams, fallback: FetchPlan = DEFAULT_PLAN, cap = -1): PlanParse {
   const groupParam = params.get("fetchGroup") ?? params.get("fetch");
   const depthParam = params.get("maxFetchDepth");
   let groups = fallback.groups;
@@ -48,6 +51,10 @@ export function parseFetchPlan(model: Model, params: URLSearchParams, fallback: 
     if (!(maxDepth === -1 || (Number.isSafeInteger(maxDepth) && maxDepth >= 1))) {
       return { ok: false, parameter: "maxFetchDepth", message: `maxFetchDepth must be a positive integer or -1 (unlimited), got ${JSON.stringify(depthParam)}` };
     }
+    if (cap !== -1 && maxDepth > cap) {
+      return { ok: false, parameter: "maxFetchDepth", message: `maxFetchDepth ${maxDepth} is deeper than this server allows (limit maxFetchDepth: ${cap})` };
+    }
+    if (maxDepth === -1 && cap !== -1) maxDepth = cap;
   }
   return { ok: true, plan: { groups, maxDepth } };
 }

@@ -98,6 +98,23 @@ export function guardExists(meta: ClassMeta, key: readonly SQL[], guard: "missin
   return statement(guardInsert(guard, sql`NOT EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, key)}${ofClass})`));
 }
 
+/**
+ * The version condition of a conditional request (`If-Match`, `If-None-Match`) on one object:
+ * `versions` are the tags' numbers, `"*"` any version.
+ */
+export interface VersionCondition {
+  /** `match`: the batch goes on only if the version is one of `versions`; `none`: only if it is not. */
+  want: "match" | "none";
+  versions: readonly number[] | "*";
+}
+
+/** Aborts the batch (guard `stale`) unless the object's version meets the condition; the list is one JSON parameter. */
+export function guardVersion(meta: ClassMeta, key: readonly SQL[], condition: VersionCondition): Statement {
+  const inList = condition.versions === "*" ? sql`` : sql` AND COALESCE(${ident(meta.version!.column)}, 0) IN (SELECT value FROM json_each(${JSON.stringify(condition.versions)}))`;
+  const has = sql`EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, key)}${inList})`;
+  return statement(guardInsert("stale", condition.want === "match" ? sql`NOT ${has}` : has));
+}
+
 const DEFAULTS: Record<string, unknown> = { boolean: 0, byte: 0, short: 0, int: 0, long: 0, float: 0, double: 0, char: NUL_CHAR };
 
 /** Builds the statements that write every node of the graph. */

@@ -2,13 +2,20 @@
 import type { ClassMeta } from "../metadata/model.ts";
 import { deleteExtentStatements, deleteOneStatements } from "../plan/delete-plan.ts";
 import { StoreConstraintError } from "../store/store.ts";
+import { type Precondition, preconditionFailed } from "../http/conditional.ts";
 import { HttpError } from "../http/problem.ts";
+import { guardVersion } from "../plan/write-plan.ts";
+import { sql } from "../store/sql.ts";
 import type { Runtime } from "./runtime.ts";
 
-export async function deleteObject(rt: Runtime, meta: ClassMeta, key: unknown[]): Promise<void> {
+export async function deleteObject(rt: Runtime, meta: ClassMeta, key: unknown[], condition?: Precondition): Promise<void> {
+  const statements = deleteOneStatements(rt.model, meta, key);
+  // After the existence guard: an absent object is a 404 whatever the precondition.
+  if (condition) statements.splice(1, 0, guardVersion(meta, key.map((v) => sql`${v}`), condition));
   try {
-    await rt.store.batch(deleteOneStatements(rt.model, meta, key), "write");
+    await rt.store.batch(statements, "write");
   } catch (error) {
+    if (condition && error instanceof StoreConstraintError && error.guard === "stale") throw preconditionFailed(condition, `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
     if (error instanceof StoreConstraintError && error.kind === "guard") throw new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
     throw error;
   }

@@ -1,4 +1,5 @@
 /** What every request handler shares: the model, the store and the limits. Built once at start-up. */
+import type { Limits } from "../config/limits.ts";
 import type { Model } from "../metadata/model.ts";
 import type { FetchPlan } from "../plan/fetch-plan.ts";
 import type { Store } from "../store/store.ts";
@@ -8,7 +9,8 @@ export interface Runtime {
   store: Store;
   /** The path prefix (`{servlet_path}`), for `Location` headers. */
   prefix: string;
-  bodyLimit: number;
+  /** What one request may ask of the server (see src/config/limits.ts). */
+  limits: Limits;
   /** The fetch plan of the object returned by POST and PUT when the request names none. */
   writeFetchPlan: FetchPlan;
   /** Answer each request's store cost (round trips, statements, time) in `Server-Timing`. */

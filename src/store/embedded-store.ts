@@ -11,7 +11,7 @@
  */
 import { BoundedCache } from "../plan/plan-cache.ts";
 import { translateStoreError } from "./store-errors.ts";
-import type { Statement, StatementResult, Store } from "./store.ts";
+import { type Statement, type StatementResult, type Store, TimeLimitError } from "./store.ts";
 
 interface NativeStatement {
   readonly reader: boolean;
@@ -35,6 +35,7 @@ const NATIVE_MODULE = "libsql";
 export type ColumnCheck = (sql: string, columns: readonly string[]) => void;
 
 export class EmbeddedStore implements Store {
+  readonly blocking = true;
   private readonly statements = new BoundedCache<NativeStatement>(STATEMENT_LIMIT);
 
   private constructor(
@@ -51,12 +52,14 @@ export class EmbeddedStore implements Store {
     return new EmbeddedStore(db, checkColumns);
   }
 
-  async batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
+  async batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]> {
     if (statements.length === 0) return [];
     const out: StatementResult[] = [];
     try {
       this.db.exec(mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN");
       for (const s of statements) {
+        // A statement runs to its end once started (the engine is synchronous); a read stops between them.
+        if (deadline !== undefined && out.length && Date.now() > deadline) throw new TimeLimitError(0);
         const stmt = this.statements.get(s.sql, () => this.prepare(s.sql));
         const params = s.params.map(toNative);
         if (stmt.reader) {
@@ -69,7 +72,7 @@ export class EmbeddedStore implements Store {
       this.db.exec("COMMIT");
     } catch (error) {
       if (this.db.inTransaction) this.db.exec("ROLLBACK");
-      throw translateStoreError(error);
+      throw error instanceof TimeLimitError ? error : translateStoreError(error);
     }
     return out;
   }

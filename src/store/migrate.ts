@@ -11,7 +11,8 @@ import type { Statement, Store } from "./store.ts";
 export const SEQUENCE_TABLE = "extent_sequence";
 /** Inserting NULL into one of its NOT NULL columns aborts a batch: a precondition inside a batch. */
 export const GUARD_TABLE = "extent_guard";
-export const GUARDS = ["missing", "changed"] as const;
+/** `missing`: no such object (404); `changed`: a nested object went meanwhile (409); `stale`: a precondition on the version failed (412). */
+export const GUARDS = ["missing", "changed", "stale"] as const;
 
 /**
  * `INSERT INTO extent_guard (missing, changed) SELECT NULL, 0 WHERE <when>`: aborts the batch
@@ -29,6 +30,9 @@ export async function migrate(store: Store, model: Model, autoCreate: boolean): 
     statement(sql`CREATE TABLE IF NOT EXISTS ${ident(SEQUENCE_TABLE)} (name TEXT PRIMARY KEY, next_value INTEGER NOT NULL)`),
     statement(sql.raw(`CREATE TABLE IF NOT EXISTS ${GUARD_TABLE} (${GUARDS.map((g) => `${g} INTEGER NOT NULL`).join(", ")})`)),
   ];
+  // A guard table of an older release lacks the newer guards (the default only satisfies ALTER: every insert names every guard).
+  const guardColumns = existing.get(GUARD_TABLE);
+  for (const g of GUARDS) if (guardColumns && !guardColumns.has(g)) ddl.push(statement(sql.raw(`ALTER TABLE ${GUARD_TABLE} ADD COLUMN ${g} INTEGER NOT NULL DEFAULT 0`)));
   const tables = schemaOf(model);
   if (autoCreate) {
     for (const def of tables.values()) ddl.push(...createOrAlter(def, existing.get(def.name.toLowerCase())));

@@ -17,8 +17,13 @@ export interface StatementResult {
 }
 
 export interface Store {
-  /** Runs the statements in order as one atomic batch, in one round trip. */
-  batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]>;
+  /**
+   * Runs the statements in order as one atomic batch, in one round trip. A read given a
+   * `deadline` (a `Date.now()` time) may stop at it with a `TimeLimitError`; writes always finish.
+   */
+  batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]>;
+  /** The driver runs a batch synchronously (embedded files): a timer cannot fire while it runs. */
+  readonly blocking?: boolean;
   /** Runs schema statements at start-up, one after another (not on the request path). */
   migrate(statements: readonly Statement[]): Promise<StatementResult[]>;
   close(): void;
@@ -46,15 +51,26 @@ export class StoreBusyError extends Error {
   }
 }
 
+/** A request ran past its time limit before its answer started: nothing was changed (503). */
+export class TimeLimitError extends Error {
+  constructor(readonly limitMs: number) {
+    super(`the request took longer than ${limitMs} ms`);
+    this.name = "TimeLimitError";
+  }
+}
+
 /** Counts statements and round trips: the measure behind "no N+1" and "one round trip". */
 export class CountingStore implements Store {
   statements = 0;
   roundTrips = 0;
-  constructor(readonly inner: Store) {}
-  batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
+  readonly blocking?: boolean;
+  constructor(readonly inner: Store) {
+    this.blocking = inner.blocking;
+  }
+  batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]> {
     this.statements += statements.length;
     this.roundTrips += 1;
-    return this.inner.batch(statements, mode);
+    return this.inner.batch(statements, mode, deadline);
   }
   migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
     return this.inner.migrate(statements);

@@ -1,0 +1,44 @@
+/**
+ * The request limits that the HTTP layer checks before any work starts (see src/config/limits.ts):
+ * the shape of a JSON body, the length of a query text and the number of its parameter values.
+ * Body size is checked while the body is read (body.ts), time by the store (deadline-store.ts).
+ */
+import type { Limits } from "../config/limits.ts";
+import { HttpError } from "./problem.ts";
+
+/**
+ * How deeply a parsed body nests and how many objects it holds, walked with an explicit stack, so
+ * a body nested ten thousand levels deep is refused (413) instead of overflowing the recursion
+ * that maps it.
+ */
+export function checkBodyShape(body: unknown, limits: Pick<Limits, "jsonDepth" | "objectsPerRequest">): void {
+  if (body === null || typeof body !== "object") return;
+  let objects = 0;
+  const stack: [unknown, number][] = [[body, 1]];
+  while (stack.length) {
+    const [value, depth] = stack.pop()!;
+    if (depth > limits.jsonDepth) {
+      throw new HttpError(413, `the body nests deeper than ${limits.jsonDepth} levels of arrays and objects (limit jsonDepth)`);
+    }
+    const children = Array.isArray(value) ? value : (objects++, Object.values(value as object));
+    if (objects > limits.objectsPerRequest) {
+      throw new HttpError(413, `the body holds more than ${limits.objectsPerRequest} objects (limit objectsPerRequest)`);
+    }
+    for (const child of children) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
+}
+
+/** A query text (filter, JDOQL, JPQL) no longer than the limit: 400 beyond, before it is parsed. */
+export function checkQueryLength(text: string, limits: Pick<Limits, "queryLength">, what: string): void {
+  if (text.length > limits.queryLength) {
+    throw new HttpError(400, `the ${what} is ${text.length} characters long; the limit is ${limits.queryLength} (limit queryLength)`);
+  }
+}
+
+/** No more parameter values than the limit: 400 beyond. */
+export function checkParameterCount(given: Record<string, unknown> | unknown[] | undefined, limits: Pick<Limits, "queryParameters">): void {
+  const count = given === undefined ? 0 : Array.isArray(given) ? given.length : Object.keys(given).length;
+  if (count > limits.queryParameters) {
+    throw new HttpError(400, `params has ${count} values; the limit is ${limits.queryParameters} (limit queryParameters)`, { errors: [{ path: "params", message: `at most ${limits.queryParameters} values` }] });
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * A request's time limit, enforced where the time goes: at the store. Each request gets its own
+ * `DeadlineStore` over the shared one. A batch is refused once the deadline has passed; a read
+ * still running at the deadline is given up (its result would only be read); a write, once sent,
+ * is always waited for, and the reads after it are not timed, so a 503 never hides a change that
+ * happened. When the answer starts, the
+ * limit is released: a streamed extent is paced by its client, not by the request's clock.
+ */
+import { type Statement, type StatementResult, type Store, TimeLimitError } from "./store.ts";
+
+export class DeadlineStore implements Store {
+  readonly blocking?: boolean;
+  private deadline: number;
+
+  constructor(
+    private readonly inner: Store,
+    private readonly limitMs: number,
+  ) {
+    this.blocking = inner.blocking;
+    this.deadline = Date.now() + limitMs;
+  }
+
+  /** The answer has started: later batches (stream pages) are not timed. */
+  release(): void {
+    this.deadline = Infinity;
+  }
+
+  async batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
+    const left = this.deadline - Date.now();
+    if (left <= 0) throw new TimeLimitError(this.limitMs);
+    if (left === Infinity) return this.inner.batch(statements, mode);
+    if (mode === "write") {
+      // Once a write has happened, the request must answer what it did: nothing after it is timed.
+      const results = await this.inner.batch(statements, mode);
+      this.release();
+      return results;
+    }
+    try {
+      if (this.inner.blocking) return await this.inner.batch(statements, mode, this.deadline);
+      return await raceDeadline(this.inner.batch(statements, mode, this.deadline), left);
+    } catch (error) {
+      throw error instanceof TimeLimitError ? new TimeLimitError(this.limitMs) : error;
+    }
+  }
+
+  migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
+    return this.inner.migrate(statements);
+  }
+
+  close(): void {
+    this.inner.close();
+  }
+}
+
+function raceDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeLimitError(ms)), ms);
+  });
+  work.catch(() => {}); // a read given up may still fail later; nobody waits for it
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,229 @@
+/**
+ * Request limits (src/config/limits.ts): each has a default, each is set in the persistence
+ * context (code or `extent.limit.*` properties) and on the CLI, and a request beyond one gets a
+ * problem document naming the limit, never a 5xx, and changes nothing.
+ */
+import { test, describe, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseServeArgs } from "../src/cli/args.ts";
+import { DEFAULT_LIMITS, resolveLimits } from "../src/config/limits.ts";
+import { resolveContext } from "../src/config/resolve-context.ts";
+import { createRestHandler } from "../src/handler.ts";
+import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
+import { EmbeddedStore } from "../src/store/embedded-store.ts";
+import type { Statement, StatementResult, Store } from "../src/store/store.ts";
+import { databaseDigest } from "./support/digest.ts";
+import { type Harness, type Reply, startHarness } from "./support/harness.ts";
+
+const SCHEMA = new URL("../schema/jdo", import.meta.url).pathname;
+const { context: sample } = resolveContext(await loadConfigDir(SCHEMA), "sample");
+const metadata = sample.metadata;
+const q = encodeURIComponent;
+const BOOK = "/org.extent.sample.Book";
+
+function assertProblem(r: Reply, status: number, detail: RegExp): void {
+  assert.equal(r.status, status, r.text.slice(0, 300));
+  assert.match(r.headers.get("content-type") ?? "", /application\/problem\+json/);
+  assert.equal(r.body.status, status);
+  assert.match(r.body.detail, detail);
+}
+
+/** Runs `request` and checks that it left every table as it was. */
+async function unchanged(h: Harness, request: () => Promise<Reply>): Promise<Reply> {
+  const before = await databaseDigest(h.sql);
+  const reply = await request();
+  assert.equal(await databaseDigest(h.sql), before, "the refused request changed the database");
+  return reply;
+}
+
+const nested = (depth: number): unknown => {
+  let value: unknown = "x";
+  for (let i = 0; i < depth; i++) value = [value];
+  return value;
+};
+
+describe("limits set in the persistence context", () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ metadata, limits: { bodyBytes: 4096, jsonDepth: 8, objectsPerRequest: 4, maxFetchDepth: 3, queryLength: 200, queryParameters: 3 } });
+    assert.equal((await h.post(BOOK, { title: "Seed", isbn: "seed", pages: 10 })).status, 201);
+  });
+  after(() => h.close());
+
+  test("a body larger than bodyBytes is 413", async () => {
+    const r = await unchanged(h, () => h.post(BOOK, { title: "x".repeat(5000) }));
+    assertProblem(r, 413, /4096 bytes/);
+  });
+
+  test("a body nested deeper than jsonDepth is 413, and so is one nested 100 000 levels deep", async () => {
+    assertProblem(await unchanged(h, () => h.post(BOOK, { title: "deep", tags: nested(8) })), 413, /deeper than 8 levels.*jsonDepth/);
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const big = await startHarness({ metadata, limits: { bodyBytes: 1 << 20 } });
+    try {
+      assertProblem(await unchanged(big, () => big.call("POST", BOOK, `{"title": "deep", "tags": ${deep}}`)), 413, /jsonDepth/);
+      assertProblem(await unchanged(big, () => big.call("PUT", `${BOOK}/1`, `{"tags": ${deep}}`)), 413, /jsonDepth/);
+    } finally {
+      big.close();
+    }
+  });
+
+  test("a body within jsonDepth is accepted", async () => {
+    assert.equal((await h.post(BOOK, { title: "shallow", tags: ["a", "b"] })).status, 201);
+  });
+
+  test("a body holding more objects than objectsPerRequest is 413", async () => {
+    const works = Array.from({ length: 4 }, (_, i) => ({ class: "org.extent.sample.Book", title: `W${i}` }));
+    const r = await unchanged(h, () => h.post("/org.extent.sample.Author", { name: "Many", works }));
+    assertProblem(r, 413, /more than 4 objects.*objectsPerRequest/);
+    assert.equal((await h.post("/org.extent.sample.Author", { name: "Few", works: works.slice(0, 3) })).status, 201);
+  });
+
+  test("maxFetchDepth beyond the cap is 400; at the cap it is answered; -1 reads to the cap", async () => {
+    assertProblem(await h.get(`${BOOK}/1?maxFetchDepth=4`), 400, /maxFetchDepth 4 .*limit maxFetchDepth: 3/);
+    assertProblem(await h.get(`${BOOK}?maxFetchDepth=4`), 400, /limit maxFetchDepth/);
+    assertProblem(await h.get(`/jdoql?query=${q("SELECT FROM org.extent.sample.Book")}&maxFetchDepth=99`), 400, /limit maxFetchDepth/);
+    assert.equal((await h.get(`${BOOK}/1?maxFetchDepth=3`)).status, 200);
+    const unlimited = await h.get(`/org.extent.sample.Author?fetchGroup=all&maxFetchDepth=-1`);
+    assert.equal(unlimited.status, 200);
+    assert.deepEqual(unlimited.body, (await h.get(`/org.extent.sample.Author?fetchGroup=all&maxFetchDepth=3`)).body);
+  });
+
+  test("a filter, JDOQL or JPQL text longer than queryLength is 400 before it is parsed", async () => {
+    const long = `title == "${"x".repeat(200)}"`;
+    assertProblem(await h.get(`${BOOK}?filter=${q(long)}`), 400, /filter is \d+ characters long; the limit is 200 \(limit queryLength\)/);
+    assertProblem(await h.get(`${BOOK}?${q(long)}`), 400, /limit queryLength/);
+    assertProblem(await h.get(`/jdoql?query=${q(`SELECT FROM org.extent.sample.Book WHERE ${long}`)}`), 400, /JDOQL query .*limit queryLength/);
+    assertProblem(await h.get(`/jpql?query=${q(`SELECT b FROM Book b WHERE b.title = '${"x".repeat(200)}'`)}`), 400, /JPQL query .*limit queryLength/);
+    assert.equal((await h.get(`${BOOK}?filter=${q(`title == "Seed"`)}`)).status, 200);
+  });
+
+  test("more params values than queryParameters is 400", async () => {
+    const filter = q("title == :a || title == :b || title == :c || title == :d");
+    assertProblem(await h.get(`${BOOK}?filter=${filter}&params=${q(JSON.stringify({ a: "1", b: "2", c: "3", d: "4" }))}`), 400, /params has 4 values; the limit is 3/);
+    assertProblem(await h.get(`/jdoql?query=${q("SELECT FROM org.extent.sample.Book WHERE title == ?1")}&params=${q(JSON.stringify([1, 2, 3, 4, 5]))}`), 400, /limit queryParameters/);
+    const three = q("title == :a || title == :b || title == :c");
+    assert.equal((await h.get(`${BOOK}?filter=${three}&params=${q(JSON.stringify({ a: "Seed", b: "2", c: "3" }))}`)).body.length, 1);
+  });
+});
+
+test("the defaults: 1 MiB bodies, depth 64, 10 000 objects, fetch depth 10, 10 000 characters, 100 parameters, 10 s", async () => {
+  assert.deepEqual({ ...DEFAULT_LIMITS }, { bodyBytes: 1 << 20, jsonDepth: 64, objectsPerRequest: 10_000, maxFetchDepth: 10, queryLength: 10_000, queryParameters: 100, requestTimeMs: 10_000 });
+  const h = await startHarness({ metadata });
+  try {
+    assertProblem(await h.get(`${BOOK}?maxFetchDepth=11`), 400, /limit maxFetchDepth: 10/);
+    assertProblem(await h.post(BOOK, { title: "deep", tags: nested(64) }), 413, /deeper than 64 levels/);
+  } finally {
+    h.close();
+  }
+});
+
+test("a limit that is not a whole number of at least 1 is refused where it is set: code, properties, CLI", async () => {
+  assert.throws(() => resolveLimits({ bodyBytes: 0 }), /limits.bodyBytes: must be at least 1, got 0/);
+  assert.throws(() => resolveLimits({ queryLength: 1.5 }), /limits.queryLength: must be a whole number/);
+  assert.throws(() => resolveLimits({ bogus: 1 } as never), /limits.bogus/);
+  assert.equal(resolveLimits({ maxFetchDepth: -1 }).maxFetchDepth, -1);
+  assert.throws(() => createRestHandler({ context: { name: "x", url: ":memory:", metadata, limits: { requestTimeMs: -5 } } }), /limits.requestTimeMs/);
+
+  const unit = (props: string) =>
+    new Map([
+      ["persistence.xml", `<persistence><persistence-unit name="u"><mapping-file>package.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/>${props}</properties></persistence-unit></persistence>`],
+      ["package.jdo", metadata![0]!.text],
+    ]);
+  const good = resolveContext(unit(`<property name="extent.limit.body-bytes" value="2048"/><property name="extent.limit.max-fetch-depth" value="-1"/>`), "u");
+  assert.deepEqual(good.problems, []);
+  assert.deepEqual(good.context.limits, { bodyBytes: 2048, maxFetchDepth: -1 });
+  const bad = resolveContext(unit(`<property name="extent.limit.request-time-ms" value="soon"/>`), "u");
+  assert.equal(bad.problems.length, 1);
+  assert.equal(bad.problems[0]!.file, "persistence.xml");
+  assert.match(bad.problems[0]!.message, /extent.limit.request-time-ms must be a whole number of at least 1, got "soon"/);
+
+  const cli = parseServeArgs(["--config", "c", "--persistence-context", "p", "--limit-query-length", "500", "--limit-request-time-ms=250"]);
+  assert.ok(cli.ok);
+  assert.deepEqual(cli.options.limits, { queryLength: 500, requestTimeMs: 250 });
+  const wrong = parseServeArgs(["--config", "c", "--persistence-context", "p", "--limit-json-depth", "0"]);
+  assert.deepEqual(wrong, { ok: false, message: `--limit-json-depth: must be a whole number of at least 1, got "0"` });
+});
+
+/** The embedded store, slowed down: each batch waits `delayMs` before it runs (a remote store's latency). */
+class SlowStore implements Store {
+  delayMs = 0;
+  /** As a synchronous driver: the request's clock cannot interrupt a batch, only refuse the next. */
+  blocking = false;
+  constructor(private readonly inner: Store) {}
+  async batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]> {
+    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+    return this.inner.batch(statements, mode, deadline);
+  }
+  migrate(statements: readonly Statement[]) {
+    return this.inner.migrate(statements);
+  }
+  close() {
+    this.inner.close();
+  }
+}
+
+describe("requestTimeMs: a request that holds the server too long is 503 with Retry-After, and changes nothing", () => {
+  let dir: string;
+  let slow: SlowStore;
+  let fetch: (method: string, path: string, body?: unknown) => Promise<Response>;
+  const digest = () => databaseDigest(async (text, args = []) => (await slow.batch([{ sql: text, params: args }], "read"))[0]!.rows);
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "extent-limits-"));
+    slow = new SlowStore(await EmbeddedStore.open(join(dir, "t.db")));
+    const handler = createRestHandler({ context: { name: "t", metadata, limits: { requestTimeMs: 150 } }, store: slow });
+    await handler.ready;
+    fetch = (method, path, body) =>
+      handler.fetch(new Request(`http://x${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { "content-type": "application/json" } }));
+    assert.equal((await fetch("POST", BOOK, { title: "Kept", isbn: "k" })).status, 201);
+  });
+  after(() => {
+    slow.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a read that waits past the limit is 503 with Retry-After and the limit in its detail", async () => {
+    slow.delayMs = 400;
+    const started = Date.now();
+    const r = await fetch("GET", `${BOOK}/1`);
+    const took = Date.now() - started;
+    slow.delayMs = 0;
+    assert.equal(r.status, 503);
+    assert.equal(r.headers.get("retry-after"), "1");
+    assert.match(r.headers.get("content-type") ?? "", /problem\+json/);
+    assert.match((await r.json()).detail, /limit requestTimeMs: 150 ms/);
+    assert.ok(took < 350, `answered after ${took} ms: the read was not given up at the deadline`);
+  });
+
+  test("a write whose lookup ran past the limit is refused before its batch: nothing changes", async () => {
+    const before = await digest();
+    // Item has subclasses, so a PUT looks the object up first; that read ends past the deadline.
+    slow.delayMs = 200;
+    slow.blocking = true;
+    const r = await fetch("PUT", `/org.extent.sample.Item/1`, { title: "Changed" });
+    slow.delayMs = 0;
+    slow.blocking = false;
+    assert.equal(r.status, 503);
+    assert.equal(await digest(), before);
+    assert.equal(((await (await fetch("GET", `${BOOK}/1`)).json()) as { title: string }).title, "Kept");
+  });
+
+  test("a write batch started in time is waited for and answered, even when it ends past the limit", async () => {
+    slow.delayMs = 300; // one batch, sent at once, done at 300 ms: past the limit, yet it happened
+    const r = await fetch("POST", BOOK, { title: "Slow but sure", isbn: "s" });
+    slow.delayMs = 0;
+    assert.equal(r.status, 201);
+    assert.equal(((await r.json()) as { title: string }).title, "Slow but sure");
+  });
+
+  test("within the limit, requests are answered as usual", async () => {
+    slow.delayMs = 20;
+    const r = await fetch("GET", `${BOOK}?filter=${q('title == "Kept"')}`);
+    slow.delayMs = 0;
+    assert.equal(r.status, 200);
+    assert.equal(((await r.json()) as unknown[]).length, 1);
+  });
+});
