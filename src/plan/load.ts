@@ -5,7 +5,7 @@
  * expanded: one more round trip per step of the object graph, never per object; cycles are cut
  * by identity.
  */
-import type { ClassMeta, Model } from "../metadata/model.ts";
+import type { ClassMeta, FieldMeta, Model } from "../metadata/model.ts";
 import { bind } from "../store/sql.ts";
 import type { Statement, StatementResult, Store } from "../store/store.ts";
 import type { FetchPlan } from "./fetch-plan.ts";
@@ -63,11 +63,13 @@ export function assemble(plan: ReadPlan, results: readonly StatementResult[], ob
     const list = atNode.get(step.node) ?? [];
     const expanded = step.node.level <= plan.depth;
     for (const row of rows) {
-      const decoded = decodeRow(step.group, row, true);
+      const decoded = decodeRow(step.group, row, step.full);
       if (!decoded) continue;
+      // An identity row ends with its reference to its owner, which wires it into the owner's collection.
+      if (step.backRef) setBackRef(decoded, step.backRef, row);
       const obj = objects.put(decoded);
       obj.level = Math.min(obj.level, baseLevel + step.node.level);
-      if (expanded) obj.expanded = true;
+      if (expanded && step.full) obj.expanded = true;
       if (step.ordered) position.set(obj, Number(row[row.length - 1]));
       list.push(obj);
     }
@@ -86,6 +88,11 @@ export function assemble(plan: ReadPlan, results: readonly StatementResult[], ob
   }
   wireInverse(plan.root, atNode);
   return atNode.get(plan.root) ?? [];
+}
+
+function setBackRef(obj: LoadedObject, field: FieldMeta, row: readonly unknown[]): void {
+  const fk = row.slice(row.length - field.fkColumns!.length);
+  obj.refs.set(field.name, fk.every((v) => v === null || v === undefined) ? null : fk);
 }
 
 /** Sets the edge's field on each owner from owner key → related objects. */

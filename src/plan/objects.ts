@@ -51,6 +51,10 @@ export class IdentityMap {
       known.refs = obj.refs;
       known.version = obj.version;
     }
+    else if (!known.full) {
+      // Two identity rows: one may carry the reference to its owner that the other lacks.
+      for (const [field, key] of obj.refs) if (!known.refs.has(field)) known.refs.set(field, key);
+    }
     if (obj.exact && !known.exact) {
       known.exact = true;
       known.meta = obj.meta;

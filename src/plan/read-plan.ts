@@ -9,10 +9,10 @@
  * its parameters.
  */
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
-import { type Compiled, type SQL, compile, ident, join, sql, tuple } from "../store/sql.ts";
+import { type Compiled, type SQL, compile, distinctNames, ident, join, qualified, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
 import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "./plan-cache.ts";
-import { type GroupLayout, discriminatorFilter, extentKeys, fromClause, groupsOf, keyRefs, selectList } from "./row-layout.ts";
+import { type GroupLayout, alias, discriminatorFilter, extentKeys, fromClause, groupsOf, keyRefs, selectList, selectParts } from "./row-layout.ts";
 
 /** Which objects a plan starts from. */
 export type RootSelector =
@@ -39,8 +39,11 @@ export interface PlanEdge {
 }
 
 export type Step =
-  /** `ordered`: each row ends with its position in the query's order. */
-  | { kind: "rows"; node: PlanNode; group: GroupLayout; compiled: Compiled; ordered?: boolean }
+  /**
+   * `ordered`: each row ends with its position in the query's order. `full`: every column;
+   * otherwise key, class and version only (objects the JSON can only show as identities).
+   */
+  | { kind: "rows"; node: PlanNode; group: GroupLayout; compiled: Compiled; full: boolean; ordered?: boolean; backRef?: FieldMeta }
   /** Rows of (owner key..., element key...) of a join table, in collection order; `from` holds the owners. */
   | { kind: "links"; from: PlanNode; edge: PlanEdge; ownerWidth: number; compiled: Compiled };
 
@@ -63,7 +66,7 @@ const plans = perModelCache<ReadPlan>("readPlans", READ_PLAN_LIMIT, {
 
 /** The plan reading `meta`'s objects to `depth` levels (the loader goes on level by level beyond). */
 export function readPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, depth: number): ReadPlan {
-  const key = `${meta.name}|${selector.kind === "subquery" ? "q:" + selector.cacheKey : selector.kind}|${planKey(fetch)}|${depth}`;
+  const key = `${meta.name}|${selector.kind === "subquery" ? "q:" + selector.cacheKey : selector.kind}|${planKey(fetch)}|${depth}${reachesLastLevel(fetch, depth) ? "|last" : ""}`;
   return plans(model).get(key, () => buildPlan(model, meta, selector, fetch, depth));
 }
 
@@ -78,6 +81,15 @@ export function batchDepth(model: Model, meta: ClassMeta, selector: RootSelector
   return depth;
 }
 
+/**
+ * The plan's depth is the fetch depth itself: the objects one level beyond it can only be written
+ * as identities, so they are read as key and class alone (a request for one book with its
+ * author reads the author's other works as identities, not their every column).
+ */
+function reachesLastLevel(fetch: FetchPlan, depth: number): boolean {
+  return fetch.maxDepth >= 0 && depth >= fetch.maxDepth;
+}
+
 const MAX_STATEMENTS = 64;
 const MAX_BATCH_DEPTH = 4;
 
@@ -88,7 +100,7 @@ function buildPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch:
   const subquery = selector.kind === "subquery" ? selector.keys(meta) : undefined;
   const keys = rootKeys(model, meta, selector, subquery);
   if (selector.kind === "subquery" && selector.ordered) addOrderedRows(model, root, subquery!, steps);
-  else addRows(model, root, keys, steps, selector.kind === "extent");
+  else addRows(model, root, keys, steps, selector.kind === "extent", true);
   expand(model, root, keys, fetch, depth, steps);
   return { root, fetch, depth, steps };
 }
@@ -110,13 +122,26 @@ export function keysFromJson(width: number): SQL {
   return sql`SELECT ${join(parts)} FROM json_each(${sql.placeholder("keys")})`;
 }
 
-function addRows(model: Model, node: PlanNode, keys: SQL, steps: Step[], wholeExtent: boolean): void {
+/**
+ * Rows of the node's objects: every column, or (`wantFull` false) key, class and version only,
+ * plus the foreign key `backRef` when the owners find their related objects by it (1-N mapped-by).
+ */
+function addRows(model: Model, node: PlanNode, keys: SQL, steps: Step[], wholeExtent: boolean, wantFull: boolean, backRef?: FieldMeta): void {
   for (const group of groupsOf(model, node.meta)) {
+    // Without a discriminator, only the subclass tables' rows tell several classes apart; a
+    // back reference outside the primary table needs them too.
+    const stub = !wantFull && (group.discriminatorColumn !== undefined || group.classes.length === 1) && (!backRef || holdsInPrimary(group, backRef));
     const filter = discriminatorFilter(group, subtree(model, node.meta.name));
     const where = wholeExtent ? filter : sql`${tuple(keyRefs(group))} IN (${keys})`;
-    const query = sql`SELECT ${selectList(group, true)} FROM ${fromClause(group, true)}${where ? sql` WHERE ${where}` : sql``} ORDER BY ${join(keyRefs(group))}`;
-    steps.push({ kind: "rows", node, group, compiled: compile(query) });
+    const columns = stub && backRef ? distinctNames([...selectParts(group, false), ...backRef.fkColumns!.map((c) => qualified(alias(0), c))]) : selectList(group, !stub);
+    const query = sql`SELECT ${columns} FROM ${fromClause(group, !stub)}${where ? sql` WHERE ${where}` : sql``} ORDER BY ${join(keyRefs(group))}`;
+    steps.push({ kind: "rows", node, group, compiled: compile(query), full: !stub, backRef: stub ? backRef : undefined });
   }
+}
+
+/** The field's foreign key is in the group's primary table, for every class of the group that has the field. */
+function holdsInPrimary(group: GroupLayout, field: FieldMeta): boolean {
+  return group.classes.every((c) => !c.fields.has(field.name) || c.fieldTables.get(field.name) === group.primaryTable);
 }
 
 /** Root rows in the order a query chose: joined to its ordered keys. */
@@ -125,7 +150,7 @@ function addOrderedRows(model: Model, node: PlanNode, keys: SQL, steps: Step[]):
     const on = keyRefs(group).map((k, i) => sql`${k} = ${sql.raw(`"q"._k${i}`)}`);
     // `_ord` comes last: the rows of several groups are merged in the query's order.
     const query = sql`SELECT ${selectList(group, true)}, "q"._ord FROM ${fromClause(group, true)} JOIN (${keys}) "q" ON ${join(on, sql` AND `)} ORDER BY "q"._ord`;
-    steps.push({ kind: "rows", node, group, compiled: compile(query), ordered: true });
+    steps.push({ kind: "rows", node, group, compiled: compile(query), full: true, ordered: true });
   }
 }
 
@@ -163,9 +188,19 @@ function expand(model: Model, node: PlanNode, keys: SQL, fetch: FetchPlan, depth
     if (links) steps.push({ kind: "links", from: node, edge, ownerWidth: node.meta.keyColumns.length, compiled: compile(links) });
     const child: PlanNode = { meta: target, level: node.level + 1, edges: [] };
     edge.node = child;
-    addRows(model, child, childKeys, steps, false);
+    // Beyond the fetch depth, or outside the fetch plan, the related objects are only identities.
+    addRows(model, child, childKeys, steps, false, !(!inPlan || (frontier && reachesLastLevel(fetch, depth))), backReference(model, field));
     if (!frontier) expand(model, child, childKeys, fetch, depth, steps);
   }
+}
+
+/** For a 1-N mapped-by field: the related class's reference to the owner (its foreign key says whose it is). */
+function backReference(model: Model, field: FieldMeta): FieldMeta | undefined {
+  const s = field.relation!.storage;
+  if (s.kind !== "fk-inverse") return undefined;
+  const target = classOf(model, field.relation!.target);
+  const back = target.fields.get(s.targetField) ?? findInSubtree(model, target, s.targetField);
+  return back?.fkColumns ? back : undefined;
 }
 
 /** Tables holding a field among the classes of a subtree (one, except in unusual hierarchies). */

@@ -129,11 +129,16 @@ export function subclassJoins(group: GroupLayout, prefix = "t"): SQL {
 
 /** The select list: key, discriminator, version, then (for full rows) every field column; named `c0`, `c1`... */
 export function selectList(group: GroupLayout, full: boolean): SQL {
+  return distinctNames(selectParts(group, full));
+}
+
+/** The columns of `selectList`, before they are named. */
+export function selectParts(group: GroupLayout, full: boolean): SQL[] {
   const parts = keyRefs(group);
   if (group.discriminatorColumn) parts.push(qualified(alias(0), group.discriminatorColumn));
   if (group.versionColumn) parts.push(qualified(alias(0), group.versionColumn));
   if (full) for (const c of group.columns) parts.push(qualified(alias(c.table), c.column));
-  return distinctNames(parts);
+  return parts;
 }
 
 
