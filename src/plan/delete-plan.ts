@@ -9,6 +9,7 @@ import { guardInsert } from "../store/migrate.ts";
 import { type Compiled, type SQL, bind, compile, ident, join, sql, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import { DELETE_PLAN_LIMIT, perModelCache } from "./plan-cache.ts";
+import { clearReference } from "./release-reference.ts";
 import { alias, discriminatorFilter, extentKeys, groupsOf, keyRefs } from "./row-layout.ts";
 
 /** Two per class at most (one object, the extent): bounded by the model, the limit is a backstop. */
@@ -61,7 +62,7 @@ function deleteStatements(model: Model, meta: ClassMeta, keys: SQL): SQL[] {
       const id = `${table}.${field.fkColumns.join(",")}`;
       if (released.has(id)) continue;
       released.add(id);
-      out.push(sql`UPDATE ${ident(table)} SET ${join(field.fkColumns.map((col) => sql`${ident(col)} = NULL`))} WHERE ${keyIn(field.fkColumns)}`);
+      out.push(...clearReference(model, table, field.fkColumns, keyIn(field.fkColumns)));
     }
   }
   // Subclass tables before the primary tables their key subquery reads.

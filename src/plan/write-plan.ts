@@ -14,6 +14,7 @@ import { type SQL, ident, join, sql, statement, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import { NUL_CHAR } from "../json/values.ts";
 import { findInSubtree, owningJoinTable } from "./read-plan.ts";
+import { clearReference } from "./release-reference.ts";
 
 /** A node after resolution: created, or an existing object (with its runtime class). */
 export interface WriteNode {
@@ -241,10 +242,10 @@ function releaseInverse(model: Model, target: ClassMeta, fieldName: string, owne
   if (!field?.fkColumns) return [];
   const tables = new Set<string>();
   for (const c of model.classes.values()) if (c.fields.get(fieldName)?.declaringClass === field.declaringClass && c.fieldTables.get(fieldName)) tables.add(c.fieldTables.get(fieldName)!);
-  return [...tables].map((table) => {
+  return [...tables].flatMap((table) => {
     const notKept = keep.length ? sql` AND ${tuple(target.keyColumns.map((c) => ident(c)))} NOT IN (VALUES ${join(keep.map((k) => sql`(${join(k)})`))})` : sql``;
-    const sets = field.fkColumns!.map((c) => sql`${ident(c)} = NULL`);
-    return statement(sql`UPDATE ${ident(table)} SET ${join(sets)} WHERE ${keyEquals(field.fkColumns!, owner)}${notKept}`);
+    // Only rows that still point at the owner: a row that already left changes no more.
+    return clearReference(model, table, field.fkColumns!, sql`${keyEquals(field.fkColumns!, owner)}${notKept}`).map(statement);
   });
 }
 
