@@ -227,3 +227,17 @@ describe("requestTimeMs: a request that holds the server too long is 503 with Re
     assert.equal(((await r.json()) as unknown[]).length, 1);
   });
 });
+
+test("half a UTF-16 surrogate pair, which no database stores, is refused: 422 in a body (with its path), 400 in a query or parameter", async () => {
+  const h = await startHarness({ metadata });
+  try {
+    const r = await unchanged(h, () => h.post(BOOK, { title: "ok", tags: ["fine", "lone \ud800 half"] }));
+    assertProblem(r, 422, /not well-formed Unicode/);
+    assert.deepEqual(r.body.errors.map((e: { path: string }) => e.path), ["/tags/1"]);
+    assertProblem(await h.post(BOOK, { ["ti\udc00tle"]: "x" }), 422, /not well-formed Unicode/);
+    assertProblem(await h.get(`${BOOK}?filter=${q("title == :t")}&params=${q(JSON.stringify({ t: "\udfff" }))}`), 400, /parameter t .*surrogate/);
+    assert.equal((await h.post(BOOK, { title: "a pair is fine: \ud83d\ude00" })).body.title, "a pair is fine: \ud83d\ude00");
+  } finally {
+    h.close();
+  }
+});

@@ -5,6 +5,7 @@
  */
 import { decodeKeyPart } from "../json/read-graph.ts";
 import { keyFieldColumns } from "../mapping/keys.ts";
+import { pointer } from "../json/values.ts";
 import type { ClassMeta, Model } from "../metadata/model.ts";
 import { HttpError } from "./problem.ts";
 
@@ -41,15 +42,15 @@ export function keyFromObject(model: Model, meta: ClassMeta, json: unknown): unk
   const key = parts.map((part) => {
     const value = obj[part.field];
     if (value === undefined && part.type.kind !== "key") {
-      errors.push({ path: `/${part.field}`, message: `key field "${part.field}" is required` });
+      errors.push({ path: pointer("", part.field), message: `key field "${part.field}" is required` });
       return undefined;
     }
-    const decoded = decodeKeyPart(model, meta, part.type, value ?? null, `/${part.field}`);
+    const decoded = decodeKeyPart(model, meta, part.type, value ?? null, pointer("", part.field));
     if (!decoded.ok) errors.push(decoded.error);
     return decoded.ok ? decoded.value : undefined;
   });
   for (const name of Object.keys(obj)) {
-    if (name !== "class" && !parts.some((p) => p.field === name)) errors.push({ path: `/${name}`, message: `"${name}" is not a key field of ${meta.name}` });
+    if (name !== "class" && !parts.some((p) => p.field === name)) errors.push({ path: pointer("", name), message: `"${name}" is not a key field of ${meta.name}` });
   }
   if (errors.length) throw new HttpError(400, `the key of ${meta.name} is not valid`, { errors });
   return key;

@@ -4,6 +4,7 @@
  * Body size is checked while the body is read (body.ts), time by the store (deadline-store.ts).
  */
 import type { Limits } from "../config/limits.ts";
+import { pointer } from "../json/values.ts";
 import { HttpError } from "./problem.ts";
 
 /**
@@ -12,19 +13,34 @@ import { HttpError } from "./problem.ts";
  * that maps it.
  */
 export function checkBodyShape(body: unknown, limits: Pick<Limits, "jsonDepth" | "objectsPerRequest">): void {
+  if (typeof body === "string") return checkString(body, "");
   if (body === null || typeof body !== "object") return;
   let objects = 0;
-  const stack: [unknown, number][] = [[body, 1]];
+  const stack: [unknown, number, string][] = [[body, 1, ""]];
   while (stack.length) {
-    const [value, depth] = stack.pop()!;
+    const [value, depth, path] = stack.pop()!;
     if (depth > limits.jsonDepth) {
       throw new HttpError(413, `the body nests deeper than ${limits.jsonDepth} levels of arrays and objects (limit jsonDepth)`);
     }
-    const children = Array.isArray(value) ? value : (objects++, Object.values(value as object));
+    const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : (objects++, Object.entries(value as object));
     if (objects > limits.objectsPerRequest) {
       throw new HttpError(413, `the body holds more than ${limits.objectsPerRequest} objects (limit objectsPerRequest)`);
     }
-    for (const child of children) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const [key, child] of entries) {
+      if (typeof key === "string") checkString(key, path);
+      if (typeof child === "string") checkString(child, pointer(path, key));
+      else if (child !== null && typeof child === "object") stack.push([child, depth + 1, pointer(path, key)]);
+    }
+  }
+}
+
+/** Half of a UTF-16 surrogate pair on its own: no database stores it (SQLite would keep U+FFFD instead). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function checkString(text: string, path: string): void {
+  if (LONE_SURROGATE.test(text)) {
+    const message = "a string holds half of a UTF-16 surrogate pair, which cannot be stored as text";
+    throw new HttpError(422, `the body is not well-formed Unicode: ${message}`, { errors: [{ path, message }] });
   }
 }
 
@@ -40,5 +56,8 @@ export function checkParameterCount(given: Record<string, unknown> | unknown[] |
   const count = given === undefined ? 0 : Array.isArray(given) ? given.length : Object.keys(given).length;
   if (count > limits.queryParameters) {
     throw new HttpError(400, `params has ${count} values; the limit is ${limits.queryParameters} (limit queryParameters)`, { errors: [{ path: "params", message: `at most ${limits.queryParameters} values` }] });
+  }
+  for (const [name, value] of given ? Object.entries(given) : []) {
+    if (typeof value === "string" && LONE_SURROGATE.test(value)) throw new HttpError(400, `parameter ${name} holds half of a UTF-16 surrogate pair, which no stored text can equal`);
   }
 }

@@ -81,8 +81,8 @@ export function assemble(plan: ReadPlan, results: readonly StatementResult[], ob
     const byOwner = new Map<string, LoadedObject[]>();
     for (const row of rows) {
       const element = objects.get(step.edge.node!.meta.root, row.slice(step.ownerWidth));
-      const k = JSON.stringify(row.slice(0, step.ownerWidth));
-      if (element) byOwner.set(k, [...(byOwner.get(k) ?? []), element]);
+      const k = ownerKey(row.slice(0, step.ownerWidth));
+      if (element) append(byOwner, k, element);
     }
     wire(step.edge, atNode.get(step.from) ?? [], byOwner);
   }
@@ -95,12 +95,29 @@ function setBackRef(obj: LoadedObject, field: FieldMeta, row: readonly unknown[]
   obj.refs.set(field.name, fk.every((v) => v === null || v === undefined) ? null : fk);
 }
 
+/** A key as a map key; the single number or text skips JSON (this runs for every related object). */
+function ownerKey(key: readonly unknown[]): string {
+  if (key.length === 1) {
+    const k = key[0];
+    if (typeof k === "number") return `n${k}`;
+    if (typeof k === "string") return `s${k}`;
+  }
+  return JSON.stringify(key);
+}
+
+/** Adds to the list under `key` (in place: a list per owner grows with its related objects). */
+function append<T>(lists: Map<string, T[]>, key: string, item: T): void {
+  const list = lists.get(key);
+  if (list) list.push(item);
+  else lists.set(key, [item]);
+}
+
 /** Sets the edge's field on each owner from owner key → related objects. */
 function wire(edge: PlanEdge, owners: readonly LoadedObject[], byOwner: Map<string, LoadedObject[]>): void {
   const field = edge.field;
   for (const owner of owners) {
     // Each class has its own FieldMeta for an inherited field: compare by declaring class.
-    if (owner.meta.fields.get(field.name)?.declaringClass === field.declaringClass && !owner.related.has(field.name)) owner.related.set(field.name, byOwner.get(JSON.stringify(owner.key)) ?? []);
+    if (owner.meta.fields.get(field.name)?.declaringClass === field.declaringClass && !owner.related.has(field.name)) owner.related.set(field.name, byOwner.get(ownerKey(owner.key)) ?? []);
   }
 }
 
@@ -113,8 +130,8 @@ function wireInverse(node: PlanNode, atNode: Map<PlanNode, LoadedObject[]>): voi
       for (const element of atNode.get(edge.node) ?? []) {
         const fk = element.refs.get(s.targetField);
         if (!fk) continue;
-        const k = JSON.stringify(fk);
-        byOwner.set(k, [...(byOwner.get(k) ?? []), element]);
+        const k = ownerKey(fk);
+        append(byOwner, k, element);
       }
       wire(edge, atNode.get(node) ?? [], byOwner);
     }
@@ -131,7 +148,7 @@ export async function expandFurther(store: Store, model: Model, fetch: FetchPlan
     const byClassAndLevel = new Map<string, LoadedObject[]>();
     for (const o of frontier) {
       const k = `${o.meta.name}|${o.level}`;
-      byClassAndLevel.set(k, [...(byClassAndLevel.get(k) ?? []), o]);
+      append(byClassAndLevel, k, o);
     }
     const batches = [...byClassAndLevel.values()].map((objs) => {
       const plan = firstPlan(model, objs[0]!.meta, { kind: "keys" }, fetch);
