@@ -114,9 +114,10 @@ app.get("/bench.Publisher", async (c) => {
   const [publishers, editors] = results as [Results[0], Results[0]];
   let favourite = (id: unknown) => ref("bench.Author", id) as unknown;
   if (depth === "2") {
-    // Level 2: each editor's favourite author in full, its works as references. (Statements 3
-    // and 4 load the editors' publishers again, which the answer shows as references.)
-    const works = byKey(results[5]!.rows as unknown as Row[], 4, workRef);
+    // Level 2: each editor's favourite author in full, its works as references (statement 6
+    // reads them as id, KIND, author). Statements 3 and 4 load the editors' publishers again,
+    // which the answer shows as references.
+    const works = byKey(results[5]!.rows as unknown as Row[], 2, workRef);
     const authors = new Map((results[4]!.rows as unknown as Row[]).map((r) => [r[0], author(r, works.get(r[0]) ?? [])]));
     favourite = (id) => (id == null ? null : authors.get(id) ?? null);
   }
