@@ -597,3 +597,22 @@ describe("prefix /api", () => {
     }
   });
 });
+
+// Found by fuzzing: with a trailing slash the class path took the route of DELETE /{class}.
+describe("an empty key never means the whole extent", () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness(MODEL);
+  });
+  after(() => h.close());
+  test("DELETE /{class}/ is a 400 and deletes nothing; GET /jdoql/x is a 404", async () => {
+    const created = await h.post(`/${PKG}.Person`, { name: "Stays" });
+    assert.equal(created.status, 201);
+    const r = await h.del(`/${PKG}.Person/`);
+    assertProblem(r, 400);
+    assert.match(r.body.detail, /the key is empty/);
+    assert.equal((await h.get(`/${PKG}.Person`)).body.length, 1);
+    assertProblem(await h.get(`/jdoql/1`), 404);
+    assertProblem(await h.call("PUT", `/jdoql/1`, {}), 405);
+  });
+});

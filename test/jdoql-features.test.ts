@@ -464,6 +464,10 @@ describe("String methods with parameters, and % and _ taken literally (2.9)", ()
   test("name.matches(:re) is case-sensitive without (?i): re = 'al.*'", async () => {
     assert.deepEqual(await filterIds(Person, "name.matches(:re)", { re: "al.*" }), []);
   });
+  // Found by fuzzing: the pattern's derived placeholders had no value (500 "No value for placeholder").
+  test("name.matches(:re) with a null re matches nothing", async () => {
+    assert.deepEqual(await filterIds(Person, "name.matches(:re)", { re: null }), []);
+  });
   test("name.matches(:re) with '.': re = 'B.b'", async () => {
     assert.deepEqual(await filterIds(Person, "name.matches(:re)", { re: "B.b" }), [2]);
   });
@@ -743,6 +747,29 @@ describe("parameters (2.4) and params= (contract 5)", () => {
   test("an empty collection parameter contains nothing", async () => {
     assert.deepEqual(await filterIds(Person, ":ids.contains(id)", { ids: [] }), []);
   });
+  // Found by fuzzing: a string reached SQLite's json_each as a collection (500 "malformed JSON").
+  test("a parameter asked for size() or isEmpty() is a collection: a string for it → 400", async () => {
+    assert.deepEqual(await filterIds(Person, ":ids.size() == 2 && :ids.contains(id)", { ids: [1, 3] }), [1, 3]);
+    problem(await filter(Person, ":p.size() > 0", { p: "x" }), 400, { mentions: "must be a JSON array" });
+    problem(await filter(Person, ":p.isEmpty()", { p: "x" }), 400, { mentions: "must be a JSON array" });
+  });
+  test("one parameter used as a collection and as a String → 400", async () => {
+    problem(await filter(Person, ":p.contains((:p).indexOf('a'))", { p: "abc" }), 400, { mentions: "parameter :p is used both as String and as collection" });
+  });
+  // Found by fuzzing: `:constructor` was "bound" to Object.prototype's function (a 500 from the driver).
+  test("parameters named like Object.prototype's members are bound only by params' own members", async () => {
+    problem(await filter(Person, ":constructor == null", {}), 400, { mentions: "parameter :constructor is not bound" });
+    problem(await filter(Person, "name == :toString", {}), 400, { mentions: "parameter :toString is not bound" });
+    assert.deepEqual(await filterIds(Person, "name == :constructor", { constructor: "Bob" }), [2]);
+  });
+  // Found by fuzzing: a deep value overflowed the stack while its error message was written (500).
+  test("params nested ten thousand levels deep → 400; a megabyte value is quoted short", async () => {
+    const deep = `{"a":${"[".repeat(10_000)}${"]".repeat(10_000)}}`;
+    problem(await h.get(`/${Person}?filter=${encodeURIComponent("name == :a")}&params=${encodeURIComponent(deep)}`), 400, { mentions: "params nest deeper than 64 levels" });
+    const r = await filter(Person, "age > :a", { a: "x".repeat(100_000) });
+    problem(r, 400, { mentions: "must be a number" });
+    assert.ok(r.text.length < 1000, `the problem document is ${r.text.length} characters long`);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -956,6 +983,20 @@ describe("RANGE (2.13)", () => {
   });
   test("RANGE on a projection: SELECT name ORDER BY id RANGE 1, 2", async () => {
     assert.deepEqual(ok(await jdoql(`SELECT name FROM ${Person} ORDER BY id ASC RANGE 1, 2`)), ["Bob"]);
+  });
+  // Found by fuzzing: LIMIT takes 64-bit integers only, and these were 500s ("datatype mismatch").
+  test("RANGE bounds beyond 64 bits, fractions and null parameters are made whole numbers", async () => {
+    assert.deepEqual(await orderedIds(ordered("3, 9223372036854775807")), [4, 5]);
+    assert.deepEqual(await orderedIds(ordered("0, 1e300")), ALL);
+    assert.deepEqual(ok(await jdoql(`SELECT name FROM ${Person} ORDER BY id ASC RANGE 99999999999999999999, 1e300`)), []);
+    assert.deepEqual(await orderedIds(ordered("1.5, 3.5")), [2, 3]);
+    assert.deepEqual(await orderedIds(ordered(":a, :b"), { a: null, b: 2 }), [1, 2]);
+    assert.deepEqual(await orderedIds(ordered(":a, :b"), { a: 3, b: null }), [4, 5]);
+    assert.deepEqual(await orderedIds(ordered(":a, :b"), { a: -1e300, b: 1e300 }), ALL);
+  });
+  test("RANGE bounds that are not numbers or parameters → 400 (a field LIMIT cannot read, null)", async () => {
+    problem(await jdoql(ordered("age, 3")), 400, { mentions: "RANGE takes numbers or parameters" });
+    problem(await jdoql(ordered("null, 3")), 400, { mentions: "RANGE takes numbers" });
   });
 });
 

@@ -307,6 +307,17 @@ test("LIKE with a parameter pattern", async () => {
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.name LIKE :p ORDER BY c.id", { p: "%o%" }), [2, 3]);
 });
 
+// Found by fuzzing: SQLite refuses patterns over 50,000 bytes ("LIKE or GLOB pattern too complex", a 500).
+test("a LIKE pattern longer than SQLite takes is a 400", async () => {
+  assert.match((await refused("SELECT c.id FROM Customer c WHERE c.name LIKE :p", 400, { p: "x".repeat(60_000) })).detail, /pattern is longer than the database takes/);
+});
+
+// Found by fuzzing: the pattern's derived placeholder had no value (500 "No value for placeholder").
+test("LIKE with a null parameter pattern matches nothing, as in SQL", async () => {
+  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.name LIKE :p", { p: null }), []);
+  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.name NOT LIKE :p", { p: null }), []);
+});
+
 test("IN and NOT IN with a literal list", async () => {
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.id IN (1, 3, 99) ORDER BY c.id"), [1, 3]);
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.id NOT IN (1, 2) ORDER BY c.id"), [3, 4, 5]);
@@ -437,6 +448,15 @@ test("ABS, SQRT and MOD", async () => {
   assert.equal(await one("SQRT(16)"), 4);
   assert.equal(await one("MOD(7, 3)"), 1);
   assert.deepEqual(await run("SELECT l.id FROM LineItem l WHERE MOD(l.quantity, 2) = 1 ORDER BY l.id"), [101, 102]);
+});
+
+// Found by fuzzing: SQLite raises an error for these (500s); Java's NaN has no JSON, so null.
+test("SQRT, LN and the arc functions outside their domains are null; EXP and POWER beyond a double are a 400", async () => {
+  assert.equal(await one("SQRT(-1)"), null);
+  assert.deepEqual(await run("SELECT SQRT(:p) FROM Customer c WHERE c.id = 1", { p: -1 }), [null]);
+  assert.equal(await one("LN(0)"), null);
+  assert.match((await refused("SELECT EXP(1000) FROM Customer c")).detail, /out of range/);
+  assert.match((await refused("SELECT POWER(10, 400) FROM Customer c")).detail, /out of range/);
 });
 
 test("CEILING, FLOOR and ROUND(x, n)", async () => {

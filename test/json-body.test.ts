@@ -49,3 +49,18 @@ test("the scanner agrees with JSON.parse on what is valid", () => {
     assert.ok(findJsonSyntaxError(text), `the scanner misses the error in ${JSON.stringify(text)}`);
   }
 });
+
+test("a malformed body nested a hundred thousand levels deep is a 400, not a stack overflow (found by fuzzing)", async () => {
+  const deep = "[".repeat(100_000);
+  assert.equal(findJsonSyntaxError(deep)?.offset, deep.length);
+  const unclosed = `{"a":${'{"a":'.repeat(50_000)}1${"}".repeat(50_000)}`; // one "}" short
+  assert.equal(findJsonSyntaxError(unclosed)?.message, `expected "," or "}" at line 1, column ${unclosed.length + 1}, found the end of the body`);
+  const h = await startHarness({ metadata });
+  try {
+    const r = await h.call("POST", "/org.extent.sample.Book", `{"title":${deep}`);
+    assert.equal(r.status, 400, r.text);
+    assert.match(r.body.detail, /expected a value at line 1, column 100010, found the end of the body/);
+  } finally {
+    h.close();
+  }
+});

@@ -202,6 +202,13 @@ describe("BigDecimal and BigInteger", () => {
   test("a non-numeric string for a BigDecimal is 422", async () => {
     await rejects({ bigDecimal: "lots" }, ["/bigDecimal"]);
   });
+
+  // Found by fuzzing: "1e999" passed the decimal pattern and was stored as NULL (Infinity).
+  test("a decimal string beyond a double's range is 422, not a null stored", async () => {
+    const r = await rejects({ bigDecimal: "1e999" }, ["/bigDecimal"]);
+    assert.match(r.body.errors[0].message, /out of range/);
+    assert.equal((await roundTrip({ bigDecimal: "12.50" })).bigDecimal, 12.5);
+  });
 });
 
 describe("date-times: java.util.Date, java.sql.Timestamp, Instant, LocalDateTime", () => {
@@ -424,6 +431,12 @@ describe("collections and maps of basic values", () => {
 
   test("a Map<String,Integer> round-trips as an object", async () => {
     assert.deepEqual((await roundTrip({ attributes: { x: 1, y: -2 } })).attributes, { x: 1, y: -2 });
+  });
+
+  // Found while fuzzing: the key was set as the decoded map's prototype, and silently lost.
+  test('a map key "__proto__" is kept like any other key', async () => {
+    const attributes = JSON.parse('{"__proto__": 1, "x": 2}');
+    assert.deepEqual(Object.keys((await roundTrip({ attributes })).attributes), ["__proto__", "x"]);
   });
 
   test("a Map<Integer,String> round-trips with the keys as object member names", async () => {

@@ -58,7 +58,11 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const name = c.req.param("class")!;
     const meta = shared.model.classes.get(name);
     if (!meta || meta.embeddedOnly) {
-      if (QUERY_PATHS.has(name)) throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: "GET, HEAD" } });
+      if (QUERY_PATHS.has(name)) {
+        // GET /jdoql/x: the query path has nothing below it; another method on it is the 405.
+        if (c.req.method === "GET" || c.req.method === "HEAD") throw new HttpError(404, `no resource at ${new URL(c.req.url).pathname}: give a query as /${name}?query=...`);
+        throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: "GET, HEAD" } });
+      }
       throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
     }
     return meta;
@@ -175,7 +179,10 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   app.delete("/:class", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    if (new URL(c.req.url).search.length > 1) throw new HttpError(400, "DELETE of a class takes no query: deleting by filter is not supported");
+    const url = new URL(c.req.url);
+    if (url.search.length > 1) throw new HttpError(400, "DELETE of a class takes no query: deleting by filter is not supported");
+    // `/{class}/` is an empty key, not the class: it must never delete the whole extent.
+    if (url.pathname.endsWith("/")) throw new HttpError(400, `the key is empty: DELETE ${url.pathname}{key} deletes one object, DELETE ${url.pathname.slice(0, -1)} the whole extent`);
     const key = await bodyKey(c, meta);
     if (key) await deleteObject(rt, meta, key, writePrecondition(c.req.raw, meta));
     else await deleteExtent(rt, meta);

@@ -48,45 +48,56 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
     if (!m) expect("a number");
     i += m![0].length;
   };
-  const value = (): void => {
+  const member = () => {
+    if (text[i] !== '"') expect("a property name in double quotes");
+    string();
     ws();
+    if (text[i] !== ":") expect('":"');
+    i++;
+  };
+  const scalar = () => {
     const ch = text[i];
-    if (ch === "{") {
-      i++;
-      ws();
-      if (text[i] === "}") return void i++;
-      for (;;) {
-        ws();
-        if (text[i] !== '"') expect("a property name in double quotes");
-        string();
-        ws();
-        if (text[i] !== ":") expect('":"');
-        i++;
-        value();
-        ws();
-        if (text[i] === ",") (i++);
-        else if (text[i] === "}") return void i++;
-        else expect('"," or "}"');
-      }
-    }
-    if (ch === "[") {
-      i++;
-      ws();
-      if (text[i] === "]") return void i++;
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "]") return void i++;
-        else expect('"," or "]"');
-      }
-    }
     if (ch === '"') return string();
     if (ch === "t") return literal("true");
     if (ch === "f") return literal("false");
     if (ch === "n") return literal("null");
     if (ch === "-" || (ch !== undefined && ch >= "0" && ch <= "9")) return number();
     expect("a value");
+  };
+  // Open arrays and objects are kept on a stack of their closing brackets, not on the call
+  // stack: a body within the size limit may open a million of them.
+  const value = (): void => {
+    const open: ("]" | "}")[] = [];
+    for (;;) {
+      // A value is expected here.
+      ws();
+      const ch = text[i];
+      if (ch === "{" || ch === "[") {
+        const close = ch === "{" ? "}" : "]";
+        i++;
+        ws();
+        if (text[i] !== close) {
+          open.push(close);
+          if (close === "}") member();
+          continue;
+        }
+        i++;
+      } else scalar();
+      // After a value: close what it ends, or go on to the next element or member.
+      for (;;) {
+        const close = open[open.length - 1];
+        if (close === undefined) return;
+        ws();
+        if (text[i] === close) {
+          i++;
+          open.pop();
+        } else if (text[i] === ",") {
+          i++;
+          if (close === "}") (ws(), member());
+          break;
+        } else expect(close === "}" ? '"," or "}"' : '"," or "]"');
+      }
+    }
   };
   try {
     value();

@@ -49,6 +49,8 @@ export function checkQueryLength(text: string, limits: Pick<Limits, "queryLength
   if (text.length > limits.queryLength) {
     throw new HttpError(400, `the ${what} is ${text.length} characters long; the limit is ${limits.queryLength} (limit queryLength)`);
   }
+  // Stored text never holds U+0000 (bodies refuse it), and SQLite's pattern functions stop at it.
+  if (text.includes("\u0000")) throw new HttpError(400, `the ${what} holds the character U+0000, which no stored text can hold`);
 }
 
 /** No more parameter values than the limit: 400 beyond. */
@@ -59,5 +61,6 @@ export function checkParameterCount(given: Record<string, unknown> | unknown[] |
   }
   for (const [name, value] of given ? Object.entries(given) : []) {
     if (typeof value === "string" && LONE_SURROGATE.test(value)) throw new HttpError(400, `parameter ${name} holds half of a UTF-16 surrogate pair, which no stored text can equal`);
+    if (typeof value === "string" && value.includes("\u0000")) throw new HttpError(400, `parameter ${name} holds the character U+0000, which no stored text can hold`);
   }
 }

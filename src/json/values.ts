@@ -90,7 +90,8 @@ function decodeBasic(json: unknown, kind: BasicKind): Decoded {
       return typeof json === "number" && Number.isFinite(json) ? ok(json) : bad(`expected a number (double), got ${describe(json)}`);
     case "decimal":
       if (typeof json === "number" && Number.isFinite(json)) return ok(json);
-      if (typeof json === "string" && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(json)) return ok(Number(json));
+      // "1e999" is a decimal's text but no double: it would be stored as NULL.
+      if (typeof json === "string" && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(json)) return Number.isFinite(Number(json)) ? ok(Number(json)) : bad(`${json} is out of range for a decimal (a double)`);
       return bad(`expected a decimal number, got ${describe(json)}`);
     case "char":
       if (typeof json !== "string" || [...json].length !== 1) return bad(`expected a one-character string, got ${describe(json)}`);
@@ -170,7 +171,8 @@ export function decodeContainer(json: unknown, type: FieldType): { ok: true; val
   }
   if (type.kind === "map") {
     if (json === null || typeof json !== "object" || Array.isArray(json)) return { ok: false, errors: [{ path: "", message: `expected an object, got ${describe(json)}` }] };
-    const out: Record<string, unknown> = {};
+    // No prototype: a key "__proto__" is a key like any other, not a prototype to set (and lose).
+    const out: Record<string, unknown> = Object.create(null);
     for (const [k, v] of Object.entries(json)) {
       const keyJson = type.key.kind === "basic" && type.key.basic !== "string" && type.key.basic !== "char" && /^-?\d+(\.\d+)?$/.test(k) ? Number(k) : k;
       const key = element(keyJson, type.key, pointer("", k));

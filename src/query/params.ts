@@ -22,7 +22,31 @@ export function parseParams(raw: string | null): Record<string, unknown> | unkno
     throw new QueryError(`params must be a JSON object or array: ${(error as Error).message}`);
   }
   if (parsed === null || typeof parsed !== "object") throw new QueryError("params must be a JSON object (named parameters) or a JSON array (in order)");
+  if (nestsDeeperThan(parsed, MAX_PARAMS_DEPTH)) throw new QueryError(`params nest deeper than ${MAX_PARAMS_DEPTH} levels of arrays and objects`);
   return parsed as Record<string, unknown> | unknown[];
+}
+
+/**
+ * Parameter values are scalars, arrays of them and key objects (an ancestor key nests one level per
+ * ancestor): far shallower than this. Deeper values are refused before they reach the recursive
+ * conversions (and JSON.stringify) below, which a value ten thousand levels deep would overflow.
+ */
+const MAX_PARAMS_DEPTH = 64;
+
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > limit) return true;
+    for (const child of Object.values(v as object)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** A value as it appears in a message, cut short: a parameter may be a megabyte of text. */
+function preview(json: unknown): string {
+  const text = JSON.stringify(json) ?? String(json);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 /** Placeholder values for a query's parameters. */
@@ -42,7 +66,8 @@ export function bindParams(specs: readonly ParamSpec[], given: Record<string, un
       if (!specs.some((s) => String(s.key) === name)) throw new QueryError(`params names "${name}", which the query does not use`);
     }
     for (const spec of specs) {
-      if (!(String(spec.key) in given)) throw new QueryError(`parameter ${label(spec)} is not bound`, spec.pos);
+      // Own members only: `in` would find `:constructor` and `:toString` on Object.prototype.
+      if (!Object.hasOwn(given, String(spec.key))) throw new QueryError(`parameter ${label(spec)} is not bound`, spec.pos);
       convertInto(values, spec, given[String(spec.key)]);
     }
   }
@@ -57,6 +82,9 @@ function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unk
     if (spec.primitive) throw new QueryError(`${where} is declared ${describeType(spec.type)} and cannot be null`, spec.pos);
     if (spec.type.kind === "entity") spec.type.meta.keyColumns.forEach((_, i) => (values[paramName(spec.key, i)] = null));
     values[paramName(spec.key)] = null;
+    // A null LIKE or matches() pattern matches nothing; its derived placeholders need values too.
+    if (spec.like || spec.pattern) values[paramName(spec.key, "glob")] = null;
+    if (spec.pattern) values[paramName(spec.key, "ci")] = 0;
     return;
   }
   if (spec.type.kind === "entity") {
@@ -75,7 +103,7 @@ function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unk
 
 function convert(type: QType, json: unknown, where: string): unknown {
   const bad = (expected: string): never => {
-    throw new QueryError(`${where} must be ${expected}, not ${JSON.stringify(json)}`);
+    throw new QueryError(`${where} must be ${expected}, not ${preview(json)}`);
   };
   switch (type.kind) {
     case "unknown":
@@ -83,7 +111,8 @@ function convert(type: QType, json: unknown, where: string): unknown {
     case "boolean":
       return typeof json === "boolean" ? (json ? 1 : 0) : bad("true or false");
     case "number":
-      return typeof json === "number" ? json : typeof json === "string" && json.length === 1 ? json.codePointAt(0) : bad(`a number (${type.numeric})`);
+      // A JSON string is text even when it is one character long: "5" is not the number 53.
+      return typeof json === "number" ? json : bad(`a number (${type.numeric})`);
     case "string":
       return typeof json === "string" ? json : bad("a string");
     case "uuid":

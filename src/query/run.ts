@@ -18,7 +18,32 @@ import type { QType } from "./model.ts";
 import type { PreparedQuery } from "./prepare.ts";
 import type { ResultColumn } from "./sql/select.ts";
 
-export async function runQuery(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<unknown> {
+/**
+ * What SQLite refuses in a query that compiled: statements nested beyond its parser's stack or its
+ * expression depth (a filter of sixty `!`s), arithmetic beyond 64 bits or a double (`EXP(1000)`,
+ * a SUM past 2^63), a LIKE pattern over 50,000 bytes. That is the query's fault, not the server's: a 400.
+ */
+const TOO_DEEP = /parser stack overflow|Expression tree is too large|too many terms in compound SELECT/i;
+const OUT_OF_RANGE = /Numerical (argument out of domain|result out of range)|integer overflow/i;
+const PATTERN_TOO_LONG = /LIKE or GLOB pattern too complex/i;
+
+async function refusalIs400<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    const message = String((error as Error)?.message);
+    if (TOO_DEEP.test(message)) throw new QueryError("the query is nested too deeply for the database to run it");
+    if (OUT_OF_RANGE.test(message)) throw new QueryError(`a value the query computes is out of range (${OUT_OF_RANGE.exec(message)![0]})`);
+    if (PATTERN_TOO_LONG.test(message)) throw new QueryError("a LIKE or matches() pattern is longer than the database takes (50,000 bytes)");
+    throw error;
+  }
+}
+
+export function runQuery(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<unknown> {
+  return refusalIs400(() => run(rt, prepared, values, requested));
+}
+
+async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<unknown> {
   const q = prepared.query;
   // JOIN FETCH adds its relations to the fetch plan.
   const fetch = q.fetchFields?.length ? { ...requested, fields: [...(requested.fields ?? []), ...q.fetchFields] } : requested;
@@ -38,7 +63,7 @@ export async function runQuery(rt: Runtime, prepared: PreparedQuery, values: Rec
 
 /** How many candidates match (HEAD with a filter). */
 export async function countMatches(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>): Promise<number> {
-  const [result] = await rt.store.batch([bind(prepared.count!, values)], "read");
+  const [result] = await refusalIs400(() => rt.store.batch([bind(prepared.count!, values)], "read"));
   return Number(result!.rows[0]![0]);
 }
 

@@ -10,7 +10,7 @@ import type { PersistenceContext } from "../../src/config/context.ts";
 import type { Model } from "../../src/metadata/model.ts";
 import { EmbeddedStore } from "../../src/store/embedded-store.ts";
 import { embeddedPath } from "../../src/store/libsql-store.ts";
-import { CountingStore } from "../../src/store/store.ts";
+import { CountingStore, type Store } from "../../src/store/store.ts";
 
 export interface Reply {
   status: number;
@@ -33,11 +33,17 @@ export interface Harness {
   close(): void;
 }
 
+/** Test-only hooks: `wrapStore` wraps the real store (under the counting one), e.g. to record statements. */
+export interface HarnessHooks {
+  wrapStore?: (store: Store) => Store;
+}
+
 /** Starts a handler on a temp-file database; `context` gives the model (metadata/models). */
-export async function startHarness(context: Omit<PersistenceContext, "name" | "url"> & { url?: string }, options: Omit<RestHandlerOptions, "context" | "store"> = {}): Promise<Harness> {
+export async function startHarness(context: Omit<PersistenceContext, "name" | "url"> & { url?: string }, options: Omit<RestHandlerOptions, "context" | "store"> = {}, hooks: HarnessHooks = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "extent-test-"));
   const url = context.url ?? `file:${join(dir, "test.db")}`;
-  const store = new CountingStore(await EmbeddedStore.open(embeddedPath(url)!, distinctColumns));
+  const embedded = await EmbeddedStore.open(embeddedPath(url)!, distinctColumns);
+  const store = new CountingStore(hooks.wrapStore ? hooks.wrapStore(embedded) : embedded);
   const handler = createRestHandler({ ...options, context: { name: "test", ...context, url }, store });
   await handler.ready;
   const prefix = options.prefix ?? "";

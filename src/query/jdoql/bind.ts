@@ -26,9 +26,16 @@ export class ParamCollector {
     let spec = this.specs.get(key);
     if (!spec) this.specs.set(key, (spec = { key, type, primitive, pos }));
     else if (spec.type.kind === "unknown" && type.kind !== "unknown") spec.type = type;
+    // One value cannot be both a JSON array or object (a collection, a map) and a single value:
+    // the SQL would read a string as JSON.
+    else if (type.kind !== "unknown" && isContainer(spec.type) !== isContainer(type)) {
+      fail(`parameter ${typeof key === "number" ? `?${key}` : `:${key}`} is used both as ${describeType(spec.type)} and as ${describeType(type)}`, pos);
+    }
     return spec;
   }
 }
+
+const isContainer = (t: QType): boolean => t.kind === "collection" || t.kind === "map";
 
 export interface Scope {
   model: Model;
@@ -122,11 +129,24 @@ export function fillQuery(scope: Scope, source: SQuery): void {
     if (!orderable(e.type) && e.type.kind !== "entity") fail(`cannot order by a ${describeType(e.type)}`, o.pos);
     return { expr: e, descending: o.descending, nulls: o.nulls };
   });
-  if (source.range) q.range = { from: bindExpr(scope, source.range.from, LONG), to: bindExpr(scope, source.range.to, LONG) };
+  if (source.range) q.range = { from: rangeBound(scope, source.range.from), to: rangeBound(scope, source.range.to) };
   q.distinct = source.distinct;
   q.unique ||= source.unique;
   checkGrouping(q, source.pos);
   checkAggregatePlacement(q);
+}
+
+/**
+ * A RANGE bound is a number from the query text or a parameter (JDO 14.6.13), or arithmetic on
+ * them: LIMIT cannot read the candidate's fields, and a string or null is no position.
+ */
+function rangeBound(scope: Scope, e: SExpr): QExpr {
+  const bound = bindExpr(scope, e, LONG);
+  const constant = (x: QExpr): boolean =>
+    x.k === "literal" || x.k === "param" || (x.k === "negate" && constant(x.operand)) || (x.k === "arith" && constant(x.left) && constant(x.right));
+  if (!constant(bound)) fail("RANGE takes numbers or parameters, not values of the candidates", e.pos);
+  if (bound.type.kind !== "number" && bound.type.kind !== "unknown") fail(`RANGE takes numbers, not ${describeType(bound.type)}`, e.pos);
+  return bound;
 }
 
 function requireBoolean(e: QExpr, what: string): void {
@@ -248,6 +268,8 @@ function bindLiteral(e: Extract<SExpr, { type: "Literal" }>, expected?: QType): 
       return node({ k: "literal", value: e.value, type: BOOLEAN }, e.pos);
     case "string": {
       const value = String(e.value);
+      // Stored text never holds U+0000 (bodies refuse it), and SQLite's pattern functions stop at it.
+      if (value.includes("\u0000")) fail("a string literal holds the character U+0000, which no stored text can hold", e.pos);
       // A one-character literal is a char too: in numeric context it is its code point.
       if (expected && isNumber(expected) && expected.kind === "number" && [...value].length === 1) return node({ k: "literal", value: value.codePointAt(0), type: INT }, e.pos);
       return node({ k: "literal", value, type: [...value].length === 1 ? { kind: "string", char: true } : STRING }, e.pos);

@@ -35,6 +35,8 @@ function accepts(want: QType, got: QType): boolean {
 
 const UNKNOWN_TYPE: QType = { kind: "unknown" };
 
+const asCollection = (scope: Scope, e: QExpr): QExpr => (e.k === "param" && e.type.kind === "unknown" ? retypeParam(scope, e, { kind: "collection", element: UNKNOWN_TYPE }) : e);
+
 const STRING_METHODS = new Set(["startsWith", "endsWith", "indexOf", "substring", "toLowerCase", "toUpperCase", "length", "trim", "trimLeft", "trimRight", "charAt", "matches", "equals", "equalsIgnoreCase", "concat"]);
 
 const fn = (name: FnName, a: QExpr[], type: QType, pos: Pos) => node({ k: "fn", name, args: a, type }, pos);
@@ -121,12 +123,13 @@ export function bindCall(scope: Scope, call: Call): QExpr {
         const typedElement = element.k === "param" && element.type.kind === "unknown" ? retypeParam(scope, element, elementType) : element;
         return node({ k: "contains", collection: coll, element: typedElement, type: BOOLEAN }, pos);
       }
+      // A parameter asked for its size is a collection (a JSON array), not any value.
       case "isEmpty":
         arity(call, 0);
-        return node({ k: "isEmpty", collection: receiver, type: BOOLEAN }, pos);
+        return node({ k: "isEmpty", collection: asCollection(scope, receiver), type: BOOLEAN }, pos);
       case "size":
         arity(call, 0);
-        return node({ k: "size", collection: receiver, type: INT }, pos);
+        return node({ k: "size", collection: asCollection(scope, receiver), type: INT }, pos);
       case "get":
         arity(call, 1);
         if (t.kind !== "collection") break;

@@ -210,6 +210,8 @@ function literal(e: Extract<JExpr, { type: "Literal" }>, expected?: QType): QExp
     case "boolean":
       return lit(e.value, BOOLEAN, pos);
     case "string":
+      // Stored text never holds U+0000 (bodies refuse it), and SQLite's pattern functions stop at it.
+      if (String(e.value).includes("\u0000")) fail("a string literal holds the character U+0000, which no stored text can hold", pos);
       return lit(e.value, expected?.kind === "string" && expected.char && String(e.value).length === 1 ? expected : STRING, pos);
     case "date":
     case "time":

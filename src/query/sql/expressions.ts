@@ -196,6 +196,12 @@ export class ExprCompiler {
 
   /** A subquery of a collection's elements: their keys (objects) or values; `width` columns. */
   elements(coll: QExpr, ctx: GenContext): { sql: SQL; width: number } {
+    if (coll.k === "param" && coll.type.kind === "collection" && coll.type.element.kind === "entity" && coll.type.element.meta.keyColumns.length > 1) {
+      // Objects of a composite key come as arrays of their key parts (params.ts): a column each.
+      const width = coll.type.element.meta.keyColumns.length;
+      const parts = Array.from({ length: width }, (_, i) => sql`json_extract(value, ${sql.raw(`'$[${i}]'`)})`);
+      return { sql: sql`SELECT ${join(parts)} FROM json_each(${this.jsonSource(coll, ctx)})`, width };
+    }
     if (coll.k === "param" || coll.k === "list") return { sql: sql`SELECT value FROM json_each(${this.jsonSource(coll, ctx)})`, width: 1 };
     if (coll.k !== "field") fail("contains(), isEmpty() and size() need a collection field or parameter", coll.pos);
     const field = coll.field;

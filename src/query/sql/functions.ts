@@ -35,12 +35,14 @@ export function fnSql(name: FnName, a: SQL[], args: QExpr[]): SQL {
     case "equalsIgnoreCase": return sql`(lower(${s}) = lower(${x}))`;
     case "matches": return matches(s!, args[1]!);
     case "abs": return sql`abs(${s})`;
-    case "sqrt": return sql`sqrt(${s})`;
+    // Outside their domains Java answers NaN, which JSON has not: null (SQLite would raise an error).
+    case "sqrt": return sql`(CASE WHEN ${s} >= 0 THEN sqrt(${s}) END)`;
     case "ceil": return sql`ceil(${s})`;
     case "floor": return sql`floor(${s})`;
     case "exp": return sql`exp(${s})`;
-    case "log": return sql`ln(${s})`;
-    case "sin": case "cos": case "tan": case "asin": case "acos": case "atan": return sql`${sql.raw(name)}(${s})`;
+    case "log": return sql`(CASE WHEN ${s} > 0 THEN ln(${s}) END)`;
+    case "asin": case "acos": return sql`(CASE WHEN ${s} BETWEEN -1 AND 1 THEN ${sql.raw(name)}(${s}) END)`;
+    case "sin": case "cos": case "tan": case "atan": return sql`${sql.raw(name)}(${s})`;
     case "round": return sql`CAST(floor(${s} + 0.5) AS INTEGER)`;
     case "sign": return sql`sign(${s})`;
     case "power": return sql`power(${s}, ${x})`;

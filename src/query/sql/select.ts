@@ -124,11 +124,15 @@ function orderSql(q: QQuery, ctx: GenContext): SQL {
   return q.orderBy.length ? sql` ORDER BY ${join(orderItems(q, ctx))}` : sql``;
 }
 
-/** RANGE a, b: skip a, return at most b - a. */
+/**
+ * RANGE a, b: skip a, return at most b - a. LIMIT and OFFSET take only 64-bit integers, and a
+ * bound may be 0.5, 1e300 or a null parameter: each is made whole first (CAST clamps to 64 bits),
+ * null reads as 0 and no end, and a negative start as 0, so that b - a cannot overflow either.
+ */
 function rangeSql(q: QQuery, ctx: GenContext): SQL {
   if (!q.range) return sql``;
-  const from = compiler.value(q.range.from, ctx);
-  const to = compiler.value(q.range.to, ctx);
+  const from = sql`max(0, ifnull(CAST(${compiler.value(q.range.from, ctx)} AS INTEGER), 0))`;
+  const to = sql`ifnull(CAST(${compiler.value(q.range.to, ctx)} AS INTEGER), 9223372036854775807)`;
   return sql` LIMIT max(0, ${to} - ${from}) OFFSET ${from}`;
 }
 
