@@ -111,11 +111,16 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
 
   const location = (meta: ClassMeta, object: Record<string, unknown>): string => {
     const identity = meta.identity;
-    const single = identity.kind === "application" && identity.fields.length === 1 && meta.fields.get(identity.fields[0]!)!.type.kind !== "key";
-    const plain = identity.kind === "datastore" ? String(object._id) : single ? String(object[identity.fields[0]!]) : undefined;
-    // A plain key that a path would read otherwise (as a key object, or as "." and ".." segments
-    // that URLs remove) is written as its key object, which reads back as exactly this key.
-    const segment = plain !== undefined && !/^\s*\{/.test(plain) && !/^\.{0,2}$/.test(plain) ? plain : JSON.stringify(Object.fromEntries((identity.kind === "application" ? identity.fields : []).map((f) => [f, object[f]])));
+    let segment: string;
+    if (identity.kind === "datastore") segment = String(object._id);
+    else {
+      const single = identity.fields.length === 1 && meta.fields.get(identity.fields[0]!)!.type.kind !== "key";
+      const plain = single ? String(object[identity.fields[0]!]) : undefined;
+      // A plain key that a path would read otherwise (as a key object, or as "." and ".." segments
+      // that URLs remove) is written as its key object, which reads back as exactly this key.
+      const readsBack = plain !== undefined && !/^\s*\{/.test(plain) && !/^\.{0,2}$/.test(plain);
+      segment = readsBack ? plain : JSON.stringify(Object.fromEntries(identity.fields.map((f) => [f, object[f]])));
+    }
     return `${shared.prefix}/${meta.name}/${encodeURIComponent(segment)}`;
   };
 

@@ -49,8 +49,6 @@ export function checkQueryLength(text: string, limits: Pick<Limits, "queryLength
   if (text.length > limits.queryLength) {
     throw new HttpError(400, `the ${what} is ${text.length} characters long; the limit is ${limits.queryLength} (limit queryLength)`);
   }
-  // Stored text never holds U+0000 (bodies refuse it), and SQLite's pattern functions stop at it.
-  if (text.includes("\u0000")) throw new HttpError(400, `the ${what} holds the character U+0000, which no stored text can hold`);
 }
 
 /** No more parameter values than the limit: 400 beyond. */
