@@ -19,7 +19,7 @@ import { resolveContext } from "../src/config/resolve-context.ts";
 import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
 import { seedIfEmpty } from "../src/runtime/seed.ts";
 import { parseFetchPlan } from "../src/plan/fetch-plan.ts";
-import { firstPlan } from "../src/plan/load.ts";
+import { jsonSelect } from "../src/plan/json-select.ts";
 import { getExtent } from "../src/service/read.ts";
 import { LibsqlStore } from "../src/store/libsql-store.ts";
 import type { Statement, StatementResult, Store } from "../src/store/store.ts";
@@ -174,7 +174,8 @@ describe("pages: one round trip each, the same statements each", () => {
     const query = "fetchGroup=all";
     const plan = parseFetchPlan(api.model, new URLSearchParams(query));
     assert.ok(plan.ok);
-    const planned = firstPlan(api.model, api.model.classes.get(PERSON)!, { kind: "extent" }, plan.plan).steps.length;
+    // The extent's statements: its JSON select's (one per table group).
+    const planned = jsonSelect(api.model, api.model.classes.get(PERSON)!, { kind: "extent" }, plan.plan)!.steps.length;
     store.batches = [];
     const text = await (await get(api, PERSON, query)).text();
     assert.deepEqual(store.batches, [planned, planned, planned]);

@@ -16,6 +16,7 @@ import { createObject, updateObject } from "../service/write.ts";
 import { readJsonBody } from "./body.ts";
 import { keyFromObject, keyFromPath } from "./keys.ts";
 import { etagOf, notModified, writePrecondition } from "./conditional.ts";
+import type { ObjectJson } from "../json/answer.ts";
 import { HttpError, problem } from "./problem.ts";
 import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
 import { queryText } from "./query-params.ts";
@@ -51,8 +52,10 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     c.res.headers.append("server-timing", `store;desc="${desc}";dur=${(performance.now() - started).toFixed(1)}`);
   });
 
-  const json = (c: Context<Env>, body: unknown, status = 200, headers: Record<string, string> = {}) =>
-    new Response(c.req.method === "HEAD" ? null : JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
+  /** A JSON answer from its text (JSON selects write it) or, for the rest, from a value. */
+  const jsonText = (c: Context<Env>, body: string, status = 200, headers: Record<string, string> = {}) =>
+    new Response(c.req.method === "HEAD" ? null : body, { status, headers: { "content-type": JSON_TYPE, ...headers } });
+  const json = (c: Context<Env>, body: unknown, status = 200, headers: Record<string, string> = {}) => jsonText(c, JSON.stringify(body), status, headers);
 
   const classOf = (c: Context<Env>): ClassMeta => {
     const name = c.req.param("class")!;
@@ -97,18 +100,19 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   };
 
   /** The `ETag` header of an object of a versioned class: its version. */
-  const tagged = (object: Record<string, unknown>): Record<string, string> => {
-    const etag = etagOf(object);
+  const tagged = (object: ObjectJson): Record<string, string> => {
+    const etag = etagOf(object.version);
     return etag ? { etag } : {};
   };
 
   /** One object, or 304 when the client's `If-None-Match` names its current version. */
-  const objectAnswer = (c: Context<Env>, object: Record<string, unknown>): Response => {
+  const objectAnswer = (c: Context<Env>, object: ObjectJson): Response => {
     const headers = tagged(object);
     if (notModified(c.req.raw, headers.etag)) return new Response(null, { status: 304, headers });
-    return json(c, object, 200, headers);
+    return jsonText(c, object.json, 200, headers);
   };
 
+  /** The path of an object, from its identity (its key fields as JSON, or `_id`). */
   const location = (meta: ClassMeta, object: Record<string, unknown>): string => {
     const identity = meta.identity;
     let segment: string;
@@ -133,8 +137,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       const { text, params, given } = queryOf(c, "query", "JDOQL query");
       if (!text?.trim()) throw new HttpError(400, "give the JDOQL query as ?query=... (URL-encoded)");
       const prepared = prepareJdoql(rt.model, text);
-      const result = await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params));
-      return json(c, result);
+      return jsonText(c, await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params)));
     });
   }
   // JPQL: /jpql?query=Q and the raw /jpql?Q.
@@ -143,8 +146,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const { text, params, given } = queryOf(c, "query", "JPQL query");
     if (!text?.trim()) throw new HttpError(400, "give the JPQL query as ?query=... (URL-encoded)");
     const prepared = prepareJpql(rt.model, text);
-    const result = await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params));
-    return json(c, result);
+    return jsonText(c, await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params)));
   });
 
   app.get("/:class", async (c) => {
@@ -159,7 +161,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
         const count = await countMatches(rt, prepared, values);
         return new Response(null, { status: count === 1 ? 200 : 404, headers: { "x-match-count": String(count) } });
       }
-      return json(c, await runQuery(rt, prepared, values, fetchPlanOf(c, undefined, params)));
+      return jsonText(c, await runQuery(rt, prepared, values, fetchPlanOf(c, undefined, params)));
     }
     const fetch = fetchPlanOf(c, undefined, params);
     const key = await bodyKey(c, meta);
@@ -178,7 +180,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const fetch = fetchPlanOf(c, rt.writeFetchPlan);
     const body = await readBody(c, true);
     const result = await createObject(rt, meta, body, fetch);
-    return json(c, result.object, 201, { location: location(result.meta, result.object), ...tagged(result.object) });
+    return jsonText(c, result.object.json, 201, { location: location(result.meta, result.identity), ...tagged(result.object) });
   });
 
   app.delete("/:class", async (c) => {
@@ -209,7 +211,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const fetch = fetchPlanOf(c, rt.writeFetchPlan);
     const body = await readBody(c, true);
     const { object } = await updateObject(rt, meta, key, body, fetch, writePrecondition(c.req.raw, meta));
-    return json(c, object, 200, tagged(object));
+    return jsonText(c, object.json, 200, tagged(object));
   });
 
   app.delete("/:class/:key", async (c) => {

@@ -16,9 +16,8 @@ export interface Precondition extends VersionCondition {
 }
 
 /** `ETag` of an object as answered: its `_version`, when its class is versioned. */
-export function etagOf(object: Record<string, unknown>): string | undefined {
-  const version = object._version;
-  return typeof version === "number" ? `"${version}"` : undefined;
+export function etagOf(version: number | null): string | undefined {
+  return version === null ? undefined : `"${version}"`;
 }
 
 /** The entity tags of a header: `*`, or the list; weak tags marked. 400 when the header is malformed. */

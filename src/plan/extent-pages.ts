@@ -10,6 +10,8 @@ import { type ClassMeta, type Model, subtree } from "../metadata/model.ts";
 import type { Store } from "../store/store.ts";
 import { type SQL, ident, join, param, sql, tuple } from "../store/sql.ts";
 import type { FetchPlan } from "./fetch-plan.ts";
+import { jsonRows, jsonStatements, jsonTexts } from "./json-rows.ts";
+import { jsonSelect } from "./json-select.ts";
 import { assemble, expandFurther, firstPlan, planStatements } from "./load.ts";
 import { IdentityMap, type LoadedObject } from "./objects.ts";
 import type { RootSelector } from "./read-plan.ts";
@@ -28,6 +30,34 @@ export interface ExtentPage {
   next?: Cursor;
 }
 
+/** A page as JSON texts, written by a JSON select. */
+export interface JsonPage {
+  elements: string[];
+  next?: Cursor;
+}
+
+/**
+ * The page as `loadExtentPage` reads it, written by SQL (src/plan/json-select.ts); undefined when
+ * no JSON select can write it.
+ */
+export async function readExtentPageJson(store: Store, model: Model, meta: ClassMeta, fetch: FetchPlan, size: number, after?: Cursor): Promise<JsonPage | undefined> {
+  const select = jsonSelect(model, meta, pageSelector(model, meta, after), fetch);
+  if (!select) return undefined;
+  const results = await store.batch(jsonStatements(select, pageValues(size, after)), "read");
+  // Every root row, visible or not, in extent order: the cursor follows rows, not objects.
+  const rows = jsonRows(model, select, results);
+  if (rows.length <= size) return { elements: jsonTexts(rows) };
+  const last = rows[size - 1]!;
+  return { elements: jsonTexts(rows.slice(0, size)), next: { group: last.group, key: last.key } };
+}
+
+/** The page's placeholders: one row more than it answers (so the last page is known without another read), after the cursor. */
+function pageValues(size: number, after: Cursor | undefined): Record<string, unknown> {
+  const values: Record<string, unknown> = { limit: size + 1 };
+  after?.key.forEach((v, i) => (values[`after${i}`] = v));
+  return values;
+}
+
 /** Aliases of the key subquery (`p0`), apart from the `t0` of the statements it is nested in. */
 const PREFIX = "p";
 
@@ -38,9 +68,7 @@ const PREFIX = "p";
  */
 export async function loadExtentPage(store: Store, model: Model, meta: ClassMeta, fetch: FetchPlan, size: number, after?: Cursor): Promise<ExtentPage> {
   const plan = firstPlan(model, meta, pageSelector(model, meta, after), fetch);
-  const values: Record<string, unknown> = { limit: size + 1 };
-  after?.key.forEach((v, i) => (values[`after${i}`] = v));
-  const results = await store.batch(planStatements(plan, values), "read");
+  const results = await store.batch(planStatements(plan, pageValues(size, after)), "read");
   const objects = new IdentityMap();
   let roots = assemble(plan, results, objects);
   await expandFurther(store, model, fetch, objects);

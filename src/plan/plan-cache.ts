@@ -16,6 +16,8 @@
  * - `READ_PLAN_LIMIT` read plans per model (src/plan/read-plan.ts), keyed by class, selector (a
  *   query's text for query results), fetch plan and depth, weighing `READ_PLAN_WEIGHT` in all; a
  *   query's results need up to 4 plans (one per batch depth tried), hence more than the queries;
+ * - `READ_PLAN_LIMIT` JSON selects per model (src/plan/json-select.ts), keyed and bounded as the
+ *   read plans (their SQL holds every level of the plan, so their weight bound fills first);
  * - `DELETE_PLAN_LIMIT` delete plans per model (src/plan/delete-plan.ts), two per class at most;
  * - `FETCH_PLAN_LIMIT` field lists per class (src/plan/fetch-plan.ts), keyed by the fetch plan's
  *   groups and JOIN FETCH fields (as sets: the spellings of one plan share an entry).

@@ -106,7 +106,7 @@ function buildPlan(model: Model, meta: ClassMeta, selector: RootSelector, fetch:
 }
 
 /** The root's candidate keys as a subquery. */
-function rootKeys(model: Model, meta: ClassMeta, selector: RootSelector, subquery: SQL | undefined): SQL {
+export function rootKeys(model: Model, meta: ClassMeta, selector: RootSelector, subquery: SQL | undefined): SQL {
   if (selector.kind === "subquery" && selector.ordered) {
     return sql`SELECT ${join(meta.keyColumns.map((_, i) => sql.raw(`_k${i}`)))} FROM (${subquery!})`;
   }
@@ -180,8 +180,12 @@ function expand(model: Model, node: PlanNode, keys: SQL, fetch: FetchPlan, depth
     node.edges.push(edge);
     const storage = field.relation!.storage;
     const frontier = node.level >= depth || !inPlan;
-    // Stubs of a to-one reference come from the owner's foreign key, unless the class needs reading.
-    if (frontier && storage.kind === "fk-owner" && subtree(model, target.name).length === 1) continue;
+    // Beyond the fetch depth (or outside the plan) the related objects are identities only...
+    const identitiesOnly = !inPlan || (frontier && reachesLastLevel(fetch, depth));
+    // ...and those of a to-one reference come from the owner's foreign key, unless the class needs
+    // reading. (At a batch's last level short of the fetch depth they are read in full: the next
+    // round expands them.)
+    if (identitiesOnly && storage.kind === "fk-owner" && subtree(model, target.name).length === 1) continue;
     const childKeys = relatedKeys(model, node.meta, field, keys);
     if (!childKeys) continue;
     const links = linkStatement(model, field, keys);
@@ -189,7 +193,7 @@ function expand(model: Model, node: PlanNode, keys: SQL, fetch: FetchPlan, depth
     const child: PlanNode = { meta: target, level: node.level + 1, edges: [] };
     edge.node = child;
     // Beyond the fetch depth, or outside the fetch plan, the related objects are only identities.
-    addRows(model, child, childKeys, steps, false, !(!inPlan || (frontier && reachesLastLevel(fetch, depth))), backReference(model, field));
+    addRows(model, child, childKeys, steps, false, !identitiesOnly, backReference(model, field));
     if (!frontier) expand(model, child, childKeys, fetch, depth, steps);
   }
 }

@@ -10,6 +10,8 @@ import type { ClassMeta } from "../metadata/model.ts";
 import { classOf } from "../metadata/model.ts";
 import type { FetchPlan } from "../plan/fetch-plan.ts";
 import { assemble, expandFurther, firstPlan, load, planStatements } from "../plan/load.ts";
+import { jsonTexts, readJson } from "../plan/json-rows.ts";
+import { jsonSelect } from "../plan/json-select.ts";
 import { IdentityMap, type LoadedObject } from "../plan/objects.ts";
 import { bind } from "../store/sql.ts";
 import type { Runtime } from "../service/runtime.ts";
@@ -39,26 +41,33 @@ async function refusalIs400<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-export function runQuery(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<unknown> {
+/** The query's answer as JSON text. */
+export function runQuery(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<string> {
   return refusalIs400(() => run(rt, prepared, values, requested));
 }
 
-async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<unknown> {
+async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<string> {
   const q = prepared.query;
   // JOIN FETCH adds its relations to the fetch plan.
   const fetch = q.fetchFields?.length ? { ...requested, fields: [...(requested.fields ?? []), ...q.fetchFields] } : requested;
   if (prepared.selector) {
+    // Candidates: written by SQL where a JSON select can, else read as objects.
+    const select = jsonSelect(rt.model, prepared.candidate, prepared.selector, fetch);
+    if (select) {
+      const texts = jsonTexts(await readJson(rt.store, rt.model, select, values));
+      return q.unique ? ((unique(texts) as string | null) ?? "null") : `[${texts.join(",")}]`;
+    }
     const { roots, objects } = await load(rt.store, rt.model, prepared.candidate, prepared.selector, fetch, values);
     const serializer = new Serializer(rt.model, objects, fetch);
     const out = roots.map((r) => serializer.object(r));
-    return q.unique ? unique(out) : out;
+    return JSON.stringify(q.unique ? unique(out) : out);
   }
   const { compiled, columns } = prepared.projection!;
   const [result] = await rt.store.batch([bind(compiled, values)], "read");
   const rows = result!.rows;
   const objects = await loadObjects(rt, rows, columns, fetch);
   const shaped = rows.map((row) => shapeRow(row, columns, q.shape, objects));
-  return q.unique ? unique(shaped) : shaped;
+  return JSON.stringify(q.unique ? unique(shaped) : shaped);
 }
 
 /** How many candidates match (HEAD with a filter). */

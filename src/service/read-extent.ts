@@ -8,7 +8,7 @@
 import { type ArrayPage, jsonArrayBody } from "../json/array-stream.ts";
 import { Serializer } from "../json/serialize.ts";
 import type { ClassMeta } from "../metadata/model.ts";
-import { type Cursor, loadExtentPage } from "../plan/extent-pages.ts";
+import { type Cursor, loadExtentPage, readExtentPageJson } from "../plan/extent-pages.ts";
 import type { FetchPlan } from "../plan/fetch-plan.ts";
 import { reachesFetchDepth } from "../plan/load.ts";
 import { getExtent } from "./read.ts";
@@ -25,6 +25,9 @@ export async function extentBody(rt: Runtime, meta: ClassMeta, fetch: FetchPlan)
 }
 
 async function page(rt: Runtime, meta: ClassMeta, fetch: FetchPlan, after?: Cursor): Promise<ArrayPage> {
+  // Written by SQL where a JSON select can (src/plan/json-select.ts), else read as objects.
+  const json = await readExtentPageJson(rt.store, rt.model, meta, fetch, rt.pageSize, after);
+  if (json) return { elements: json.elements, next: json.next && pageAfter(rt, meta, fetch, json.next) };
   const { roots, objects, next } = await loadExtentPage(rt.store, rt.model, meta, fetch, rt.pageSize, after);
   const serializer = new Serializer(rt.model, objects, fetch);
   const elements = roots.map((r) => JSON.stringify(serializer.object(r)));

@@ -2,11 +2,15 @@
  * POST and PUT: body → object graph → which objects exist (one read) → one atomic write batch
  * that ends by reading the written object back, so the response costs no further round trip.
  */
+import { type ObjectJson, serialized } from "../json/answer.ts";
 import { type Graph, type GraphNode, readGraph } from "../json/read-graph.ts";
 import { Serializer } from "../json/serialize.ts";
+import { encodeValue } from "../json/values.ts";
 import { keyFieldColumns, keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
 import type { FetchPlan } from "../plan/fetch-plan.ts";
+import { jsonRows, jsonStatements } from "../plan/json-rows.ts";
+import { jsonSelect } from "../plan/json-select.ts";
 import { assemble, expandFurther, firstPlan, planStatements } from "../plan/load.ts";
 import { IdentityMap } from "../plan/objects.ts";
 import type { RootSelector } from "../plan/read-plan.ts";
@@ -20,8 +24,11 @@ import { HttpError } from "../http/problem.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface WriteResult {
-  object: Record<string, unknown>;
+  object: ObjectJson;
+  /** The written object's runtime class. */
   meta: ClassMeta;
+  /** Its key fields as its JSON writes them (for the Location of a new object). */
+  identity: Record<string, unknown>;
 }
 
 function unprocessable(graph: Graph): never {
@@ -90,8 +97,30 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan) {
     if (s.kind === "sequence") Object.assign(values, { n: s.count, i: s.index, seq: s.name });
     else values[`v${i}`] = s.value;
   });
+  // Written by SQL where a JSON select can (src/plan/json-select.ts), else read as objects.
+  const select = jsonSelect(rt.model, w.meta, selector, fetch);
+  if (select) return { select, statements: jsonStatements(select, values) };
   const plan = firstPlan(rt.model, w.meta, selector, fetch);
   return { plan, statements: planStatements(plan, values) };
+}
+
+/** The written object as the batch read it back. */
+async function answer(rt: Runtime, back: ReturnType<typeof readBack>, results: Awaited<ReturnType<Runtime["store"]["batch"]>>, fetch: FetchPlan): Promise<WriteResult> {
+  const own = results.slice(results.length - back.statements.length);
+  if (back.select) {
+    const row = jsonRows(rt.model, back.select, own).find((r) => r.json !== null);
+    if (!row) throw new Error("internal: the written object was not read back");
+    const meta = row.meta!;
+    const identity = Object.fromEntries(keyFieldColumns(meta).map((part, i) => [part.field, encodeValue(row.key[i], part.type, false)]));
+    return { object: { json: row.json!, version: row.version }, meta, identity };
+  }
+  const objects = new IdentityMap();
+  const roots = assemble(back.plan!, own, objects);
+  if (!roots[0]) throw new Error("internal: the written object was not read back");
+  await expandFurther(rt.store, rt.model, fetch, objects);
+  const object = new Serializer(rt.model, objects, fetch).object(roots[0]);
+  const identity = Object.fromEntries(keyFieldColumns(roots[0].meta).map((part) => [part.field, object[part.field]]));
+  return { object: serialized(object), meta: roots[0].meta, identity };
 }
 
 async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resolveModes>, fetch: FetchPlan, condition?: Precondition): Promise<WriteResult> {
@@ -114,11 +143,7 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
     if (error.kind === "unique") throw new HttpError(409, "an object with the same key already exists");
     throw new HttpError(409, "the database refused the change (a constraint failed)");
   }
-  const objects = new IdentityMap();
-  const roots = assemble(back.plan, results.slice(results.length - back.statements.length), objects);
-  if (!roots[0]) throw new Error("internal: the written object was not read back");
-  await expandFurther(rt.store, rt.model, fetch, objects);
-  return { object: new Serializer(rt.model, objects, fetch).object(roots[0]), meta: roots[0].meta };
+  return answer(rt, back, results, fetch);
 }
 
 export async function createObject(rt: Runtime, meta: ClassMeta, body: unknown, fetch: FetchPlan): Promise<WriteResult> {

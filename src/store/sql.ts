@@ -22,6 +22,13 @@ export const ident = (name: string): SQL => sql`${sql.identifier(name)}`;
 export const qualified = (alias: string, column: string): SQL => sql`${sql.identifier(alias)}.${sql.identifier(column)}`;
 export const param = (name: string): SQL => sql`${sql.placeholder(name)}`;
 
+/**
+ * Text the model fixes (class and field names in the JSON a select writes) as an SQL string
+ * literal, quotes doubled. Never for a request's values: those are always bound. Literals, not
+ * parameters, because a JSON select holds dozens of them and D1 binds at most 100 per statement.
+ */
+export const literal = (text: string): SQL => sql.raw(`'${text.replace(/'/g, "''")}'`);
+
 export function compile(query: SQL): Compiled {
   const q = dialect.sqlToQuery(query);
   return { sql: q.sql, params: q.params };

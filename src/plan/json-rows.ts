@@ -1,0 +1,58 @@
+/**
+ * Running a JSON select (src/plan/json-select.ts): its statements bound to a request's values, and
+ * the rows they answer as root objects, each already its JSON text.
+ */
+import { base64Marks } from "../json/sql-values.ts";
+import type { ClassMeta, Model } from "../metadata/model.ts";
+import { bind } from "../store/sql.ts";
+import type { Statement, StatementResult, Store } from "../store/store.ts";
+import { type JsonSelect, KEY_COLUMN } from "./json-select.ts";
+
+/** A root row: the object's JSON (null when its class is outside the model: invisible), version, class and key. */
+export interface JsonRow {
+  json: string | null;
+  version: number | null;
+  /** The runtime class (undefined for an invisible row). */
+  meta: ClassMeta | undefined;
+  key: unknown[];
+  /** The position of the row's table group among the class's groups. */
+  group: number;
+}
+
+export function jsonStatements(select: JsonSelect, values: Record<string, unknown>): Statement[] {
+  return select.steps.map((s) => bind(s.compiled, values));
+}
+
+/** The rows of the select's statements (its `results`, in order), in the selection's order. */
+export function jsonRows(model: Model, select: JsonSelect, results: readonly StatementResult[]): JsonRow[] {
+  const rows: (JsonRow & { ord: number })[] = [];
+  select.steps.forEach((step, group) => {
+    const width = step.group.keyColumns.length;
+    for (const r of results[group]!.rows) {
+      const name = r[2] as string | null;
+      rows.push({
+        json: r[0] === null ? null : base64Marks(r[0] as string),
+        version: r[1] === null || r[1] === undefined ? null : Number(r[1]),
+        meta: name === null ? undefined : model.classes.get(name),
+        key: r.slice(KEY_COLUMN, KEY_COLUMN + width),
+        group,
+        ord: select.ordered ? Number(r[KEY_COLUMN + width]) : 0,
+      });
+    }
+  });
+  // Each group's rows come in the query's order: merge them by it.
+  if (select.ordered && select.steps.length > 1) rows.sort((a, b) => a.ord - b.ord);
+  return rows;
+}
+
+/** Runs the select as one read batch. */
+export async function readJson(store: Store, model: Model, select: JsonSelect, values: Record<string, unknown>): Promise<JsonRow[]> {
+  return jsonRows(model, select, await store.batch(jsonStatements(select, values), "read"));
+}
+
+/** The visible rows' JSON texts. */
+export function jsonTexts(rows: readonly JsonRow[]): string[] {
+  const out: string[] = [];
+  for (const r of rows) if (r.json !== null) out.push(r.json);
+  return out;
+}

@@ -1,0 +1,448 @@
+/**
+ * JSON selects: reads whose SQL writes the answer, as PostgREST does. A request for objects
+ * becomes one SELECT per table group of the class asked for; each row is one root object's JSON
+ * text, its related objects nested in it by correlated subqueries down to the fetch depth. The
+ * text goes into the response as it comes from the store: no row becomes a JavaScript object.
+ * (On the libsql binding a row costs about 0.6 µs to cross into JavaScript and an object more to
+ * build and stringify; SQLite writes the same text in C. One statement is also one round trip,
+ * and less to carry, from a remote store.)
+ *
+ * It writes what the object path writes (the loader, src/plan/load.ts, and the serializer,
+ * src/json/serialize.ts) for every plan it can express; test/json-select.test.ts holds the two
+ * equal over the test models. The rules it mirrors:
+ * - an object is `{"class", key fields, "_version"?, version field?, fields...}`, the fields of its
+ *   runtime class in declaration order: those of the fetch plan, and owned references outside it
+ *   as identities;
+ * - a related object is written in full while its owner is above the fetch depth and it is not
+ *   already being written on the path from the root (a cycle); otherwise as its identity
+ *   `{"class", key fields}`, of its runtime class;
+ * - collections are in the loader's order: by key for mapped-by (table group by table group), by
+ *   the order column or the element key for join tables; elements whose row is missing, or of a
+ *   class outside the model, are left out; a reference whose row is missing is its identity, of
+ *   the declared class.
+ *
+ * What it cannot express, `jsonSelect` answers `undefined` for and the caller takes the object
+ * path: unlimited fetch depth (the loader's rounds decide there), byte[] and ancestor-key values
+ * (src/json/sql-values.ts), several classes in one table without a discriminator, and plans too
+ * large for one statement (MAX_SUBQUERIES, MAX_SQL_LENGTH) or nested deeper than SQLite's parser
+ * reads (src/store/parser-nesting.ts: about five levels of related objects).
+ */
+import { keyFieldColumns } from "../mapping/keys.ts";
+import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
+import { NotInSql, type Piece, concat, integerJson, keyJson, storedFieldJson } from "../json/sql-values.ts";
+import { PARSER_BUDGET, parserNesting } from "../store/parser-nesting.ts";
+import { type Compiled, type SQL, compile, ident, join, literal, qualified, sql, tuple } from "../store/sql.ts";
+import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
+import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "./plan-cache.ts";
+import { type RootSelector, findInSubtree, owningJoinTable, rootKeys } from "./read-plan.ts";
+import { type GroupLayout, alias, discriminatorFilter, fromClause, groupsOf, keyRefs, primaryOf } from "./row-layout.ts";
+
+/**
+ * A read whose rows are root objects: `[json, version, class, key..., (_ord)]`, one statement per
+ * table group of the class, in the order the object path reads them. `json` is NULL for a row of a
+ * class outside the model (invisible, as in the object path).
+ */
+export interface JsonSelect {
+  steps: { group: GroupLayout; compiled: Compiled }[];
+  /** Rows end with their place in the query's order (`_ord`): the groups' rows merge by it. */
+  ordered: boolean;
+}
+
+/** Where the key columns start in a JSON select's row. */
+export const KEY_COLUMN = 3;
+
+/** More correlated subqueries than this, and the read takes the object path (plans grow with branching^depth). */
+const MAX_SUBQUERIES = 256;
+/** D1 refuses statements over 100 KB. */
+const MAX_SQL_LENGTH = 90_000;
+
+/** A read no JSON select can write, and why. */
+interface Refused {
+  refused: string;
+}
+
+/** JSON selects per model, with the read plans' bounds (an entry weighs its key and its SQL). */
+const selects = perModelCache<JsonSelect | Refused>("jsonSelects", READ_PLAN_LIMIT, {
+  limit: READ_PLAN_WEIGHT,
+  weigh: (key, s) => ("steps" in s ? s.steps.reduce((n, step) => n + step.compiled.sql.length, key.length) : key.length),
+});
+
+/** The JSON select reading `meta`'s objects chosen by `selector` with `fetch`, or undefined where the object path must read them. */
+export function jsonSelect(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): JsonSelect | undefined {
+  const built = cached(model, meta, selector, fetch);
+  return "steps" in built ? built : undefined;
+}
+
+/** Why no JSON select writes this read (undefined when one does): for tests and whoever tunes a model. */
+export function jsonSelectRefusal(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): string | undefined {
+  const built = cached(model, meta, selector, fetch);
+  return "refused" in built ? built.refused : undefined;
+}
+
+function cached(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): JsonSelect | Refused {
+  if (fetch.maxDepth < 1) return { refused: "unlimited fetch depth" };
+  const key = `${meta.name}|${selector.kind === "subquery" ? "q:" + selector.cacheKey : selector.kind}|${planKey(fetch)}|${fetch.maxDepth}`;
+  return selects(model).get(key, () => build(model, meta, selector, fetch));
+}
+
+function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): JsonSelect | Refused {
+  try {
+    const writer = new Writer(model, fetch);
+    // A query's keys are built once (its prepared query keeps no SQL tree, only the query).
+    const subquery = selector.kind === "subquery" ? selector.keys(meta) : undefined;
+    const ordered = selector.kind === "subquery" && !!selector.ordered;
+    const keys = ordered ? subquery! : rootKeys(model, meta, selector, subquery);
+    const steps = groupsOf(model, meta).map((group) => {
+      const compiled = compile(writer.root(meta, group, selector.kind === "extent" ? "extent" : ordered ? "ordered" : "keys", keys));
+      if (compiled.sql.length > MAX_SQL_LENGTH) throw new NotInSql("a statement over the size limit");
+      if (parserNesting(compiled.sql) > PARSER_BUDGET) throw new NotInSql("a statement nested deeper than SQLite's parser reads");
+      return { group, compiled };
+    });
+    return { steps, ordered };
+  } catch (error) {
+    if (error instanceof NotInSql) return { refused: error.message };
+    throw error;
+  }
+}
+
+/** Where an object is written: how deep, and below which objects (the rows written in full above it, and itself). */
+interface Scope {
+  level: number;
+  path: readonly Row[];
+}
+
+/** A row of a table group under its table aliases (`t0`, `t1`... at the root, `j3_0`... below). */
+interface Row {
+  group: GroupLayout;
+  prefix: string;
+}
+
+class Writer {
+  private subqueries = 0;
+
+  constructor(
+    private readonly model: Model,
+    private readonly fetch: FetchPlan,
+  ) {}
+
+  /** The statement of one root table group: every row of the selection, in its order (`j` NULL for an invisible one). */
+  root(meta: ClassMeta, group: GroupLayout, selection: "extent" | "keys" | "ordered", keys: SQL): SQL {
+    const row: Row = { group, prefix: "t" };
+    const key = keyRefs(group);
+    const json = this.visible(row, this.object(row, { level: 0, path: [row] }));
+    const version = group.versionColumn ? sql`coalesce(${qualified(alias(0), group.versionColumn)}, 0)` : sql`NULL`;
+    const columns = [sql`${json} AS j`, sql`${version} AS v`, sql`${this.classColumn(row)} AS c`, ...key.map((k, i) => sql`${k} AS ${sql.raw(`k${i}`)}`)];
+    if (selection === "ordered") {
+      const on = key.map((k, i) => sql`${k} = ${sql.raw(`"q"._k${i}`)}`);
+      return sql`SELECT ${join(columns)}, "q"._ord AS o FROM ${fromClause(group, true)} JOIN (${keys}) "q" ON ${join(on, sql` AND `)} ORDER BY "q"._ord`;
+    }
+    const where = selection === "extent" ? discriminatorFilter(group, subtree(this.model, meta.name)) : sql`${tuple(key)} IN (${keys})`;
+    return sql`SELECT ${join(columns)} FROM ${fromClause(group, true)}${where ? sql` WHERE ${where}` : sql``} ORDER BY ${join(key)}`;
+  }
+
+  // ---- objects -------------------------------------------------------------------------------
+  // Nested rows are selected visible only (their WHERE checks the class), so an object's text
+  // needs no check of its own; SQLite's parser allows little nesting (see MAX_NESTING).
+
+  /** The row's object in full: identity, version, then the fields of its class. */
+  private object(row: Row, scope: Scope): SQL {
+    const { group } = row;
+    const first = group.classes[0]!;
+    const pieces: Piece[] = ['{"class":', this.className(row), ...this.keyPieces(first, keyRefs(group, row.prefix))];
+    const version = uniform(group.classes, (c) => (c.version ? `${c.version.column}|${c.version.fieldName ?? ""}` : ""), "classes versioned differently");
+    if (version) {
+      const value = integerJson(sql`coalesce(${qualified(alias(0, row.prefix), group.versionColumn!)}, 0)`);
+      pieces.push(',"_version":', value);
+      if (first.version!.fieldName) pieces.push(`,${JSON.stringify(first.version!.fieldName)}:`, value);
+    }
+    for (const slot of fieldSlots(group)) pieces.push(...this.slot(row, scope, slot));
+    pieces.push("}");
+    return concat(pieces);
+  }
+
+  /** The row's identity `{"class", key fields}`. */
+  private identity(row: Row): SQL {
+    return concat(['{"class":', this.className(row), ...this.keyPieces(row.group.classes[0]!, keyRefs(row.group, row.prefix)), "}"]);
+  }
+
+  /** An identity of the declared class, from a reference's key columns (the row is not read). */
+  private declaredIdentity(meta: ClassMeta, key: SQL[]): SQL {
+    return concat(['{"class":', JSON.stringify(meta.name), ...this.keyPieces(meta, key), "}"]);
+  }
+
+  private keyPieces(meta: ClassMeta, key: readonly SQL[]): Piece[] {
+    return keyFieldColumns(meta).flatMap((part, i) => {
+      if (part.type.kind === "key") throw new NotInSql("ancestor keys");
+      return [`,${JSON.stringify(part.field)}:`, keyJson(key[i]!, part.type)];
+    });
+  }
+
+  /** The class name of the row as JSON text (the row is visible). */
+  private className(row: Row): Piece {
+    const { group } = row;
+    if (!group.discriminatorColumn && group.classes.length > 1) throw new NotInSql("several classes in one table without a discriminator");
+    if (group.classes.length === 1) return JSON.stringify(group.classes[0]!.name);
+    // A class-name discriminator is the name itself.
+    if (group.classes.every((c) => c.discriminator!.values[c.name] === c.name)) return sql`json_quote(${this.discriminator(row)})`;
+    return this.byClass(row, (c) => literal(JSON.stringify(c.name)));
+  }
+
+  /** The row's class name as plain text, NULL for a class outside the group (the root rows' `c`). */
+  private classColumn(row: Row): SQL {
+    return row.group.discriminatorColumn ? this.byClass(row, (c) => literal(c.name)) : literal(row.group.classes[0]!.name);
+  }
+
+  /** `CASE discriminator WHEN value THEN of(class) ... END`: NULL for a value outside the group. */
+  private byClass(row: Row, of: (c: ClassMeta) => SQL): SQL {
+    const arms = row.group.classes.map((c) => sql`WHEN ${literal(c.discriminator!.values[c.name]!)} THEN ${of(c)}`);
+    return sql`CASE ${this.discriminator(row)} ${join(arms, sql` `)} END`;
+  }
+
+  /** `json`, or NULL when the row's class is outside its group (a row of another class is invisible). */
+  private visible(row: Row, json: SQL): SQL {
+    const check = this.classCheck(row);
+    return check ? sql`CASE WHEN ${check} THEN ${json} END` : json;
+  }
+
+  /** ` AND <the row's class is one of its group's>`, for the WHERE of a nested row. */
+  private visibleOnly(row: Row): SQL {
+    const check = this.classCheck(row);
+    return check ? sql` AND ${check}` : sql``;
+  }
+
+  private classCheck(row: Row): SQL | undefined {
+    const { group } = row;
+    if (!group.discriminatorColumn) return undefined;
+    return sql`${this.discriminator(row)} IN (${join(group.classes.map((c) => literal(c.discriminator!.values[c.name]!)))})`;
+  }
+
+  private discriminator(row: Row): SQL {
+    return qualified(alias(0, row.prefix), row.group.discriminatorColumn!);
+  }
+
+  // ---- fields --------------------------------------------------------------------------------
+
+  /** `,"name":value` for the classes of the group that write the field, each class as it writes it. */
+  private slot(row: Row, scope: Scope, slot: FieldSlot): Piece[] {
+    const variants = new Map<string, { field: FieldMeta; owner: ClassMeta; mode: "plan" | "identity"; classes: ClassMeta[] }>();
+    for (const [owner, field] of slot.byClass) {
+      const mode = planFields(owner, this.fetch).includes(field) ? "plan" : field.relation?.storage.kind === "fk-owner" ? "identity" : undefined;
+      if (!mode) continue;
+      const signature = `${mode}|${owner.fieldTables.get(field.name)}|${JSON.stringify([field.type, field.column, field.fkColumns, field.embeddedColumns, field.relation, field.enumOrdinal])}`;
+      const variant = variants.get(signature);
+      if (variant) variant.classes.push(owner);
+      else variants.set(signature, { field, owner, mode, classes: [owner] });
+    }
+    const written = (v: { field: FieldMeta; owner: ClassMeta; mode: "plan" | "identity" }): Piece[] => [
+      `,${JSON.stringify(slot.name)}:`,
+      ...(v.mode === "plan" ? this.field(row, scope, v.owner, v.field) : [this.reference(row, scope, v.owner, v.field, false)]),
+    ];
+    const all = [...variants.values()];
+    if (!all.length) return [];
+    if (all.length === 1 && all[0]!.classes.length === row.group.classes.length) return written(all[0]!);
+    // The classes of the row differ in how (or whether) they write the field.
+    const arms = all.map((v) => sql`WHEN ${this.discriminator(row)} IN (${join(v.classes.map((c) => literal(c.discriminator!.values[c.name]!)))}) THEN ${concat(written(v))}`);
+    return [sql`CASE ${join(arms, sql` `)} ELSE '' END`];
+  }
+
+  /** A field of the fetch plan, as pieces of its owner's text. */
+  private field(row: Row, scope: Scope, owner: ClassMeta, field: FieldMeta): Piece[] {
+    if (field.type.kind === "key") throw new NotInSql("ancestor keys");
+    const rel = field.relation;
+    if (!rel) {
+      if (field.embeddedColumns) {
+        const columns = new Map(Object.entries(field.embeddedColumns).map(([sub, col]) => [sub, this.column(row, owner, field, col)]));
+        const embedded = field.type.kind === "embedded" ? classOf(this.model, field.type.class).fields.values() : [];
+        return [storedFieldJson(field, undefined, { fields: embedded, columns })];
+      }
+      return [storedFieldJson(field, field.column ? this.column(row, owner, field, field.column) : undefined)];
+    }
+    if (field.type.kind === "map") throw new NotInSql("a map of references");
+    const toMany = field.type.kind === "collection";
+    switch (rel.storage.kind) {
+      case "fk-owner":
+        return [this.reference(row, scope, owner, field, true)];
+      case "fk-inverse":
+        return this.mappedBy(row, scope, field, rel.storage.targetField, toMany);
+      case "join-table": {
+        const s = rel.storage;
+        const jt = this.prefix() + "l";
+        const element = s.elementColumns.map((c) => qualified(jt, c));
+        const link = { table: s.table, alias: jt, owner: s.ownerColumns.map((c) => qualified(jt, c)), element, order: s.orderColumn ? [qualified(jt, s.orderColumn)] : element };
+        return this.linked(row, scope, classOf(this.model, rel.target), link, toMany);
+      }
+      case "join-inverse": {
+        const target = classOf(this.model, rel.target);
+        const s = owningJoinTable(this.model, target, rel.storage.targetField);
+        if (!s) return [toMany ? "[]" : "null"];
+        const jt = this.prefix() + "l";
+        const related = s.ownerColumns.map((c) => qualified(jt, c));
+        return this.linked(row, scope, target, { table: s.table, alias: jt, owner: s.elementColumns.map((c) => qualified(jt, c)), element: related, order: related }, toMany);
+      }
+    }
+  }
+
+  /** A column of the row, under the alias of the table holding the field for `owner`. */
+  private column(row: Row, owner: ClassMeta, field: FieldMeta, column: string): SQL {
+    const table = owner.fieldTables.get(field.name);
+    const i = table === undefined ? -1 : row.group.tables.indexOf(table);
+    if (i < 0) throw new NotInSql(`a field outside its group's tables (${owner.name}.${field.name})`);
+    return qualified(alias(i, row.prefix), column);
+  }
+
+  /**
+   * An owned to-one reference: null; the related object in full (`inPlan`, above the depth, not on
+   * the path); or its identity, of its runtime class (read when the class has subclasses), of the
+   * declared class when its row is missing.
+   */
+  private reference(row: Row, scope: Scope, owner: ClassMeta, field: FieldMeta, inPlan: boolean): SQL {
+    const target = classOf(this.model, field.relation!.target);
+    const fk = field.fkColumns!.map((c) => this.column(row, owner, field, c));
+    const full = inPlan && scope.level < this.fetch.maxDepth;
+    const declared = this.declaredIdentity(target, fk);
+    let written = declared;
+    if (full || subtree(this.model, target.name).length > 1) {
+      const read = groupsOf(this.model, target).map((group) => {
+        const related: Row = { group, prefix: this.prefix() };
+        const value = full ? this.object(related, this.below(scope, related)) : this.identity(related);
+        const from = full ? fromClause(group, true, related.prefix) : primaryOf(group, related.prefix);
+        return sql`(SELECT ${value} FROM ${from} WHERE ${tuple(keyRefs(group, related.prefix))} = ${tuple(fk)}${this.visibleOnly(related)})`;
+      });
+      written = sql`coalesce(${join([...read, declared])})`;
+    }
+    // An object already on the path is its identity (a cycle): the object written above.
+    const cycles = full ? this.onPath(scope, target.root).map((p) => sql` WHEN ${tuple(fk)} = ${tuple(keyRefs(p.group, p.prefix))} THEN ${this.identity(p)}`) : [];
+    return sql`CASE WHEN ${join(fk.map((c) => sql`${c} IS NULL`), sql` AND `)} THEN 'null'${sql.join(cycles)} ELSE ${written} END`;
+  }
+
+  /** The objects on the path whose hierarchy is `root` (one of them may be the related object). */
+  private onPath(scope: Scope, root: string): Row[] {
+    return scope.path.filter((p) => p.group.classes[0]!.root === root);
+  }
+
+  /** Where a related object of the scope's object is written in full. */
+  private below(scope: Scope, related: Row): Scope {
+    return { level: scope.level + 1, path: [...scope.path, related] };
+  }
+
+  /** A related object of the owner: in full above the depth unless already on the path; else its identity. */
+  private element(related: Row, scope: Scope): SQL {
+    if (scope.level >= this.fetch.maxDepth) return this.identity(related);
+    const full = this.object(related, this.below(scope, related));
+    const key = tuple(keyRefs(related.group, related.prefix));
+    const cycles = this.onPath(scope, related.group.classes[0]!.root).map((p) => sql`${key} = ${tuple(keyRefs(p.group, p.prefix))}`);
+    return cycles.length ? sql`iif(${join(cycles, sql` OR `)}, ${this.identity(related)}, ${full})` : full;
+  }
+
+  /** 1-N or 1-1 mapped-by: the related objects whose foreign key names the owner, by key. */
+  private mappedBy(row: Row, scope: Scope, field: FieldMeta, backName: string, toMany: boolean): Piece[] {
+    const target = classOf(this.model, field.relation!.target);
+    const back = target.fields.get(backName) ?? findInSubtree(this.model, target, backName);
+    const ownerKey = keyRefs(row.group, row.prefix);
+    const parts: SQL[] = [];
+    if (back?.fkColumns) {
+      for (const group of groupsOf(this.model, target)) {
+        const holders = group.classes.filter((c) => c.fields.get(backName)?.fkColumns);
+        if (!holders.length) continue;
+        const table = uniform(holders, (c) => c.fieldTables.get(backName)!, "a back reference in several tables");
+        if (!group.tables.includes(table)) throw new NotInSql("a back reference outside its group's tables");
+        const columns = uniform(holders, (c) => c.fields.get(backName)!.fkColumns!.join("\u0000"), "back references with different columns").split("\u0000");
+        const related: Row = { group, prefix: this.prefix() };
+        const at = alias(group.tables.indexOf(table), related.prefix);
+        const full = scope.level < this.fetch.maxDepth;
+        const from = full || table !== group.primaryTable ? fromClause(group, true, related.prefix) : primaryOf(group, related.prefix);
+        const where = sql`${tuple(columns.map((c) => qualified(at, c)))} = ${tuple(ownerKey)}${this.visibleOnly(related)}`;
+        const order = join(keyRefs(group, related.prefix));
+        const value = this.element(related, scope);
+        parts.push(
+          toMany ? inOrder(value, sql`${from} WHERE ${where}`, order) : sql`(SELECT ${value} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT 1)`,
+        );
+      }
+    }
+    return toMany ? listOf(parts) : [firstOf(parts)];
+  }
+
+  /** Objects through the link rows of a join table that name the owner, in link order; links to missing rows left out. */
+  private linked(row: Row, scope: Scope, target: ClassMeta, link: { table: string; alias: string; owner: SQL[]; element: SQL[]; order: SQL[] }, toMany: boolean): Piece[] {
+    const found = groupsOf(this.model, target).map((group) => {
+      const related: Row = { group, prefix: this.prefix() };
+      const from = scope.level < this.fetch.maxDepth ? fromClause(group, true, related.prefix) : primaryOf(group, related.prefix);
+      return sql`(SELECT ${this.element(related, scope)} FROM ${from} WHERE ${tuple(keyRefs(group, related.prefix))} = ${tuple(link.element)}${this.visibleOnly(related)})`;
+    });
+    const value = found.length === 1 ? found[0]! : sql`coalesce(${join([...found, sql`NULL`])})`;
+    const from = sql`${ident(link.table)} ${ident(link.alias)} WHERE ${tuple(link.owner)} = ${tuple(keyRefs(row.group, row.prefix))}`;
+    if (toMany) return ["[", inOrder(value, from, join(link.order)), "]"];
+    const names = link.order.map((_, i) => sql.raw(`o${i}`));
+    const ordered = join(link.order.map((o, i) => sql`${o} AS ${names[i]!}`));
+    return [sql`coalesce((SELECT x FROM (SELECT ${value} AS x, ${ordered} FROM ${from}) WHERE x IS NOT NULL ORDER BY ${join(names)} LIMIT 1), 'null')`];
+  }
+
+  /** A fresh alias prefix for a nested row; counts the plan's subqueries against MAX_SUBQUERIES. */
+  private prefix(): string {
+    if (++this.subqueries > MAX_SUBQUERIES) throw new NotInSql("a plan over the subquery limit");
+    return `j${this.subqueries}_`;
+  }
+}
+
+/** A JSON array of the groups' elements, group after group (each part NULL when it has none, which concat() takes as ''). */
+function listOf(parts: SQL[]): Piece[] {
+  if (!parts.length) return ["[]"];
+  return ["[", parts.length === 1 ? parts[0]! : sql`concat_ws(',', ${join(parts)})`, "]"];
+}
+
+/**
+ * The texts `value` of the rows of `from` (a FROM and WHERE) joined by commas in `order`; NULL for
+ * no rows. The rows come from an ordered subquery, which SQLite runs as a coroutine feeding the
+ * aggregate in order, rather than group_concat's own ORDER BY (SQLite 3.44), which sqld's
+ * statement parser refuses.
+ */
+function inOrder(value: SQL, from: SQL, order: SQL): SQL {
+  return sql`(SELECT group_concat(x, ',') FROM (SELECT ${value} AS x FROM ${from} ORDER BY ${order}))`;
+}
+
+/** The first group's object, or null. */
+function firstOf(parts: SQL[]): SQL {
+  return parts.length ? sql`coalesce(${join([...parts, sql`'null'`])})` : sql`'null'`;
+}
+
+/** The one value `of` gives every item, or NotInSql (`what` says what differed). */
+function uniform<T>(items: readonly T[], of: (item: T) => string, what: string): string {
+  const values = new Set(items.map(of));
+  if (values.size > 1) throw new NotInSql(what);
+  return [...values][0] ?? "";
+}
+
+/** A field as the classes of a group have it (each class has its own FieldMeta for an inherited field). */
+interface FieldSlot {
+  name: string;
+  byClass: Map<ClassMeta, FieldMeta>;
+}
+
+const slotsByGroup = new WeakMap<GroupLayout, FieldSlot[]>();
+
+/**
+ * The fields of a group's classes in one order that is every class's own order (inherited fields
+ * first): each class writes its fields in its declaration order, and a row writes the slots its
+ * class has. Cached per group (a model's groups are built once).
+ */
+function fieldSlots(group: GroupLayout): FieldSlot[] {
+  let slots = slotsByGroup.get(group);
+  if (slots) return slots;
+  const byId = new Map<string, FieldSlot>();
+  const order: FieldSlot[] = [];
+  for (const c of group.classes) {
+    let last = -1;
+    for (const f of c.fields.values()) {
+      if (f.primaryKey || f.isVersionField) continue;
+      const id = `${f.declaringClass}.${f.name}`;
+      let slot = byId.get(id);
+      if (!slot) byId.set(id, (slot = { name: f.name, byClass: new Map() })), order.push(slot);
+      slot.byClass.set(c, f);
+      const at = order.indexOf(slot);
+      if (at < last) throw new NotInSql(`fields of ${c.name} in an order its superclass does not have`);
+      last = at;
+    }
+  }
+  slotsByGroup.set(group, (slots = order));
+  return slots;
+}

@@ -1,0 +1,245 @@
+/**
+ * JSON selects (src/plan/json-select.ts) write what the object path writes. Over models with
+ * data (the sample, the JDO TCK company in both identity forms, a graph of cycles and shared
+ * objects, every inheritance strategy, a hierarchy with a join table, one field of every type),
+ * for every class, every fetch plan (default, all, each named group) at depths 1 to 3, the whole
+ * extent and every object by key: the text a JSON select writes is valid JSON and equals the
+ * serializer's JSON of the objects the loader reads. Every select it builds is read by SQLite's
+ * parser (the nesting estimate is checked on nestings of each construct too), and the reads it
+ * leaves to the object path are the ones it names.
+ */
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "libsql";
+import { Serializer } from "../src/json/serialize.ts";
+import { base64Marks } from "../src/json/sql-values.ts";
+import type { ClassMeta } from "../src/metadata/model.ts";
+import { type FetchPlan, planKey } from "../src/plan/fetch-plan.ts";
+import { jsonTexts, readJson } from "../src/plan/json-rows.ts";
+import { jsonSelect, jsonSelectRefusal } from "../src/plan/json-select.ts";
+import { load } from "../src/plan/load.ts";
+import type { RootSelector } from "../src/plan/read-plan.ts";
+import { PARSER_BUDGET, parserNesting } from "../src/store/parser-nesting.ts";
+import { type Harness, startHarness } from "./support/harness.ts";
+import { graphModel, seedGraph } from "./support/graph-model.ts";
+import { loadCompanyData } from "./fixtures/company-query-data.ts";
+import { tckCompanyModel } from "./fixtures/tck-company.ts";
+import { sampleHarness } from "./fuzz/world.ts";
+
+const DEPTHS = [1, 2, 3];
+
+/** The fetch plans compared: default and `all`, and each named group of the model, at each depth. */
+function plansOf(h: Harness): FetchPlan[] {
+  const named = new Set<string>();
+  for (const c of h.model.classes.values()) for (const g of c.fetchGroups.keys()) named.add(g);
+  return DEPTHS.flatMap((maxDepth) => [[], ["all"], ...[...named].map((g) => [g])].map((groups) => ({ groups, maxDepth })));
+}
+
+interface Outcome {
+  compared: number;
+  /** Refusal reasons, each with one read it was given for. */
+  refused: Map<string, string>;
+}
+
+/** The object path's texts for a selection (load, then the serializer). */
+async function objectPath(h: Harness, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, values: Record<string, unknown>): Promise<{ texts: string[]; keys: unknown[] }> {
+  const { roots, objects } = await load(h.store, h.model, meta, selector, fetch, values);
+  const serializer = new Serializer(h.model, objects, fetch);
+  return { texts: roots.map((r) => JSON.stringify(serializer.object(r))), keys: roots.map((r) => (r.key.length === 1 ? r.key[0] : r.key)) };
+}
+
+/** Compares both paths for every class and plan of the harness's model. */
+async function compareAll(h: Harness): Promise<Outcome> {
+  const outcome: Outcome = { compared: 0, refused: new Map() };
+  for (const meta of h.model.classes.values()) {
+    if (meta.embeddedOnly) continue;
+    for (const fetch of plansOf(h)) {
+      const extent = await objectPath(h, meta, { kind: "extent" }, fetch, {});
+      const selections: [RootSelector, Record<string, unknown>, string[]][] = [
+        [{ kind: "extent" }, {}, extent.texts],
+        [{ kind: "keys" }, { keys: JSON.stringify(extent.keys) }, extent.texts],
+      ];
+      for (const [selector, values, expected] of selections) {
+        const what = `${meta.name} ${selector.kind} ${planKey(fetch) || "default"} depth ${fetch.maxDepth}`;
+        const select = jsonSelect(h.model, meta, selector, fetch);
+        if (!select) {
+          const reason = jsonSelectRefusal(h.model, meta, selector, fetch)!;
+          if (!outcome.refused.has(reason)) outcome.refused.set(reason, what);
+          continue;
+        }
+        const texts = jsonTexts(await readJson(h.store, h.model, select, values));
+        const parsed = texts.map((t, i) => {
+          try {
+            return JSON.parse(t);
+          } catch {
+            assert.fail(`${what}: object ${i} is not JSON: ${t.slice(0, 300)}`);
+          }
+        });
+        assert.deepStrictEqual(parsed, expected.map((t) => JSON.parse(t)), what);
+        outcome.compared++;
+      }
+    }
+  }
+  return outcome;
+}
+
+/** The refusals are the named ones only, and most reads were compared. */
+function assertOutcome(outcome: Outcome, allowed: string[], atLeast: number): void {
+  for (const [reason, example] of outcome.refused) assert.ok(allowed.some((a) => reason.includes(a)), `unexpected refusal "${reason}" (e.g. ${example})`);
+  assert.ok(outcome.compared >= atLeast, `compared ${outcome.compared} reads, expected at least ${atLeast}`);
+}
+
+describe("JSON selects write what the object path writes", () => {
+  test("the sample model (every class, new-table and superclass-table, embedded, collections, maps, an M-N join table)", async () => {
+    const h = await sampleHarness();
+    try {
+      // Category's key holds its parent's key: ancestor keys are left to the object path; so are
+      // some plans at depth 3.
+      assertOutcome(await compareAll(h), ["ancestor keys", "nested deeper"], 60);
+    } finally {
+      h.close();
+    }
+  });
+
+  test("the JDO TCK company model with its query data (a hierarchy in one table, M-N both ways, embedded addresses)", async () => {
+    const h = await startHarness(tckCompanyModel("applicationidentity"));
+    try {
+      await loadCompanyData(h);
+      // Persons with every relation in full, and most classes at depth 3, make statements too large.
+      assertOutcome(await compareAll(h), ["over the subquery limit", "over the size limit", "nested deeper"], 90);
+    } finally {
+      h.close();
+    }
+  });
+
+  test("a graph of cycles and shared objects (self references, a ring through a join table, a subclass in the same table)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "extent-json-select-"));
+    const h = await startHarness({ models: [graphModel], url: `file:${join(dir, "graph.db")}` });
+    try {
+      await seedGraph(`file:${join(dir, "graph.db")}`, 40, 4);
+      // Persons at depth 3 nest more levels of related persons than SQLite's parser reads.
+      assertOutcome(await compareAll(h), ["nested deeper", "over the subquery limit", "over the size limit"], 30);
+    } finally {
+      h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("every inheritance strategy (new-table, superclass-table, subclass-table, complete-table in several tables) and references into each", async () => {
+    const h = await startHarness({ metadata: [{ source: "inheritance/package.jdo", text: readFileSync(new URL("./models/inheritance/package.jdo", import.meta.url), "utf8") }] });
+    try {
+      const P = "org.test.inh";
+      const post = async (cls: string, body: unknown) => {
+        const r = await h.post(`/${P}.${cls}`, body);
+        assert.equal(r.status, 201, r.text);
+        return r.body;
+      };
+      const car = await post("SportsCar", { make: "Fast", doors: 2, topSpeed: 300 });
+      await post("Truck", { make: "Big", payload: 12.5 });
+      const circle = await post("Circle", { color: "red", radius: 1.5 });
+      const square = await post("Square", { color: "blue", side: 2 });
+      const savings = await post("Savings", { holder: "Ann", balance: 10.25, rate: 0.1 + 0.2 });
+      await post("Checking", { holder: "Bob", balance: -3, overdraft: 100 });
+      const dog = await post("Dog", { name: "Rex", breed: "Collie" });
+      const cat = await post("Cat", { name: "Tom", indoor: true });
+      await post("Owner", { name: "Zoe", vehicle: { _id: car._id }, shapes: [{ id: square.id }, { id: circle.id }], account: { number: savings.number }, pets: [{ class: `${P}.Cat`, id: cat.id }, { class: `${P}.Dog`, id: dog.id }] });
+      await post("Owner", { name: "Yan" });
+      assertOutcome(await compareAll(h), [], 100);
+    } finally {
+      h.close();
+    }
+  });
+
+  test("a hierarchy with a discriminator, a join table both ways and a mapped-by set", async () => {
+    const h = await startHarness({ metadata: [{ source: "n-plus-one/package.jdo", text: readFileSync(new URL("./models/n-plus-one/package.jdo", import.meta.url), "utf8") }] });
+    try {
+      const P = "org.test.np";
+      const tag = async (label: string) => (await h.post(`/${P}.Tag`, { label })).body._id;
+      const tags = [await tag("red"), await tag("green"), await tag("blue")];
+      const region = (await h.post(`/${P}.Region`, { name: "north" })).body._id;
+      const kinds = ["Book", "Dvd", "Item"];
+      const items = Array.from({ length: 7 }, (_, i) => ({ class: `${P}.${kinds[i % 3]}`, name: `item ${i}`, tags: tags.filter((_, j) => (i + j) % 2 === 0).map((t) => ({ _id: t })), ...(i % 3 === 0 ? { pages: i } : i % 3 === 1 ? { minutes: i } : {}) }));
+      assert.equal((await h.post(`/${P}.Shop`, { name: "shop", region: { _id: region }, items })).status, 201);
+      assertOutcome(await compareAll(h), ["nested deeper"], 40);
+    } finally {
+      h.close();
+    }
+  });
+
+  test("one field of every type, with the values JSON and SQLite write differently", async () => {
+    const h = await startHarness({ metadata: [{ source: "types/package.jdo", text: readFileSync(new URL("./models/types/package.jdo", import.meta.url), "utf8") }] });
+    try {
+      const doubles = [0.1 + 0.2, 1e-7, 2.5e-7, 1e21, 1e20, 5e-324, 1.7976931348623157e308, -1.5e-300, 123456.789, 1 / 3, 100, -0, 2 ** 53 + 2];
+      for (const [i, d] of doubles.entries()) {
+        const body = {
+          pDouble: d, wDouble: -d, pFloat: 1.25, wFloat: null, bigDecimal: d, pChar: i % 2 ? "\u0000" : "é", wCharacter: "\"",
+          pBoolean: i % 2 === 0, wBoolean: i % 3 === 0 ? null : false, pLong: Number.MAX_SAFE_INTEGER - i, wLong: -(2 ** 40),
+          string: `quote " backslash \\ controls \u0001\u0008\t\n\f\r\u001f\u007f line \u2028 emoji 😀 ${i}`,
+          bytes: btoa(String.fromCharCode(...Array.from({ length: i * 7 }, (_, j) => (j * 37 + i) % 256))),
+          color: ["RED", "GREEN", "BLUE"][i % 3], size: ["SMALL", "MEDIUM", "LARGE"][i % 3],
+          tags: ["a", "b\u0001"], scores: [1, -2, 3], attributes: { "x y": 1, __proto__: 2 }, labels: { k: "v\"" },
+          address: i % 2 ? null : { street: "Main", zip: "1234", floor: i },
+          utilDate: 86_400_000 * i, localTime: 3_600_000, uuid: "0F8FAD5B-D9CB-469F-A165-70867728950E",
+        };
+        const r = await h.post("/test.types.AllTypes", JSON.parse(JSON.stringify(body).replace('"__proto__"', '"__proto__"')));
+        assert.equal(r.status, 201, r.text);
+      }
+      assertOutcome(await compareAll(h), [], 12);
+      // Every double reads back as the same number (0.1 + 0.2 is not 0.3).
+      const meta = h.model.classes.get("test.types.AllTypes")!;
+      const select = jsonSelect(h.model, meta, { kind: "extent" }, { groups: [], maxDepth: 1 })!;
+      const read = jsonTexts(await readJson(h.store, h.model, select, {})).map((t) => JSON.parse(t));
+      assert.deepStrictEqual(read.map((o) => o.pDouble), doubles.map((d) => (Object.is(d, -0) ? 0 : d)));
+    } finally {
+      h.close();
+    }
+  });
+});
+
+test("byte[] values are written as hex between U+0001 marks and read as base64", () => {
+  assert.equal(base64Marks('{"b":"\u0001000102FF\u0001","c":"\u0001\u0001"}'), `{"b":"${btoa("\u0000\u0001\u0002\u00ff")}","c":""}`);
+  assert.equal(base64Marks('{"plain":"text"}'), '{"plain":"text"}');
+});
+
+describe("the parser nesting estimate", () => {
+  const db = new (Database as unknown as new (path: string) => { exec(sql: string): void; prepare(sql: string): unknown })(":memory:");
+  db.exec("CREATE TABLE t(a, b)");
+  const parses = (sql: string) => {
+    try {
+      db.prepare(sql);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // Each construct a JSON select nests, opened n times around a value.
+  const CONSTRUCTS: Record<string, [string, string]> = {
+    parenthesis: ["(", ")"],
+    "function, first argument": ["concat(", ")"],
+    "function, later argument": ["concat('a', ", ")"],
+    "CASE WHEN ... THEN": ["CASE WHEN 1 THEN ", " END"],
+    "CASE ... ELSE": ["CASE WHEN 1 THEN 2 ELSE ", " END"],
+    iif: ["iif(1, 'x', ", ")"],
+    "scalar subquery": ["(SELECT ", ")"],
+    "subquery in a condition": ["(SELECT 1 FROM t WHERE a = (SELECT ", "))"],
+    "subquery in IN": ["(SELECT 1 FROM t WHERE a IN (SELECT ", "))"],
+    "an ordered group_concat, as a to-many relation": ["concat('x', (SELECT group_concat(x, ',') FROM (SELECT iif(a = 1, 'x', ", ") AS x FROM t WHERE (a, b) = (1, 2) ORDER BY a)))"],
+    "a reference, as a to-one relation": ["(SELECT concat('x', CASE WHEN t.a IS NULL THEN 'null' WHEN t.a = 2 THEN 'x' ELSE coalesce((SELECT ", " FROM t WHERE a = 1), 'd') END) FROM t)"],
+  };
+  for (const [name, [open, close]] of Object.entries(CONSTRUCTS)) {
+    test(`${name}: the estimate passes only what the parser reads`, () => {
+      const nested = (n: number) => `SELECT ${open.repeat(n)}1${close.repeat(n)}`;
+      assert.ok(parses(nested(1)), `the construct itself parses: ${nested(1)}`);
+      let n = 1;
+      while (parses(nested(n + 1))) n++;
+      // n parses, n + 1 does not.
+      assert.ok(parserNesting(nested(n + 1)) > PARSER_BUDGET, `${n + 1} levels overflow the parser, estimated ${parserNesting(nested(n + 1))}`);
+      const passed = Math.floor(n * 0.75);
+      assert.ok(parserNesting(nested(passed)) <= PARSER_BUDGET, `the estimate is not far above the truth: ${passed} of ${n} levels estimated ${parserNesting(nested(passed))}`);
+    });
+  }
+});
+
