@@ -14,7 +14,8 @@ import { resolveContext } from "../src/config/resolve-context.ts";
 import { createRestHandler } from "../src/handler.ts";
 import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
 import { EmbeddedStore } from "../src/store/embedded-store.ts";
-import type { Statement, StatementResult, Store } from "../src/store/store.ts";
+import { openLibsqlStore } from "../src/store/libsql-store.ts";
+import { type Statement, type StatementResult, type Store, TimeLimitError } from "../src/store/store.ts";
 import { databaseDigest } from "./support/digest.ts";
 import { type Harness, type Reply, startHarness } from "./support/harness.ts";
 
@@ -226,6 +227,21 @@ describe("requestTimeMs: a request that holds the server too long is 503 with Re
     assert.equal(r.status, 200);
     assert.equal(((await r.json()) as unknown[]).length, 1);
   });
+});
+
+test("an embedded file opened by its URL is a blocking store that keeps the request's deadline between statements", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "extent-limits-"));
+  const store = openLibsqlStore(`file:${join(dir, "t.db")}`);
+  try {
+    // Known before the file is open: a request's clock never races a timer against a synchronous engine.
+    assert.equal(store.blocking, true);
+    const one = { sql: "SELECT 1", params: [] };
+    assert.deepEqual((await store.batch([one], "read")).map((r) => r.rows), [[[1]]]);
+    await assert.rejects(store.batch([one, one], "read", Date.now() - 1), TimeLimitError);
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("half a UTF-16 surrogate pair, which no database stores, is refused: 422 in a body (with its path), 400 in a query or parameter", async () => {

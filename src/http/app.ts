@@ -34,8 +34,11 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   const base = new Hono<Env>({ strict: false });
   const app = shared.prefix ? base.basePath(shared.prefix) : base;
 
+  // Once the store is ready, requests stop waiting on the promise (a microtask each).
+  let isReady = false;
+  void ready().then(() => (isReady = true), () => {});
   base.use(async (c, next) => {
-    await ready();
+    if (!isReady) await ready();
     // The request's own clock (limits.requestTimeMs) and, for Server-Timing, its own count of
     // what it cost the store.
     const timed = new DeadlineStore(shared.store, shared.limits.requestTimeMs);

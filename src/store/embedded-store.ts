@@ -54,20 +54,15 @@ export class EmbeddedStore implements Store {
 
   async batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]> {
     if (statements.length === 0) return [];
+    // One read statement sees one snapshot on its own: no transaction to open and commit.
+    if (statements.length === 1 && mode === "read") return [this.run(statements[0]!)];
     const out: StatementResult[] = [];
     try {
       this.db.exec(mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN");
       for (const s of statements) {
         // A statement runs to its end once started (the engine is synchronous); a read stops between them.
         if (deadline !== undefined && out.length && Date.now() > deadline) throw new TimeLimitError(0);
-        const stmt = this.statements.get(s.sql, () => this.prepare(s.sql));
-        const params = s.params.map(toNative);
-        if (stmt.reader) {
-          if (this.checkColumns) this.checkColumns(s.sql, stmt.columns().map((c) => c.name));
-          out.push({ rows: stmt.all(params), rowsAffected: 0 });
-        } else {
-          out.push({ rows: [], rowsAffected: stmt.run(params).changes });
-        }
+        out.push(this.execute(s));
       }
       this.db.exec("COMMIT");
     } catch (error) {
@@ -75,6 +70,23 @@ export class EmbeddedStore implements Store {
       throw error instanceof TimeLimitError ? error : translateStoreError(error);
     }
     return out;
+  }
+
+  /** One statement outside a transaction (in autocommit), its errors translated. */
+  private run(s: Statement): StatementResult {
+    try {
+      return this.execute(s);
+    } catch (error) {
+      throw translateStoreError(error);
+    }
+  }
+
+  private execute(s: Statement): StatementResult {
+    const stmt = this.statements.get(s.sql, () => this.prepare(s.sql));
+    const params = s.params.map(toNative);
+    if (!stmt.reader) return { rows: [], rowsAffected: stmt.run(params).changes };
+    if (this.checkColumns) this.checkColumns(s.sql, stmt.columns().map((c) => c.name));
+    return { rows: stmt.all(params), rowsAffected: 0 };
   }
 
   migrate(statements: readonly Statement[]): Promise<StatementResult[]> {

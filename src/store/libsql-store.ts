@@ -15,7 +15,7 @@ import type { Statement, StatementResult, Store } from "./store.ts";
  */
 export function openLibsqlStore(url: string, authToken?: string): Store {
   const path = embeddedPath(url);
-  return path === undefined ? new LibsqlStore(createClient({ url, authToken })) : lazily(EmbeddedStore.open(path));
+  return path === undefined ? new LibsqlStore(createClient({ url, authToken })) : new OpeningStore(EmbeddedStore.open(path), true);
 }
 
 /** The file path of an embedded URL (`file:path`, `file:///abs`, `:memory:`), else undefined. */
@@ -26,13 +26,32 @@ export function embeddedPath(url: string): string | undefined {
   return undefined;
 }
 
-/** A store that is being opened: every call waits for it (the handler's first call is its schema work). */
-function lazily(opening: Promise<Store>): Store {
-  return {
-    batch: async (statements, mode) => (await opening).batch(statements, mode),
-    migrate: async (statements) => (await opening).migrate(statements),
-    close: () => void opening.then((s) => s.close(), () => {}),
-  };
+/**
+ * A store that is being opened: calls wait for it (the handler's first call is its schema work),
+ * then go straight to it, with the request's deadline. `blocking` is known before it opens (an
+ * embedded file runs synchronously), so a request's time limit never races a timer against it.
+ */
+class OpeningStore implements Store {
+  private open: Store | undefined;
+
+  constructor(
+    private readonly opening: Promise<Store>,
+    readonly blocking: boolean,
+  ) {
+    opening.then((store) => (this.open = store), () => {});
+  }
+
+  batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]> {
+    return this.open ? this.open.batch(statements, mode, deadline) : this.opening.then((s) => s.batch(statements, mode, deadline));
+  }
+
+  migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
+    return this.open ? this.open.migrate(statements) : this.opening.then((s) => s.migrate(statements));
+  }
+
+  close(): void {
+    void this.opening.then((s) => s.close(), () => {});
+  }
 }
 
 export class LibsqlStore implements Store {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --runtime node|bun] [--duration 5] [--connections 10] [--no-worker]`
+ * `npm run bench [-- --runtime node|bun] [--duration 5] [--connections 10] [--no-worker] [--only TEXT]`
  * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker)
  *
  * Generates the data set (test/bench/data.ts), captures the SQL Extent runs for each operation,
@@ -152,7 +152,9 @@ async function main(): Promise<void> {
     console.log(`${data.objects} objects; runtime ${runtime}; autocannon ${connections} connections × ${duration} s per operation and server; the floor answers what Extent answers.\n`);
 
     const rows: string[][] = [];
-    for (const op of OPERATIONS) {
+    // --only TEXT: the operations whose name holds TEXT (while working on one).
+    const only = flag("only", "");
+    for (const op of OPERATIONS.filter((o) => o.name.includes(only))) {
       const e = await load(`${extent!.url}/api${op.path}`, op.method, op.body);
       const f = await load(`${floor!.url}/api${op.path}`, op.method, op.body);
       const n = await load(`${native!.url}/api${op.path}`, op.method, op.body);
