@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { readJsonBody } from "../src/http/body.ts";
 import { findJsonSyntaxError } from "../src/http/json-syntax.ts";
 import { startHarness } from "./support/harness.ts";
 
@@ -63,4 +64,30 @@ test("a malformed body nested a hundred thousand levels deep is a 400, not a sta
   } finally {
     h.close();
   }
+});
+
+test("a GET or HEAD body is read only when the request declares one (Content-Length or Transfer-Encoding), as HTTP/1.1 frames it", async () => {
+  // A request whose body getter counts its calls: on @hono/node-server it builds a whole Request.
+  const request = (method: string, headers: Record<string, string>, text?: string) => {
+    let asked = 0;
+    const req = {
+      method,
+      headers: new Headers(headers),
+      get body() {
+        asked++;
+        return text === undefined ? null : new Response(text).body;
+      },
+    } as unknown as Request;
+    return { req, asked: () => asked };
+  };
+  const bare = request("GET", {});
+  assert.equal(await readJsonBody(bare.req, 1024, false), undefined);
+  assert.equal(bare.asked(), 0, "a GET that declares no body is not asked for one");
+  const sized = request("GET", { "content-length": "16", "content-type": "application/json" }, '{"id":9,"k":"g"}');
+  assert.deepEqual(await readJsonBody(sized.req, 1024, false), { id: 9, k: "g" });
+  const chunked = request("HEAD", { "transfer-encoding": "chunked" }, '{"id":1}');
+  assert.deepEqual(await readJsonBody(chunked.req, 1024, false), { id: 1 });
+  // Other methods are read whatever their headers say (a Request made in code has no Content-Length).
+  const post = request("POST", {}, '{"title":"x"}');
+  assert.deepEqual(await readJsonBody(post.req, 1024, true), { title: "x" });
 });

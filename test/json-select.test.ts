@@ -3,8 +3,8 @@
  * data (the sample, the JDO TCK company in both identity forms, a graph of cycles and shared
  * objects, every inheritance strategy, a hierarchy with a join table, one field of every type),
  * for every class, every fetch plan (default, all, each named group) at depths 1 to 3, the whole
- * extent and every object by key: the text a JSON select writes is valid JSON and equals the
- * serializer's JSON of the objects the loader reads. Every select it builds is read by SQLite's
+ * extent and every object by key: the text a JSON select writes, row by row and as one row, is
+ * valid JSON and equals the serializer's JSON of the objects the loader reads. Every select it builds is read by SQLite's
  * parser (the nesting estimate is checked on nestings of each construct too), and the reads it
  * leaves to the object path are the ones it names.
  */
@@ -18,7 +18,7 @@ import { Serializer } from "../src/json/serialize.ts";
 import { base64Marks } from "../src/json/sql-values.ts";
 import type { ClassMeta } from "../src/metadata/model.ts";
 import { type FetchPlan, planKey } from "../src/plan/fetch-plan.ts";
-import { jsonTexts, readJson } from "../src/plan/json-rows.ts";
+import { jsonTexts, readJson, readJsonArray } from "../src/plan/json-rows.ts";
 import { jsonSelect, jsonSelectRefusal } from "../src/plan/json-select.ts";
 import { load } from "../src/plan/load.ts";
 import type { RootSelector } from "../src/plan/read-plan.ts";
@@ -79,6 +79,12 @@ async function compareAll(h: Harness): Promise<Outcome> {
           }
         });
         assert.deepStrictEqual(parsed, expected.map((t) => JSON.parse(t)), what);
+        if (select.array) {
+          // The same objects as one row: the texts joined in SQL.
+          const array = await readJsonArray(h.store, select, values);
+          assert.deepStrictEqual(JSON.parse(`[${array.text}]`), parsed, `${what}, as one row`);
+          assert.equal(array.visible, parsed.length, `${what}, as one row: visible objects`);
+        }
         outcome.compared++;
       }
     }

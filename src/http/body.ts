@@ -9,11 +9,22 @@ function isJson(contentType: string): boolean {
   return media === "application/json" || media.endsWith("+json");
 }
 
+/**
+ * A GET or HEAD has a body only when it says so (Content-Length above 0, or Transfer-Encoding).
+ * Asking for `request.body` costs more than the read it serves on some servers (@hono/node-server
+ * builds a whole Request for it), so a GET of an extent does not ask unless a key was sent.
+ */
+function mayHaveBody(request: Request): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return true;
+  const length = request.headers.get("content-length");
+  return (length !== null && length.trim() !== "0") || request.headers.get("transfer-encoding") !== null;
+}
+
 /** The raw text of the body, or `undefined` when there is none. */
 export async function readBodyText(request: Request, limit: number): Promise<string | undefined> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (declared > limit) throw new HttpError(413, `the body is ${declared} bytes; the limit is ${limit} bytes`);
-  if (!request.body) return undefined;
+  if (!mayHaveBody(request) || !request.body) return undefined;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

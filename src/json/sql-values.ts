@@ -49,12 +49,15 @@ export function integerJson(x: SQL): SQL {
 /** Kinds stored in INTEGER columns. */
 const INTEGER_KINDS = new Set(["byte", "short", "int", "long", "biginteger", "date", "sql-date", "timestamp", "local-date", "local-date-time", "local-time", "instant"]);
 
+export const isWholeNumber = (type: ValueType): boolean => type.kind === "basic" && INTEGER_KINDS.has(type.basic);
+
 /**
  * A key part's JSON text: as `valueJson`, except that a whole-number key is its column as it is
- * (a key is never NULL, and a single INTEGER key is the table's rowid: always an integer).
+ * (a key is never NULL, and a single INTEGER key is the table's rowid: always an integer; a
+ * foreign key holding one is NULL or such a key).
  */
 export function keyJson(x: SQL, type: ValueType): SQL {
-  return type.kind === "basic" && INTEGER_KINDS.has(type.basic) ? x : valueJson(x, type, false);
+  return isWholeNumber(type) ? x : valueJson(x, type, false);
 }
 
 /** A single value's JSON text, as `encodeValue(stored, type, ordinal)` writes it. */
@@ -122,6 +125,16 @@ export type Piece = string | SQL;
  * under SQLite's limit on a function's arguments.
  */
 export function concat(pieces: readonly Piece[]): SQL {
+  return concatSql(merge(pieces));
+}
+
+/** Pieces joined by `||`: NULL when any expression piece is NULL (where concat() would drop it). */
+export function pipes(pieces: readonly Piece[]): SQL {
+  return sql.join(merge(pieces), sql` || `);
+}
+
+/** Adjacent constant pieces merged into one literal each. */
+function merge(pieces: readonly Piece[]): SQL[] {
   const merged: SQL[] = [];
   let text = "";
   for (const p of pieces) {
@@ -133,7 +146,7 @@ export function concat(pieces: readonly Piece[]): SQL {
     }
   }
   if (text || !merged.length) merged.push(literal(text));
-  return concatSql(merged);
+  return merged;
 }
 
 function concatSql(parts: SQL[]): SQL {

@@ -10,17 +10,18 @@ import { type ClassMeta, type Model, subtree } from "../metadata/model.ts";
 import type { Store } from "../store/store.ts";
 import { type SQL, ident, join, param, sql, tuple } from "../store/sql.ts";
 import type { FetchPlan } from "./fetch-plan.ts";
-import { jsonRows, jsonStatements, jsonTexts } from "./json-rows.ts";
+import { jsonRows, jsonStatements, jsonTexts, readJsonArray } from "./json-rows.ts";
 import { jsonSelect } from "./json-select.ts";
 import { assemble, expandFurther, firstPlan, planStatements } from "./load.ts";
 import { IdentityMap, type LoadedObject } from "./objects.ts";
 import type { RootSelector } from "./read-plan.ts";
 import { type GroupLayout, discriminatorFilter, groupsOf, keyRefs, primaryOf } from "./row-layout.ts";
 
-/** Where the next page starts: after `key` in the extent's table group `group`. */
+/** Where the next page starts: after `key` (at it, when `inclusive`) in the extent's table group `group`. */
 export interface Cursor {
   group: number;
   key: readonly unknown[];
+  inclusive?: boolean;
 }
 
 export interface ExtentPage {
@@ -43,6 +44,14 @@ export interface JsonPage {
 export async function readExtentPageJson(store: Store, model: Model, meta: ClassMeta, fetch: FetchPlan, size: number, after?: Cursor): Promise<JsonPage | undefined> {
   const select = jsonSelect(model, meta, pageSelector(model, meta, after), fetch);
   if (!select) return undefined;
+  if (select.array) {
+    // One row: the page's texts joined, and the row one past the page (which the read peeks at).
+    const page = await readJsonArray(store, select, pageValues(size, after));
+    if (page.rows <= size) return { elements: page.text ? [page.text] : [] };
+    // That row's text (when it is visible) ends the joined texts; the next page starts at its key.
+    const text = page.lastText === null ? page.text : page.text.slice(0, Math.max(0, page.text.length - page.lastText.length - 1));
+    return { elements: text ? [text] : [], next: { group: 0, key: [page.lastKey], inclusive: true } };
+  }
   const results = await store.batch(jsonStatements(select, pageValues(size, after)), "read");
   // Every root row, visible or not, in extent order: the cursor follows rows, not objects.
   const rows = jsonRows(model, select, results);
@@ -92,33 +101,34 @@ function pageSelector(model: Model, meta: ClassMeta, after: Cursor | undefined):
   const start = after?.group ?? 0;
   return {
     kind: "subquery",
-    cacheKey: `extent-page:${start}:${after ? "after" : "first"}`,
-    keys: () => pageKeys(model, meta, groupsOf(model, meta).slice(start), !!after),
+    cacheKey: `extent-page:${start}:${after ? (after.inclusive ? "from" : "after") : "first"}`,
+    keys: () => pageKeys(model, meta, groupsOf(model, meta).slice(start), after ? (after.inclusive ? ">=" : ">") : undefined),
   };
 }
 
 /**
- * The page's keys. One table group (the common case): its keys after the cursor, by key, which
+ * The page's keys. One table group (the common case): its keys after the cursor (from it, for an
+ * inclusive one), by key, which
  * the primary key's index answers without a scan. Several (complete-table): each group's first
  * keys after the cursor (the cursor's group only), tagged with the group's position, merged in
  * (group, key) order.
  */
-function pageKeys(model: Model, meta: ClassMeta, groups: readonly GroupLayout[], hasCursor: boolean): SQL {
+function pageKeys(model: Model, meta: ClassMeta, groups: readonly GroupLayout[], cursor: ">" | ">=" | undefined): SQL {
   const classes = subtree(model, meta.name);
   const limit = param("limit");
-  const select = (group: GroupLayout, cursor: boolean, columns: SQL) => {
+  const select = (group: GroupLayout, after: boolean, columns: SQL) => {
     const keys = keyRefs(group, PREFIX);
     const filter = discriminatorFilter(group, classes, PREFIX);
-    const conditions = [...(filter ? [filter] : []), ...(cursor ? [sql`${tuple(keys)} > ${tuple(keys.map((_, i) => param(`after${i}`)))}`] : [])];
+    const conditions = [...(filter ? [filter] : []), ...(after ? [sql`${tuple(keys)} ${sql.raw(cursor!)} ${tuple(keys.map((_, i) => param(`after${i}`)))}`] : [])];
     const where = conditions.length ? sql` WHERE ${join(conditions, sql` AND `)}` : sql``;
     return sql`SELECT ${columns} FROM ${primaryOf(group, PREFIX)}${where} ORDER BY ${join(keys)} LIMIT ${limit}`;
   };
-  if (groups.length === 1) return select(groups[0]!, hasCursor, join(keyRefs(groups[0]!, PREFIX)));
+  if (groups.length === 1) return select(groups[0]!, !!cursor, join(keyRefs(groups[0]!, PREFIX)));
   const names = meta.keyColumns.map((_, i) => ident(`_k${i}`));
   const arms = groups.map((group, g) => {
     const columns = join([sql`${sql.raw(String(g))} AS ${ident("_g")}`, ...keyRefs(group, PREFIX).map((k, i) => sql`${k} AS ${names[i]!}`)]);
     // A compound SELECT's arms cannot have their own ORDER BY and LIMIT: each is a subquery.
-    return sql`SELECT * FROM (${select(group, hasCursor && g === 0, columns)})`;
+    return sql`SELECT * FROM (${select(group, !!cursor && g === 0, columns)})`;
   });
   return sql`SELECT ${join(names)} FROM (${join(arms, sql` UNION ALL `)}) ORDER BY ${ident("_g")}, ${join(names)} LIMIT ${limit}`;
 }

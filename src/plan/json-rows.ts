@@ -56,3 +56,21 @@ export function jsonTexts(rows: readonly JsonRow[]): string[] {
   for (const r of rows) if (r.json !== null) out.push(r.json);
   return out;
 }
+
+/** A JSON select's `array` row: the visible objects' texts joined by commas, and what the caller pages by. */
+export interface JsonArray {
+  /** The texts joined by commas ('' for none). */
+  text: string;
+  /** Rows read, visible or not. */
+  rows: number;
+  visible: number;
+  /** The key of the row with the greatest key, and its text (null when it is invisible). */
+  lastKey: unknown;
+  lastText: string | null;
+}
+
+export async function readJsonArray(store: Store, select: JsonSelect, values: Record<string, unknown>): Promise<JsonArray> {
+  const [result] = await store.batch([bind(select.array!, values)], "read");
+  const [a, n, m, k, t] = result!.rows[0]!;
+  return { text: a === null ? "" : base64Marks(a as string), rows: Number(n), visible: Number(m), lastKey: k, lastText: t === null ? null : base64Marks(t as string) };
+}

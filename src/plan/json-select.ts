@@ -29,7 +29,7 @@
  */
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
-import { NotInSql, type Piece, concat, integerJson, keyJson, storedFieldJson } from "../json/sql-values.ts";
+import { NotInSql, type Piece, concat, integerJson, isWholeNumber, keyJson, pipes, storedFieldJson } from "../json/sql-values.ts";
 import { PARSER_BUDGET, parserNesting } from "../store/parser-nesting.ts";
 import { type Compiled, type SQL, compile, ident, join, literal, qualified, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
@@ -46,6 +46,14 @@ export interface JsonSelect {
   steps: { group: GroupLayout; compiled: Compiled }[];
   /** Rows end with their place in the query's order (`_ord`): the groups' rows merge by it. */
   ordered: boolean;
+  /**
+   * The same read as one row (a class in one table group, with a one-column key), for answers
+   * that are arrays: each row crossing into JavaScript costs about 0.6 µs, the texts joined in
+   * SQL next to nothing. Its columns: `a` the visible objects' texts joined by commas (NULL for
+   * none), `n` the rows read, `m` the visible ones, and, from the row with the greatest key (SQLite
+   * takes bare columns from the max() row), `k` that key and `t` its text.
+   */
+  array?: Compiled;
 }
 
 /** Where the key columns start in a JSON select's row. */
@@ -92,17 +100,23 @@ function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: Fet
     const subquery = selector.kind === "subquery" ? selector.keys(meta) : undefined;
     const ordered = selector.kind === "subquery" && !!selector.ordered;
     const keys = ordered ? subquery! : rootKeys(model, meta, selector, subquery);
-    const steps = groupsOf(model, meta).map((group) => {
-      const compiled = compile(writer.root(meta, group, selector.kind === "extent" ? "extent" : ordered ? "ordered" : "keys", keys));
-      if (compiled.sql.length > MAX_SQL_LENGTH) throw new NotInSql("a statement over the size limit");
-      if (parserNesting(compiled.sql) > PARSER_BUDGET) throw new NotInSql("a statement nested deeper than SQLite's parser reads");
-      return { group, compiled };
-    });
-    return { steps, ordered };
+    const groups = groupsOf(model, meta);
+    const queries = groups.map((group) => writer.root(meta, group, selector.kind === "extent" ? "extent" : ordered ? "ordered" : "keys", keys));
+    const steps = groups.map((group, i) => ({ group, compiled: checked(compile(queries[i]!)) }));
+    // The rows in their order feed the aggregate in that order (as a collection's do).
+    const array = groups.length === 1 && meta.keyColumns.length === 1 ? checked(compile(sql`SELECT group_concat(j, ',') AS a, count(*) AS n, count(j) AS m, max(k0) AS k, j AS t FROM (${queries[0]!})`)) : undefined;
+    return { steps, ordered, array };
   } catch (error) {
     if (error instanceof NotInSql) return { refused: error.message };
     throw error;
   }
+}
+
+/** A statement within D1's size limit and SQLite's parser nesting, or NotInSql. */
+function checked(compiled: Compiled): Compiled {
+  if (compiled.sql.length > MAX_SQL_LENGTH) throw new NotInSql("a statement over the size limit");
+  if (parserNesting(compiled.sql) > PARSER_BUDGET) throw new NotInSql("a statement nested deeper than SQLite's parser reads");
+  return compiled;
 }
 
 /** Where an object is written: how deep, and below which objects (the rows written in full above it, and itself). */
@@ -299,19 +313,25 @@ class Writer {
     const target = classOf(this.model, field.relation!.target);
     const fk = field.fkColumns!.map((c) => this.column(row, owner, field, c));
     const full = inPlan && scope.level < this.fetch.maxDepth;
-    const declared = this.declaredIdentity(target, fk);
-    let written = declared;
-    if (full || subtree(this.model, target.name).length > 1) {
-      const read = groupsOf(this.model, target).map((group) => {
-        const related: Row = { group, prefix: this.prefix() };
-        const value = full ? this.object(related, this.below(scope, related)) : this.identity(related);
-        const from = full ? fromClause(group, true, related.prefix) : primaryOf(group, related.prefix);
-        return sql`(SELECT ${value} FROM ${from} WHERE ${tuple(keyRefs(group, related.prefix))} = ${tuple(fk)}${this.visibleOnly(related)})`;
-      });
-      written = sql`coalesce(${join([...read, declared])})`;
-    }
+    const read =
+      full || subtree(this.model, target.name).length > 1
+        ? groupsOf(this.model, target).map((group) => {
+            const related: Row = { group, prefix: this.prefix() };
+            const value = full ? this.object(related, this.below(scope, related)) : this.identity(related);
+            const from = full ? fromClause(group, true, related.prefix) : primaryOf(group, related.prefix);
+            return sql`(SELECT ${value} FROM ${from} WHERE ${tuple(keyRefs(group, related.prefix))} = ${tuple(fk)}${this.visibleOnly(related)})`;
+          })
+        : [];
     // An object already on the path is its identity (a cycle): the object written above.
     const cycles = full ? this.onPath(scope, target.root).map((p) => sql` WHEN ${tuple(fk)} = ${tuple(keyRefs(p.group, p.prefix))} THEN ${this.identity(p)}`) : [];
+    // A whole-number foreign key of one column: its identity text is NULL when the key is (`||`
+    // passes NULL on), so one coalesce writes it, or null (a CASE and concat() cost more per row).
+    const key = keyFieldColumns(target);
+    if (!cycles.length && key.length === 1 && isWholeNumber(key[0]!.type)) {
+      return sql`coalesce(${join([...read, pipes(['{"class":', JSON.stringify(target.name), ...this.keyPieces(target, fk), "}"]), sql`'null'`])})`;
+    }
+    const declared = this.declaredIdentity(target, fk);
+    const written = read.length ? sql`coalesce(${join([...read, declared])})` : declared;
     return sql`CASE WHEN ${join(fk.map((c) => sql`${c} IS NULL`), sql` AND `)} THEN 'null'${sql.join(cycles)} ELSE ${written} END`;
   }
 

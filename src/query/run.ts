@@ -10,7 +10,7 @@ import type { ClassMeta } from "../metadata/model.ts";
 import { classOf } from "../metadata/model.ts";
 import type { FetchPlan } from "../plan/fetch-plan.ts";
 import { assemble, expandFurther, firstPlan, load, planStatements } from "../plan/load.ts";
-import { jsonTexts, readJson } from "../plan/json-rows.ts";
+import { jsonTexts, readJson, readJsonArray } from "../plan/json-rows.ts";
 import { jsonSelect } from "../plan/json-select.ts";
 import { IdentityMap, type LoadedObject } from "../plan/objects.ts";
 import { bind } from "../store/sql.ts";
@@ -53,6 +53,12 @@ async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, 
   if (prepared.selector) {
     // Candidates: written by SQL where a JSON select can, else read as objects.
     const select = jsonSelect(rt.model, prepared.candidate, prepared.selector, fetch);
+    if (select?.array) {
+      const { text, visible } = await readJsonArray(rt.store, select, values);
+      if (!q.unique) return `[${text}]`;
+      if (visible > 1) unique(new Array(visible));
+      return text || "null";
+    }
     if (select) {
       const texts = jsonTexts(await readJson(rt.store, rt.model, select, values));
       return q.unique ? ((unique(texts) as string | null) ?? "null") : `[${texts.join(",")}]`;

@@ -28,6 +28,8 @@ export interface Harness {
   store: CountingStore;
   /** The handler's model (to inspect per-model state such as cacheSizes). */
   model: Model;
+  /** The database's libSQL URL (a second handler or server may open it). */
+  url: string;
   /** Raw SQL against the same database, for checking what was stored. */
   sql(text: string, args?: unknown[]): Promise<unknown[][]>;
   close(): void;
@@ -70,6 +72,7 @@ export async function startHarness(context: Omit<PersistenceContext, "name" | "u
     put: (p, b) => call("PUT", p, b),
     del: (p, b) => call("DELETE", p, b),
     store,
+    url,
     model: handler.model,
     sql: async (text, args = []) => {
       const [r] = await store.inner.batch([{ sql: text, params: args }], "read");
