@@ -30,13 +30,20 @@ export interface RestHandlerOptions {
    */
   serverTiming?: boolean;
   /**
-   * Objects per page when a GET of a class streams its extent (default 1000): each page is one
-   * read batch, and the server holds about one page at a time, whatever the extent's size.
+   * The most objects a page holds when a GET of a class streams its extent (default 1000): each
+   * page is one read batch, and the server holds about one page at a time, whatever the extent's
+   * size. Pages of objects with large JSON hold fewer (src/service/read-extent.ts).
    */
   pageSize?: number;
+  /** The most objects the first page holds (default 100): the answer starts as soon as it is read. */
+  firstPageSize?: number;
+  /** The JSON a later page aims at, in characters (default 512 KiB): it holds fewer objects when theirs is large. */
+  pageBytes?: number;
 }
 
 export const DEFAULT_PAGE_SIZE = 1000;
+export const DEFAULT_FIRST_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_BYTES = 512 * 1024;
 
 export interface RestHandler {
   fetch(request: Request): Promise<Response>;
@@ -55,10 +62,14 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   ready.catch(() => {}); // surfaced by awaiting `ready` or by the first request
   const prefix = normalizePrefix(options.prefix ?? "");
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (!(Number.isSafeInteger(pageSize) && pageSize >= 1)) throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+  const firstPageSize = options.firstPageSize ?? DEFAULT_FIRST_PAGE_SIZE;
+  const pageBytes = options.pageBytes ?? DEFAULT_PAGE_BYTES;
+  for (const [name, n] of [["pageSize", pageSize], ["firstPageSize", firstPageSize], ["pageBytes", pageBytes]] as const) {
+    if (!(Number.isSafeInteger(n) && n >= 1)) throw new RangeError(`${name} must be a positive integer, got ${n}`);
+  }
   const limits = resolveLimits(options.bodyLimit === undefined ? context.limits : { ...context.limits, bodyBytes: options.bodyLimit });
   const app = buildApp(
-    { model, store, prefix, limits, writeFetchPlan: options.writeFetchPlan ?? { groups: ["all"], maxDepth: 1 }, serverTiming: options.serverTiming ?? false, pageSize },
+    { model, store, prefix, limits, writeFetchPlan: options.writeFetchPlan ?? { groups: ["all"], maxDepth: 1 }, serverTiming: options.serverTiming ?? false, pageSize, firstPageSize, pageBytes },
     () => ready,
   );
   return {

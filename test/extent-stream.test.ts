@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
-import { createRestHandler, type RestHandler } from "../src/handler.ts";
+import { createRestHandler, type RestHandler, type RestHandlerOptions } from "../src/handler.ts";
 import type { PersistenceContext } from "../src/config/context.ts";
 import { DEFAULT_LIMITS } from "../src/config/limits.ts";
 import { resolveContext } from "../src/config/resolve-context.ts";
@@ -50,9 +50,14 @@ class Database {
   private readonly handlers: RestHandler[] = [];
   constructor(readonly context: Omit<PersistenceContext, "name" | "url">) {}
 
-  async handler(pageSize?: number): Promise<{ api: RestHandler; store: RecordingStore }> {
+  /**
+   * A handler reading pages of `pageSize` objects (first and later pages alike, whatever their
+   * JSON weighs), or, with `paging`, sized as it says.
+   */
+  async handler(pageSize?: number, paging?: Pick<RestHandlerOptions, "firstPageSize" | "pageBytes">): Promise<{ api: RestHandler; store: RecordingStore }> {
     const store = new RecordingStore(new LibsqlStore(createClient({ url: this.url })));
-    const api = createRestHandler({ context: { name: "stream", ...this.context, url: this.url }, store, pageSize });
+    const fixed = pageSize === undefined ? {} : { pageSize, firstPageSize: pageSize, pageBytes: Number.MAX_SAFE_INTEGER };
+    const api = createRestHandler({ context: { name: "stream", ...this.context, url: this.url }, store, ...fixed, ...paging });
     await api.ready;
     this.handlers.push(api);
     return { api, store };
@@ -62,7 +67,7 @@ class Database {
   async reference(api: RestHandler, className: string, query: string): Promise<string> {
     const parsed = parseFetchPlan(api.model, new URLSearchParams(query));
     assert.ok(parsed.ok);
-    const rt = { model: api.model, store: api.store, prefix: "", limits: DEFAULT_LIMITS, writeFetchPlan: parsed.plan, serverTiming: false, pageSize: 1 };
+    const rt = { model: api.model, store: api.store, prefix: "", limits: DEFAULT_LIMITS, writeFetchPlan: parsed.plan, serverTiming: false, pageSize: 1, firstPageSize: 1, pageBytes: 1 };
     return JSON.stringify(await getExtent(rt, api.model.classes.get(className)!, parsed.plan));
   }
 
@@ -209,6 +214,56 @@ describe("pages: one round trip each, the same statements each", () => {
   });
 });
 
+describe("page sizes: a small first page, then pages sized by their JSON", () => {
+  const db = new Database({ models: [graphModel] });
+  const PERSON = `${GRAPH_PKG}.Person`;
+  before(async () => {
+    await db.handler();
+    await seedGraph(db.url, 2500, 50);
+  });
+  after(() => db.close());
+
+  /** The objects of each chunk after the opening bracket, and each chunk's length. */
+  async function chunks(api: RestHandler, query: string): Promise<{ objects: number[]; lengths: number[]; text: string }> {
+    const reader = (await get(api, PERSON, query)).body!.getReader();
+    const decoder = new TextDecoder();
+    const objects: number[] = [];
+    const lengths: number[] = [];
+    let text = "";
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const chunk = decoder.decode(value);
+      text += chunk;
+      if (chunk === "[") continue;
+      objects.push(JSON.parse(`[${chunk.replace(/^,/, "").replace(/\]$/, "")}]`).length);
+      lengths.push(chunk.length);
+    }
+    return { objects, lengths, text };
+  }
+
+  test("the first page holds 100 objects by default, so a large extent starts answering as soon as a small one", async () => {
+    const { api, store } = await db.handler(undefined, {});
+    store.batches = [];
+    const { objects, text } = await chunks(api, "");
+    // Small objects: after the first page, pages of pageSize (1000).
+    assert.deepEqual(objects, [100, 1000, 1000, 400]);
+    assert.equal(store.batches.length, 4);
+    assert.equal(text, await db.reference(api, PERSON, ""));
+  });
+
+  test("objects with large JSON make pages of fewer objects, each near pageBytes", async () => {
+    const pageBytes = 64 * 1024;
+    const { api } = await db.handler(undefined, { pageBytes });
+    const { objects, lengths, text } = await chunks(api, "fetchGroup=all");
+    assert.equal(objects[0], 100);
+    assert.ok(objects.slice(1, -1).every((n) => n < 1000), `later pages hold fewer objects: ${objects.join(", ")}`);
+    for (const length of lengths.slice(1, -1)) assert.ok(length > pageBytes / 2 && length < pageBytes * 2, `a page of ${length} characters, aimed at ${pageBytes}`);
+    assert.equal(objects.reduce((a, b) => a + b, 0), 2500);
+    assert.equal(text, await db.reference(api, PERSON, "fetchGroup=all"));
+  });
+});
+
 describe("the body is a stream, read page by page as the client reads", () => {
   const db = new Database({ models: [graphModel] });
   const PERSON = `${GRAPH_PKG}.Person`;
@@ -285,9 +340,11 @@ describe("the body is a stream, read page by page as the client reads", () => {
     }
   });
 
-  test("pageSize must be a positive integer", () => {
-    for (const pageSize of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      assert.throws(() => createRestHandler({ context: { name: "bad", url: ":memory:", models: [graphModel] }, pageSize }), RangeError);
+  test("pageSize, firstPageSize and pageBytes must be positive integers", () => {
+    for (const n of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      for (const option of ["pageSize", "firstPageSize", "pageBytes"]) {
+        assert.throws(() => createRestHandler({ context: { name: "bad", url: ":memory:", models: [graphModel] }, [option]: n }), RangeError, `${option}: ${n}`);
+      }
     }
   });
 });

@@ -75,7 +75,8 @@ describe("reads: statements fixed by the plan, one round trip, whatever the numb
   const regions: number[] = [];
 
   before(async () => {
-    h = await startHarness({ metadata: [{ source: "n-plus-one/package.jdo", text: MODEL }] });
+    // One page holds the ~1000 objects (streamed extents' pages are test/extent-stream.test.ts's).
+    h = await startHarness({ metadata: [{ source: "n-plus-one/package.jdo", text: MODEL }] }, { firstPageSize: 1000 });
     for (const name of ["north", "south"]) regions.push((await created(h, "Region", { name }))._id);
     for (const label of ["red", "green", "blue"]) tags.push((await created(h, "Tag", { label }))._id);
 
@@ -161,7 +162,8 @@ describe("reads: statements fixed by the plan, one round trip, whatever the numb
 describe("writes: round trips", () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ metadata: [{ source: "n-plus-one/package.jdo", text: MODEL }] });
+    // One page holds the ~1000 objects (streamed extents' pages are test/extent-stream.test.ts's).
+    h = await startHarness({ metadata: [{ source: "n-plus-one/package.jdo", text: MODEL }] }, { firstPageSize: 1000 });
   });
   after(() => h.close());
 

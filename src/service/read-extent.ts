@@ -1,9 +1,15 @@
 /**
- * GET of an extent, streamed: the extent is read in pages of `rt.pageSize` objects (one read
- * batch each) and written as one JSON array, page by page, so memory holds a page, not the
- * extent. The first page is read before the answer starts, so a failure there is still a problem
- * document; a later page that fails aborts the stream. Pages are separate batches, not one
- * transaction: each page is consistent, and a write between two pages may be seen or not.
+ * GET of an extent, streamed: the extent is read in pages (one read batch each) and written as
+ * one JSON array, page by page, so memory holds a page, not the extent. The first page is read
+ * before the answer starts, so a failure there is still a problem document; a later page that
+ * fails aborts the stream. Pages are separate batches, not one transaction: each page is
+ * consistent, and a write between two pages may be seen or not.
+ *
+ * Page sizes: the first page holds at most `rt.firstPageSize` objects (100 by default), so a
+ * large extent starts its answer as soon as a small one would; each later page holds as many
+ * objects as keep its JSON near `rt.pageBytes` (512 KiB by default), judged by the page before
+ * it, and at most `rt.pageSize` (1000 by default). Objects written with many related objects in
+ * full make small pages, so the server's memory does not grow with what a fetch plan asks for.
  */
 import { type ArrayPage, jsonArrayBody } from "../json/array-stream.ts";
 import { Serializer } from "../json/serialize.ts";
@@ -19,25 +25,33 @@ export async function extentBody(rt: Runtime, meta: ClassMeta, fetch: FetchPlan)
   // Beyond the depth the loader always reaches (maxFetchDepth=-1), what an object's JSON holds
   // can depend on the other objects read with it: read the extent at once, as it always was.
   if (!reachesFetchDepth(fetch)) return JSON.stringify(await getExtent(rt, meta, fetch));
-  return jsonArrayBody(await page(rt, meta, fetch), (error) => {
+  return jsonArrayBody(await page(rt, meta, fetch, Math.min(rt.firstPageSize, rt.pageSize)), (error) => {
     console.error(`[extent] the streamed extent of ${meta.name} failed after its first page; the answer is cut short:`, error);
   });
 }
 
-async function page(rt: Runtime, meta: ClassMeta, fetch: FetchPlan, after?: Cursor): Promise<ArrayPage> {
+async function page(rt: Runtime, meta: ClassMeta, fetch: FetchPlan, size: number, after?: Cursor): Promise<ArrayPage> {
   // Written by SQL where a JSON select can (src/plan/json-select.ts), else read as objects.
-  const json = await readExtentPageJson(rt.store, rt.model, meta, fetch, rt.pageSize, after);
-  if (json) return { elements: json.elements, next: json.next && pageAfter(rt, meta, fetch, json.next) };
-  const { roots, objects, next } = await loadExtentPage(rt.store, rt.model, meta, fetch, rt.pageSize, after);
-  const serializer = new Serializer(rt.model, objects, fetch);
-  const elements = roots.map((r) => JSON.stringify(serializer.object(r)));
-  return { elements, next: next && pageAfter(rt, meta, fetch, next) };
+  let elements: string[];
+  let next: Cursor | undefined;
+  const json = await readExtentPageJson(rt.store, rt.model, meta, fetch, size, after);
+  if (json) ({ elements, next } = json);
+  else {
+    const loaded = await loadExtentPage(rt.store, rt.model, meta, fetch, size, after);
+    const serializer = new Serializer(rt.model, loaded.objects, fetch);
+    elements = loaded.roots.map((r) => JSON.stringify(serializer.object(r)));
+    next = loaded.next;
+  }
+  if (!next) return { elements };
+  const bytes = elements.reduce((n, e) => n + e.length, 0);
+  const nextSize = Math.max(1, Math.min(rt.pageSize, Math.floor((size * rt.pageBytes) / Math.max(bytes, 1))));
+  return { elements, next: pageAfter(rt, meta, fetch, nextSize, next) };
 }
 
 /**
  * How to read the page after `cursor`, made apart from `page`: a closure made there would share
  * its scope with the serializer and keep the whole page's objects alive until the next page is read.
  */
-function pageAfter(rt: Runtime, meta: ClassMeta, fetch: FetchPlan, cursor: Cursor): () => Promise<ArrayPage> {
-  return () => page(rt, meta, fetch, cursor);
+function pageAfter(rt: Runtime, meta: ClassMeta, fetch: FetchPlan, size: number, cursor: Cursor): () => Promise<ArrayPage> {
+  return () => page(rt, meta, fetch, size, cursor);
 }
