@@ -77,6 +77,10 @@ test("a GET or HEAD body is read only when the request declares one (Content-Len
         asked++;
         return text === undefined ? null : new Response(text).body;
       },
+      arrayBuffer() {
+        asked++;
+        return new Response(text ?? "").arrayBuffer();
+      },
     } as unknown as Request;
     return { req, asked: () => asked };
   };
@@ -90,4 +94,8 @@ test("a GET or HEAD body is read only when the request declares one (Content-Len
   // Other methods are read whatever their headers say (a Request made in code has no Content-Length).
   const post = request("POST", {}, '{"title":"x"}');
   assert.deepEqual(await readJsonBody(post.req, 1024, true), { title: "x" });
+  // A declared length over the limit is refused before the body is touched.
+  const large = request("POST", { "content-length": "2048" }, "x".repeat(2048));
+  await assert.rejects(readJsonBody(large.req, 1024, true), (e: { status?: number }) => e.status === 413);
+  assert.equal(large.asked(), 0);
 });

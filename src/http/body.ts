@@ -20,11 +20,26 @@ function mayHaveBody(request: Request): boolean {
   return (length !== null && length.trim() !== "0") || request.headers.get("transfer-encoding") !== null;
 }
 
-/** The raw text of the body, or `undefined` when there is none. */
+const tooLarge = (limit: number) => new HttpError(413, `the body is larger than the limit of ${limit} bytes`);
+
+/**
+ * The raw text of the body, or `undefined` when there is none. A body whose length is declared
+ * (and within the limit) is read at once, which servers do fastest (@hono/node-server takes the
+ * socket's bytes without building a Request); one without is read chunk by chunk and given up as
+ * soon as it passes the limit.
+ */
 export async function readBodyText(request: Request, limit: number): Promise<string | undefined> {
-  const declared = Number(request.headers.get("content-length") ?? NaN);
-  if (declared > limit) throw new HttpError(413, `the body is ${declared} bytes; the limit is ${limit} bytes`);
-  if (!mayHaveBody(request) || !request.body) return undefined;
+  const length = request.headers.get("content-length");
+  const declared = length !== null && /^\s*\d+\s*$/.test(length) ? Number(length) : undefined;
+  if (declared !== undefined && declared > limit) throw new HttpError(413, `the body is ${declared} bytes; the limit is ${limit} bytes`);
+  if (!mayHaveBody(request)) return undefined;
+  if (declared !== undefined) {
+    if (declared === 0) return undefined;
+    const bytes = await request.arrayBuffer();
+    if (bytes.byteLength > limit) throw tooLarge(limit);
+    return bytes.byteLength ? new TextDecoder().decode(bytes) : undefined;
+  }
+  if (!request.body) return undefined;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -34,7 +49,7 @@ export async function readBodyText(request: Request, limit: number): Promise<str
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw new HttpError(413, `the body is larger than the limit of ${limit} bytes`);
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }

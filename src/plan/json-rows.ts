@@ -19,8 +19,9 @@ export interface JsonRow {
   group: number;
 }
 
-export function jsonStatements(select: JsonSelect, values: Record<string, unknown>): Statement[] {
-  return select.steps.map((s) => bind(s.compiled, values));
+/** The select's statements; `oneKey` when it reads one key (each statement then answers one row at most). */
+export function jsonStatements(select: JsonSelect, values: Record<string, unknown>, oneKey = false): Statement[] {
+  return select.steps.map((s) => (oneKey ? { ...bind(s.compiled, values), oneRow: true } : bind(s.compiled, values)));
 }
 
 /** The rows of the select's statements (its `results`, in order), in the selection's order. */
@@ -46,8 +47,8 @@ export function jsonRows(model: Model, select: JsonSelect, results: readonly Sta
 }
 
 /** Runs the select as one read batch. */
-export async function readJson(store: Store, model: Model, select: JsonSelect, values: Record<string, unknown>): Promise<JsonRow[]> {
-  return jsonRows(model, select, await store.batch(jsonStatements(select, values), "read"));
+export async function readJson(store: Store, model: Model, select: JsonSelect, values: Record<string, unknown>, oneKey = false): Promise<JsonRow[]> {
+  return jsonRows(model, select, await store.batch(jsonStatements(select, values, oneKey), "read"));
 }
 
 /** The visible rows' JSON texts. */
@@ -70,7 +71,7 @@ export interface JsonArray {
 }
 
 export async function readJsonArray(store: Store, select: JsonSelect, values: Record<string, unknown>): Promise<JsonArray> {
-  const [result] = await store.batch([bind(select.array!, values)], "read");
+  const [result] = await store.batch([{ ...bind(select.array!, values), oneRow: true }], "read");
   const [a, n, m, k, t] = result!.rows[0]!;
   return { text: a === null ? "" : base64Marks(a as string), rows: Number(n), visible: Number(m), lastKey: k, lastText: t === null ? null : base64Marks(t as string) };
 }

@@ -104,6 +104,11 @@ export class BoundedCache<V> {
     return value;
   }
 
+  /** Drops `key`'s entry, if it has one. */
+  delete(key: string): void {
+    this.remove(key);
+  }
+
   private remove(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;

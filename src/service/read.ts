@@ -21,7 +21,7 @@ export async function getObject(rt: Runtime, meta: ClassMeta, key: unknown[], fe
   const notFound = () => new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
   const select = jsonSelect(rt.model, meta, { kind: "keys" }, fetch);
   if (select) {
-    const found = (await readJson(rt.store, rt.model, select, values)).find((r) => r.json !== null);
+    const found = (await readJson(rt.store, rt.model, select, values, true)).find((r) => r.json !== null);
     if (!found) throw notFound();
     return { json: found.json!, version: found.version };
   }

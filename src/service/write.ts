@@ -99,7 +99,7 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan) {
   });
   // Written by SQL where a JSON select can (src/plan/json-select.ts), else read as objects.
   const select = jsonSelect(rt.model, w.meta, selector, fetch);
-  if (select) return { select, statements: jsonStatements(select, values) };
+  if (select) return { select, statements: jsonStatements(select, values, true) };
   const plan = firstPlan(rt.model, w.meta, selector, fetch);
   return { plan, statements: planStatements(plan, values) };
 }

@@ -8,6 +8,8 @@
 export interface Statement {
   sql: string;
   params: readonly unknown[];
+  /** A read of one row at most (a store may fetch that row alone). */
+  oneRow?: boolean;
 }
 
 /** The result of one statement: rows as arrays in select order, and the number of rows changed. */
