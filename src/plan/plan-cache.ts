@@ -21,6 +21,8 @@
  * - `DELETE_PLAN_LIMIT` delete plans per model (src/plan/delete-plan.ts), two per class at most;
  * - `FETCH_PLAN_LIMIT` field lists per class (src/plan/fetch-plan.ts), keyed by the fetch plan's
  *   groups and JOIN FETCH fields (as sets: the spellings of one plan share an entry).
+ * - 2000 compiled statement shapes for the whole process (src/store/sql.ts `statement`: writes,
+ *   deletes, lookups), keyed by the statement's text with its values as `?`, 2,000,000 characters in all.
  *
  * What is not here is bounded by the model alone: row layouts and lookup statements are WeakMaps
  * keyed by the model's own ClassMeta and GroupLayout objects, built once each. Parameter values
@@ -160,6 +162,16 @@ export function perClassCache<V>(name: string, limit: number): (meta: ClassMeta)
     return { size, limit: limit * model.classes.size };
   });
   return of;
+}
+
+/**
+ * One bounded cache for the whole process, for what the model's own text keys (statement shapes
+ * name their tables and columns, so two models never collide); cacheSizes reports it for every model.
+ */
+export function processCache<V>(name: string, limit: number, weight?: WeightBound<V>): BoundedCache<V> {
+  const cache = new BoundedCache<V>(limit, weight);
+  registry.set(name, () => (weight ? { size: cache.size, limit, weight: cache.weightUsed, weightLimit: weight.limit } : { size: cache.size, limit }));
+  return cache;
 }
 
 /** The size and limit of every request-path cache of `model`, by name (read-only; tests and measurements). */
