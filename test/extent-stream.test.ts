@@ -165,7 +165,7 @@ describe("a streamed extent is the same JSON as the extent read at once", () => 
   });
 });
 
-describe("pages: one round trip each, the same statements each", () => {
+describe("pages: one round trip each, the same statements each; a small first page, then pages sized by their JSON", () => {
   const db = new Database({ models: [graphModel] });
   const PERSON = `${GRAPH_PKG}.Person`;
   before(async () => {
@@ -212,16 +212,6 @@ describe("pages: one round trip each, the same statements each", () => {
     assert.ok(perPage > 1, "depth 6 needs rounds beyond the first batch");
     assert.deepEqual(store.batches.slice(perPage, 2 * perPage), store.batches.slice(0, perPage));
   });
-});
-
-describe("page sizes: a small first page, then pages sized by their JSON", () => {
-  const db = new Database({ models: [graphModel] });
-  const PERSON = `${GRAPH_PKG}.Person`;
-  before(async () => {
-    await db.handler();
-    await seedGraph(db.url, 2500, 50);
-  });
-  after(() => db.close());
 
   /** The objects of each chunk after the opening bracket, and each chunk's length. */
   async function chunks(api: RestHandler, query: string): Promise<{ objects: number[]; lengths: number[]; text: string }> {

@@ -21,11 +21,12 @@
  *   class outside the model, are left out; a reference whose row is missing is its identity, of
  *   the declared class.
  *
- * What it cannot express, `jsonSelect` answers `undefined` for and the caller takes the object
- * path: unlimited fetch depth (the loader's rounds decide there), byte[] and ancestor-key values
- * (src/json/sql-values.ts), several classes in one table without a discriminator, and plans too
- * large for one statement (MAX_SUBQUERIES, MAX_SQL_LENGTH) or nested deeper than SQLite's parser
- * reads (src/store/parser-nesting.ts: about five levels of related objects).
+ * What it cannot express, `jsonSelect` answers `undefined` for (`jsonSelectRefusal` says why)
+ * and the caller takes the object path: unlimited fetch depth (the loader's rounds decide there),
+ * ancestor-key values (src/json/sql-values.ts), several classes in one table without a
+ * discriminator, and plans too large for one statement (MAX_SUBQUERIES, MAX_SQL_LENGTH) or nested
+ * deeper than SQLite's parser reads (src/store/parser-nesting.ts: about five levels of related
+ * objects).
  */
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
@@ -72,7 +73,7 @@ interface Refused {
 /** JSON selects per model, with the read plans' bounds (an entry weighs its key and its SQL). */
 const selects = perModelCache<JsonSelect | Refused>("jsonSelects", READ_PLAN_LIMIT, {
   limit: READ_PLAN_WEIGHT,
-  weigh: (key, s) => ("steps" in s ? s.steps.reduce((n, step) => n + step.compiled.sql.length, key.length) : key.length),
+  weigh: (key, s) => ("steps" in s ? s.steps.reduce((n, step) => n + step.compiled.sql.length, key.length + (s.array?.sql.length ?? 0)) : key.length),
 });
 
 /** The JSON select reading `meta`'s objects chosen by `selector` with `fetch`, or undefined where the object path must read them. */
@@ -156,7 +157,7 @@ class Writer {
 
   // ---- objects -------------------------------------------------------------------------------
   // Nested rows are selected visible only (their WHERE checks the class), so an object's text
-  // needs no check of its own; SQLite's parser allows little nesting (see MAX_NESTING).
+  // needs no check of its own (SQLite's parser allows little nesting: src/store/parser-nesting.ts).
 
   /** The row's object in full: identity, version, then the fields of its class. */
   private object(row: Row, scope: Scope): SQL {
