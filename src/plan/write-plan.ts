@@ -10,10 +10,12 @@ import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, isAncestor, subtree } from "../metadata/model.ts";
 import type { GraphNode } from "../json/read-graph.ts";
 import { SEQUENCE_TABLE, guardInsert } from "../store/migrate.ts";
-import { type SQL, ident, join, sql, statement, tuple } from "../store/sql.ts";
+import { type SQL, bind, compile, ident, join, sql, statement, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
+import type { Compiled } from "../store/sql.ts";
 import { NUL_CHAR } from "../json/values.ts";
 import { findInSubtree, owningJoinTable } from "./read-plan.ts";
+import { processCache } from "./plan-cache.ts";
 import { clearReference } from "./release-reference.ts";
 
 /** A node after resolution: created, or an existing object (with its runtime class). */
@@ -21,69 +23,93 @@ export interface WriteNode {
   node: GraphNode;
   meta: ClassMeta;
   mode: "create" | "update";
-  /** Key parts, as SQL: bound values, or expressions over the sequence table. */
-  key: SQL[];
-  /** How each key part was obtained, for reading the object back. */
-  keySource: KeySource[];
+  /** Key parts: given (or generated now) values, or numbers the batch's sequence reservation gives. */
+  key: Slot[];
 }
 
-export type KeySource = { kind: "value"; value: unknown } | { kind: "sequence"; name: string; count: number; index: number };
+/**
+ * A value of a write statement: bound as it is, or the number of the `index`th of the `count`
+ * objects of hierarchy `name` whose keys the batch's sequence reservation gives (an expression
+ * over the sequence table, so statements can name keys no one has seen yet).
+ */
+export type Slot = { kind: "value"; value: unknown } | { kind: "sequence"; name: string; count: number; index: number };
 
-export interface WriteBatch {
-  statements: Statement[];
+const value = (v: unknown): Slot => ({ kind: "value", value: v });
+
+const seqExpr = (count: SQL, index: SQL, name: SQL): SQL => sql`(SELECT next_value - ${count} + ${index} FROM ${ident(SEQUENCE_TABLE)} WHERE name = ${name})`;
+
+/** A slot as SQL with its values inline, for the statements of rare paths (`statement()` caches their shape). */
+function inline(s: Slot): SQL {
+  return s.kind === "value" ? sql`${s.value}` : seqExpr(sql`${s.count}`, sql`${s.index}`, sql`${s.name}`);
 }
 
-const seqExpr = (name: string, count: number, index: number): SQL =>
-  sql`(SELECT next_value - ${count} + ${index} FROM ${ident(SEQUENCE_TABLE)} WHERE name = ${name})`;
+/**
+ * Compiled write statements by shape: the statement kind, its table and columns, and whether each
+ * slot is a value or a sequence number. A request's values fill the placeholders of its shape, so
+ * the statements of a write are built and compiled once per shape, not per request.
+ */
+const shapes = processCache<Compiled>("writeShapes", 2000, { limit: 2_000_000, weigh: (key, c) => key.length + c.sql.length });
+
+/** The statement of shape `key` over `slots`; `build` writes its SQL from each slot's placeholders (on a first use only). */
+function shaped(key: string, slots: readonly Slot[], build: (slot: (i: number) => SQL) => SQL): Statement {
+  const shape = `${key}\u0000${slots.map((s) => (s.kind === "value" ? "v" : "s")).join("")}`;
+  const compiled = shapes.get(shape, () =>
+    compile(build((i) => (slots[i]!.kind === "value" ? sql`${sql.placeholder(`s${i}`)}` : seqExpr(sql`${sql.placeholder(`s${i}c`)}`, sql`${sql.placeholder(`s${i}i`)}`, sql`${sql.placeholder(`s${i}n`)}`)))),
+  );
+  const values: Record<string, unknown> = {};
+  slots.forEach((s, i) => {
+    if (s.kind === "value") values[`s${i}`] = s.value;
+    else Object.assign(values, { [`s${i}c`]: s.count, [`s${i}i`]: s.index, [`s${i}n`]: s.name });
+  });
+  return bind(compiled, values);
+}
+
+/** Slot placeholders `from` … `from + n - 1`. */
+const range = (slot: (i: number) => SQL, from: number, n: number): SQL[] => Array.from({ length: n }, (_, i) => slot(from + i));
 
 /** Chooses keys for created objects: given ones, UUIDs now, sequence numbers inside the batch. */
 export function assignKeys(nodes: readonly { node: GraphNode; meta: ClassMeta; mode: "create" | "update"; key?: unknown[] }[]): { writes: WriteNode[]; prelude: Statement[] } {
   const counts = new Map<string, number>();
-  const given = new Map<string, SQL[]>();
+  const given = new Map<string, Slot[]>();
   const writes: WriteNode[] = [];
   for (const n of nodes) {
     const parts = keyFieldColumns(n.meta);
-    const key: SQL[] = [];
-    const keySource: KeySource[] = [];
+    const key: Slot[] = [];
     parts.forEach((part, i) => {
-      const value = n.key?.[i] ?? n.node.key?.[i];
-      if (value !== undefined) {
-        key.push(sql`${value}`);
-        keySource.push({ kind: "value", value });
+      const known = n.key?.[i] ?? n.node.key?.[i];
+      if (known !== undefined) {
+        key.push(value(known));
         // Only a new object's number can be past the sequence; an existing one was counted when created.
-        if (part.generation.kind === "sequence" && typeof value === "number" && n.mode === "create") {
-          given.set(n.meta.root, [...(given.get(n.meta.root) ?? []), sql`${value}`]);
+        if (part.generation.kind === "sequence" && typeof known === "number" && n.mode === "create") {
+          given.set(n.meta.root, [...(given.get(n.meta.root) ?? []), value(known)]);
         }
         return;
       }
       if (part.generation.kind === "uuid-string" || part.generation.kind === "uuid-hex") {
         const uuid = crypto.randomUUID();
-        const v = part.generation.kind === "uuid-hex" ? uuid.replace(/-/g, "") : uuid;
-        key.push(sql`${v}`);
-        keySource.push({ kind: "value", value: v });
+        key.push(value(part.generation.kind === "uuid-hex" ? uuid.replace(/-/g, "") : uuid));
         return;
       }
       // A sequence number: the index within this batch's reservation; the count is known below.
       const index = counts.get(n.meta.root) ?? 0;
       counts.set(n.meta.root, index + 1);
-      keySource.push({ kind: "sequence", name: n.meta.root, count: -1, index });
-      key.push(sql``);
+      key.push({ kind: "sequence", name: n.meta.root, count: -1, index });
     });
-    writes.push({ node: n.node, meta: n.meta, mode: n.mode, key, keySource });
+    writes.push({ node: n.node, meta: n.meta, mode: n.mode, key });
   }
-  for (const w of writes) {
-    w.keySource.forEach((s, i) => {
-      if (s.kind !== "sequence") return;
-      s.count = counts.get(s.name)!;
-      w.key[i] = seqExpr(s.name, s.count, s.index);
-    });
-  }
+  for (const w of writes) for (const s of w.key) if (s.kind === "sequence") s.count = counts.get(s.name)!;
   const prelude: Statement[] = [];
   for (const [name, values] of given) {
     // Client-given numbers move the sequence past them, so later generated keys never collide.
-    prelude.push(statement(sql`UPDATE ${ident(SEQUENCE_TABLE)} SET next_value = MAX(next_value, (SELECT MAX(column1) FROM (VALUES ${join(values.map((v) => sql`(${v})`))})) + 1) WHERE name = ${name}`));
+    prelude.push(
+      shaped(`seq-past|${values.length}`, [...values, value(name)], (slot) =>
+        sql`UPDATE ${ident(SEQUENCE_TABLE)} SET next_value = MAX(next_value, (SELECT MAX(column1) FROM (VALUES ${join(range(slot, 0, values.length).map((v) => sql`(${v})`))})) + 1) WHERE name = ${slot(values.length)}`,
+      ),
+    );
   }
-  for (const [name, count] of counts) prelude.push(statement(sql`UPDATE ${ident(SEQUENCE_TABLE)} SET next_value = next_value + ${count} WHERE name = ${name}`));
+  for (const [name, count] of counts) {
+    prelude.push(shaped("seq-reserve", [value(count), value(name)], (slot) => sql`UPDATE ${ident(SEQUENCE_TABLE)} SET next_value = next_value + ${slot(0)} WHERE name = ${slot(1)}`));
+  }
   return { writes, prelude };
 }
 
@@ -93,10 +119,13 @@ function keyEquals(columns: readonly string[], key: readonly SQL[]): SQL {
 }
 
 /** Aborts the batch unless a row of exactly this class has the key (the discriminator says so, where there is one). */
-export function guardExists(meta: ClassMeta, key: readonly SQL[], guard: "missing" | "changed"): Statement {
-  const value = meta.discriminator?.values[meta.name];
-  const ofClass = value === undefined ? sql`` : sql` AND ${ident(meta.discriminator!.column)} = ${value}`;
-  return statement(guardInsert(guard, sql`NOT EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, key)}${ofClass})`));
+export function guardExists(meta: ClassMeta, key: readonly Slot[], guard: "missing" | "changed"): Statement {
+  const disc = meta.discriminator?.values[meta.name];
+  const slots = disc === undefined ? key : [...key, value(disc)];
+  return shaped(`guard|${meta.name}|${guard}`, slots, (slot) => {
+    const ofClass = disc === undefined ? sql`` : sql` AND ${ident(meta.discriminator!.column)} = ${slot(key.length)}`;
+    return guardInsert(guard, sql`NOT EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, range(slot, 0, key.length))}${ofClass})`);
+  });
 }
 
 /**
@@ -110,18 +139,25 @@ export interface VersionCondition {
 }
 
 /** Aborts the batch (guard `stale`) unless the object's version meets the condition; the list is one JSON parameter. */
-export function guardVersion(meta: ClassMeta, key: readonly SQL[], condition: VersionCondition): Statement {
-  const inList = condition.versions === "*" ? sql`` : sql` AND COALESCE(${ident(meta.version!.column)}, 0) IN (SELECT value FROM json_each(${JSON.stringify(condition.versions)}))`;
-  const has = sql`EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, key)}${inList})`;
-  return statement(guardInsert("stale", condition.want === "match" ? sql`NOT ${has}` : has));
+export function guardVersion(meta: ClassMeta, key: readonly Slot[], condition: VersionCondition): Statement {
+  const any = condition.versions === "*";
+  const slots = any ? key : [...key, value(JSON.stringify(condition.versions))];
+  return shaped(`stale|${meta.name}|${condition.want}|${any ? "*" : "list"}`, slots, (slot) => {
+    const inList = any ? sql`` : sql` AND COALESCE(${ident(meta.version!.column)}, 0) IN (SELECT value FROM json_each(${slot(key.length)}))`;
+    const has = sql`EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, range(slot, 0, key.length))}${inList})`;
+    return guardInsert("stale", condition.want === "match" ? sql`NOT ${has}` : has);
+  });
 }
+
+/** A key's slots from its stored values (a DELETE's key). */
+export const keySlots = (key: readonly unknown[]): Slot[] => key.map(value);
 
 const DEFAULTS: Record<string, unknown> = { boolean: 0, byte: 0, short: 0, int: 0, long: 0, float: 0, double: 0, char: NUL_CHAR };
 
 /** Builds the statements that write every node of the graph. */
 export function writeStatements(model: Model, writes: readonly WriteNode[]): Statement[] {
   const byNode = new Map(writes.map((w) => [w.node, w]));
-  const keyOf = (n: GraphNode): SQL[] => byNode.get(n)!.key;
+  const keyOf = (n: GraphNode): Slot[] => byNode.get(n)!.key;
 
   // Inverse collections are stored in the elements' rows: each element's foreign key names its owner.
   const assigned = new Map<GraphNode, Map<string, GraphNode>>();
@@ -139,12 +175,12 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
         }
         if (w.mode === "update") extra.push(...releaseInverse(model, target, s.targetField, w.key, elements.map(keyOf)));
       } else if (s.kind === "join-table") {
-        if (w.mode === "update") extra.push(statement(sql`DELETE FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, w.key)}`));
+        if (w.mode === "update") extra.push(deleteLinks(s.table, s.ownerColumns, w.key));
         elements.forEach((e, i) => extra.push(joinRow(s, w.key, keyOf(e), i)));
         changed.add(w);
       } else if (s.kind === "join-inverse") {
         const jt = owningJoinTable(model, target, s.targetField)!;
-        if (w.mode === "update") extra.push(statement(sql`DELETE FROM ${ident(jt.table)} WHERE ${keyEquals(jt.elementColumns, w.key)}`));
+        if (w.mode === "update") extra.push(deleteLinks(jt.table, jt.elementColumns, w.key));
         for (const e of elements) extra.push(joinRow(jt, keyOf(e), w.key, undefined));
         changed.add(w);
       }
@@ -164,18 +200,26 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
     const rows = rowValues(model, w, refs, keyOf);
     if (w.mode === "create") {
       w.meta.tables.forEach((table, i) => {
-        const values = rows.get(table) ?? new Map<string, SQL>();
-        const columns = [...w.meta.keyColumns.map((c, j) => [c, w.key[j]!] as const)];
-        if (i === 0 && w.meta.discriminator) columns.push([w.meta.discriminator.column, sql`${w.meta.discriminator.values[w.meta.name]!}`]);
-        if (i === 0 && w.meta.version) columns.push([w.meta.version.column, sql`1`]);
+        const values = rows.get(table) ?? new Map<string, Slot>();
+        const columns: [string, Slot][] = w.meta.keyColumns.map((c, j) => [c, w.key[j]!]);
+        if (i === 0 && w.meta.discriminator) columns.push([w.meta.discriminator.column, value(w.meta.discriminator.values[w.meta.name]!)]);
+        if (i === 0 && w.meta.version) columns.push([w.meta.version.column, value(1)]);
         for (const [c, v] of values) if (!columns.some(([k]) => k.toLowerCase() === c.toLowerCase())) columns.push([c, v]);
-        out.push(statement(sql`INSERT INTO ${ident(table)} (${join(columns.map(([c]) => ident(c)))}) VALUES (${join(columns.map(([, v]) => v))})`));
+        out.push(
+          shaped(`insert|${table}|${columns.map(([c]) => c).join(",")}`, columns.map(([, v]) => v), (slot) =>
+            sql`INSERT INTO ${ident(table)} (${join(columns.map(([c]) => ident(c)))}) VALUES (${join(range(slot, 0, columns.length))})`,
+          ),
+        );
       });
     } else {
       for (const [table, values] of rows) {
         if (!values.size) continue;
-        const sets = [...values].map(([c, v]) => sql`${ident(c)} = ${v}`);
-        out.push(statement(sql`UPDATE ${ident(table)} SET ${join(sets)} WHERE ${keyEquals(w.meta.keyColumns, w.key)}`));
+        const sets = [...values];
+        out.push(
+          shaped(`update|${table}|${sets.map(([c]) => c).join(",")}`, [...sets.map(([, v]) => v), ...w.key], (slot) =>
+            sql`UPDATE ${ident(table)} SET ${join(sets.map(([c], i) => sql`${ident(c)} = ${slot(i)}`))} WHERE ${keyEquals(w.meta.keyColumns, range(slot, sets.length, w.key.length))}`,
+          ),
+        );
         changed.add(w);
       }
     }
@@ -183,38 +227,44 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
   out.push(...extra);
   for (const w of changed) {
     if (w.mode === "update" && w.meta.version) {
-      out.push(statement(sql`UPDATE ${ident(w.meta.primaryTable!)} SET ${ident(w.meta.version.column)} = COALESCE(${ident(w.meta.version.column)}, 0) + 1 WHERE ${keyEquals(w.meta.keyColumns, w.key)}`));
+      const column = ident(w.meta.version.column);
+      out.push(
+        shaped(`version|${w.meta.primaryTable}|${w.meta.version.column}`, w.key, (slot) =>
+          sql`UPDATE ${ident(w.meta.primaryTable!)} SET ${column} = COALESCE(${column}, 0) + 1 WHERE ${keyEquals(w.meta.keyColumns, range(slot, 0, w.key.length))}`,
+        ),
+      );
     }
   }
   return out;
 }
 
 /** Column values per table for the fields present (all fields when creating). */
-function rowValues(model: Model, w: WriteNode, refs: Map<string, GraphNode | null>, keyOf: (n: GraphNode) => SQL[]): Map<string, Map<string, SQL>> {
-  const rows = new Map<string, Map<string, SQL>>();
-  const set = (table: string, column: string, value: SQL) => {
+function rowValues(model: Model, w: WriteNode, refs: Map<string, GraphNode | null>, keyOf: (n: GraphNode) => Slot[]): Map<string, Map<string, Slot>> {
+  const rows = new Map<string, Map<string, Slot>>();
+  const set = (table: string, column: string, slot: Slot) => {
     if (!rows.has(table)) rows.set(table, new Map());
-    rows.get(table)!.set(column, value);
+    rows.get(table)!.set(column, slot);
   };
+  const NULL = value(null);
   for (const table of w.meta.tables) rows.set(table, new Map());
   for (const [name, table] of w.meta.fieldTables) {
     const field = w.meta.fields.get(name)!;
     if (field.primaryKey) continue;
     if (field.fkColumns) {
       if (!refs.has(name)) {
-        if (w.mode === "create") field.fkColumns.forEach((c) => set(table, c, sql`NULL`));
+        if (w.mode === "create") field.fkColumns.forEach((c) => set(table, c, NULL));
         continue;
       }
       const target = refs.get(name);
       const key = target ? keyOf(target) : undefined;
-      field.fkColumns.forEach((c, i) => set(table, c, key ? key[i]! : sql`NULL`));
+      field.fkColumns.forEach((c, i) => set(table, c, key ? key[i]! : NULL));
     } else if (field.embeddedColumns) {
       if (!w.node.values.has(name) && w.mode === "update") continue;
       const record = (w.node.values.get(name) ?? null) as Record<string, unknown> | null;
-      for (const [sub, column] of Object.entries(field.embeddedColumns)) set(table, column, sql`${record?.[sub] ?? null}`);
+      for (const [sub, column] of Object.entries(field.embeddedColumns)) set(table, column, value(record?.[sub] ?? null));
     } else if (field.column) {
-      if (w.node.values.has(name)) set(table, field.column, sql`${w.node.values.get(name)}`);
-      else if (w.mode === "create") set(table, field.column, sql`${defaultValue(field)}`);
+      if (w.node.values.has(name)) set(table, field.column, value(w.node.values.get(name)));
+      else if (w.mode === "create") set(table, field.column, value(defaultValue(field)));
     }
   }
   return rows;
@@ -226,30 +276,41 @@ function defaultValue(field: FieldMeta): unknown {
   return null;
 }
 
-function joinRow(s: { table: string; ownerColumns: readonly string[]; elementColumns: readonly string[]; orderColumn?: string }, owner: SQL[], element: SQL[], index: number | undefined): Statement {
+/** The link rows of a join table that name `owner` (in `columns`) go: an update writes them anew. */
+function deleteLinks(table: string, columns: readonly string[], owner: Slot[]): Statement {
+  return shaped(`unlink|${table}|${columns.join(",")}`, owner, (slot) => sql`DELETE FROM ${ident(table)} WHERE ${keyEquals(columns, range(slot, 0, owner.length))}`);
+}
+
+function joinRow(s: { table: string; ownerColumns: readonly string[]; elementColumns: readonly string[]; orderColumn?: string }, owner: Slot[], element: Slot[], index: number | undefined): Statement {
   const columns = [...s.ownerColumns, ...s.elementColumns];
-  const values = [...owner, ...element];
-  if (s.orderColumn) {
-    columns.push(s.orderColumn);
-    values.push(index !== undefined ? sql`${index}` : sql`(SELECT COALESCE(MAX(${ident(s.orderColumn)}) + 1, 0) FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, owner)})`);
-  }
-  return statement(sql`INSERT INTO ${ident(s.table)} (${join(columns.map((c) => ident(c)))}) VALUES (${join(values)})`);
+  const slots = [...owner, ...element];
+  const ordered = s.orderColumn !== undefined;
+  // A given position, or after the owner's last link.
+  if (ordered && index !== undefined) slots.push(value(index));
+  const key = `link|${s.table}|${columns.join(",")}|${ordered ? (index !== undefined ? "at" : "last") : ""}`;
+  return shaped(key, slots, (slot) => {
+    const values = range(slot, 0, columns.length);
+    if (ordered) {
+      values.push(index !== undefined ? slot(columns.length) : sql`(SELECT COALESCE(MAX(${ident(s.orderColumn!)}) + 1, 0) FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, range(slot, 0, owner.length))})`);
+    }
+    return sql`INSERT INTO ${ident(s.table)} (${join([...columns, ...(ordered ? [s.orderColumn!] : [])].map((c) => ident(c)))}) VALUES (${join(values)})`;
+  });
 }
 
 /** Elements that left an inverse collection no longer point at its owner. */
-function releaseInverse(model: Model, target: ClassMeta, fieldName: string, owner: SQL[], keep: SQL[][]): Statement[] {
+function releaseInverse(model: Model, target: ClassMeta, fieldName: string, owner: Slot[], keep: Slot[][]): Statement[] {
   const field = findInSubtree(model, target, fieldName);
   if (!field?.fkColumns) return [];
   const tables = new Set<string>();
   for (const c of model.classes.values()) if (c.fields.get(fieldName)?.declaringClass === field.declaringClass && c.fieldTables.get(fieldName)) tables.add(c.fieldTables.get(fieldName)!);
   return [...tables].flatMap((table) => {
-    const notKept = keep.length ? sql` AND ${tuple(target.keyColumns.map((c) => ident(c)))} NOT IN (VALUES ${join(keep.map((k) => sql`(${join(k)})`))})` : sql``;
+    const notKept = keep.length ? sql` AND ${tuple(target.keyColumns.map((c) => ident(c)))} NOT IN (VALUES ${join(keep.map((k) => sql`(${join(k.map(inline))})`))})` : sql``;
     // Only rows that still point at the owner: a row that already left changes no more.
-    return clearReference(model, table, field.fkColumns!, sql`${keyEquals(field.fkColumns!, owner)}${notKept}`).map(statement);
+    return clearReference(model, table, field.fkColumns!, sql`${keyEquals(field.fkColumns!, owner.map(inline))}${notKept}`).map(statement);
   });
 }
 
-function releaseOneToOne(model: Model, w: WriteNode, field: FieldMeta, target: GraphNode, targetKey: SQL[]): Statement | undefined {
+function releaseOneToOne(model: Model, w: WriteNode, field: FieldMeta, target: GraphNode, targetSlots: Slot[]): Statement | undefined {
   // Only the inverse to-one field that covers this object's class is one-to-one: an Insurance.employee
   // may be both Employee.dentalInsurance's and Employee.medicalInsurance's other side.
   const inverse = [...target.meta.fields.values()].find((f) => {
@@ -261,7 +322,7 @@ function releaseOneToOne(model: Model, w: WriteNode, field: FieldMeta, target: G
   const sets = field.fkColumns!.map((c) => sql`${ident(c)} = NULL`);
   const scope = classOf(model, inverse.relation!.target);
   const primary = scope.primaryTable!;
-  const others = sql`${keyEquals(field.fkColumns!, targetKey)} AND NOT ${keyEquals(w.meta.keyColumns, w.key)}`;
+  const others = sql`${keyEquals(field.fkColumns!, targetSlots.map(inline))} AND NOT ${keyEquals(w.meta.keyColumns, w.key.map(inline))}`;
   const filter = scope.discriminator
     ? sql` AND ${tuple(w.meta.keyColumns.map((c) => ident(c)))} IN (SELECT ${join(w.meta.keyColumns.map((c) => ident(c)))} FROM ${ident(primary)} WHERE ${ident(scope.discriminator.column)} IN (${join(subtree(model, scope.name).map((c) => sql`${c.discriminator?.values[c.name] ?? c.name}`))}))`
     : sql``;

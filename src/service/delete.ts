@@ -4,14 +4,13 @@ import { deleteExtentStatements, deleteOneStatements } from "../plan/delete-plan
 import { StoreConstraintError } from "../store/store.ts";
 import { type Precondition, preconditionFailed } from "../http/conditional.ts";
 import { HttpError } from "../http/problem.ts";
-import { guardVersion } from "../plan/write-plan.ts";
-import { sql } from "../store/sql.ts";
+import { guardVersion, keySlots } from "../plan/write-plan.ts";
 import type { Runtime } from "./runtime.ts";
 
 export async function deleteObject(rt: Runtime, meta: ClassMeta, key: unknown[], condition?: Precondition): Promise<void> {
   const statements = deleteOneStatements(rt.model, meta, key);
   // After the existence guard: an absent object is a 404 whatever the precondition.
-  if (condition) statements.splice(1, 0, guardVersion(meta, key.map((v) => sql`${v}`), condition));
+  if (condition) statements.splice(1, 0, guardVersion(meta, keySlots(key), condition));
   try {
     await rt.store.batch(statements, "write");
   } catch (error) {

@@ -79,13 +79,13 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
 
 /** Reads the root object back inside the write batch, whatever way its key was chosen. */
 function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan) {
-  const pattern = w.keySource.map((s) => s.kind[0]).join("");
+  const pattern = w.key.map((s) => s.kind[0]).join("");
   const selector: RootSelector = {
     kind: "subquery",
     cacheKey: `readback:${pattern}`,
     keys: () =>
       sql`SELECT ${join(
-        w.keySource.map((s, i) =>
+        w.key.map((s, i) =>
           s.kind === "sequence"
             ? sql`(SELECT next_value - ${sql.placeholder("n")} + ${sql.placeholder("i")} FROM ${ident(SEQUENCE_TABLE)} WHERE name = ${sql.placeholder("seq")})`
             : sql`${sql.placeholder(`v${i}`)}`,
@@ -93,7 +93,7 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan) {
       )}`,
   };
   const values: Record<string, unknown> = {};
-  w.keySource.forEach((s, i) => {
+  w.key.forEach((s, i) => {
     if (s.kind === "sequence") Object.assign(values, { n: s.count, i: s.index, seq: s.name });
     else values[`v${i}`] = s.value;
   });
