@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --runtime node|bun] [--duration 5] [--connections 10] [--no-worker] [--only TEXT]`
+ * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--only TEXT]`
  * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker)
  *
  * Generates the data set (test/bench/data.ts), captures the SQL Extent runs for each operation,
@@ -32,6 +32,8 @@ const flag = (name: string, fallback: string) => {
 };
 const runtime = flag("runtime", "node") as "node" | "bun";
 const duration = Number(flag("duration", "5"));
+/** Seconds of load before each measured run, not counted: JIT compilation, first statements prepared. */
+const warmup = Number(flag("warmup", "1"));
 const connections = Number(flag("connections", "10"));
 
 const MODEL = readFileSync(`${ROOT}test/bench/model/package.jdo`, "utf8");
@@ -124,7 +126,9 @@ interface Measure {
 }
 
 async function load(url: string, method: string, body?: unknown): Promise<Measure> {
-  const r = await autocannon({ url, method: method as "GET", connections, duration, body: body === undefined ? undefined : JSON.stringify(body), headers: body === undefined ? {} : { "content-type": "application/json" } });
+  const options = { url, method: method as "GET", connections, body: body === undefined ? undefined : JSON.stringify(body), headers: body === undefined ? {} : { "content-type": "application/json" } };
+  if (warmup > 0) await autocannon({ ...options, duration: warmup });
+  const r = await autocannon({ ...options, duration });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
 }
 
@@ -149,7 +153,7 @@ async function main(): Promise<void> {
     servers.push(extent!, floor!, native!, jsonServer!);
     await checkFloor(extent!.url, floor!);
     await checkFloor(extent!.url, native!);
-    console.log(`${data.objects} objects; runtime ${runtime}; autocannon ${connections} connections × ${duration} s per operation and server; the floor answers what Extent answers.\n`);
+    console.log(`${data.objects} objects; runtime ${runtime}; autocannon ${connections} connections × ${duration} s per operation and server, after ${warmup} s of warm-up; the floor answers what Extent answers.\n`);
 
     const rows: string[][] = [];
     // --only TEXT: the operations whose name holds TEXT (while working on one).
