@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--only TEXT]`
- * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker)
+ * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--only TEXT]`
+ * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker; a
+ * streamed extent of 100,000 objects against one of 100, unless --no-large)
  *
  * Generates the data set (test/bench/data.ts), captures the SQL Extent runs for each operation,
  * starts four servers as their own processes on this machine — Extent (src/local.ts), two floors
@@ -23,6 +24,7 @@ import { BIN, ROOT, type Running, TSX_LOADER, freePort, startServer } from "../s
 import { COUNTS, generate } from "./data.ts";
 import type { Captured } from "./floor-server.ts";
 import { OPERATIONS, type Operation } from "./operations.ts";
+import { BENCH_CASES, measureLargeExtents } from "./large-extent.ts";
 import { buildWorkerBundle, measureColdStart } from "./worker-metrics.ts";
 
 const args = process.argv.slice(2);
@@ -173,6 +175,12 @@ async function main(): Promise<void> {
     if (!args.includes("--no-worker")) await printWorker(join(dir, "worker"));
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+  if (!args.includes("--no-large")) {
+    // The server's memory and the first byte of a 100,000-object extent, against 100 objects
+    // (test/bench/large-extent.ts prints more cases run alone).
+    console.log("\nLarge extents, streamed:");
+    await measureLargeExtents(BENCH_CASES);
   }
 }
 

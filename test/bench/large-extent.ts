@@ -23,7 +23,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRestHandler } from "../../src/handler.ts";
 import { GRAPH_PKG, graphModel, seedGraph } from "../support/graph-model.ts";
 
@@ -150,27 +150,50 @@ async function measure(url: string, extent: number, query: string, pages: number
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), "extent-large-"));
-try {
-  let t = performance.now();
-  const small = await database(dir, SMALL);
-  const large = await database(dir, LARGE);
-  console.log(`seeded ${SMALL} and ${LARGE} persons (+ cities, friends) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  const rows: Row[] = [];
-  for (const query of ["", "fetchGroup=all"]) {
-    rows.push(await measure(small, SMALL, query, AUTO, false));
-    rows.push(await measure(large, LARGE, query, AUTO, false));
-    rows.push(await measure(large, LARGE, query, AUTO, true));
-    // Fixed pages, for comparison: the first byte waits for a whole page of 1000.
-    rows.push(await measure(large, LARGE, query, 1000, false));
-    rows.push(await measure(large, LARGE, query, AT_ONCE, false));
-  }
-  console.log("\nGET /Person?<plan>   (each row a fresh server; peak = the server's max RSS; growth = peak - idle RSS)\n");
-  console.log(["objects", "fetch plan", "pages", "client", "TTFB ms", "total ms", "body MiB", "idle MiB", "peak MiB", "growth MiB"].map((h) => h.padStart(11)).join(""));
-  for (const r of rows) {
-    const cells = [r.extent, r.plan, r.pages === AUTO ? "auto" : r.pages === AT_ONCE ? "at once" : `${r.pages} each`, r.client, r.ttfb.toFixed(1), r.total.toFixed(0), (r.bytes / MiB).toFixed(1), (r.idle / MiB).toFixed(1), (r.peak / MiB).toFixed(1), ((r.peak - r.idle) / MiB).toFixed(1)];
-    console.log(cells.map((c) => String(c).padStart(11)).join(""));
-  }
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+/** A measurement: `extent` persons with the fetch plan `query`, paged as `pages` says, read fast or slowly. */
+export interface LargeExtentCase {
+  large: boolean;
+  query: string;
+  pages: number;
+  slow: boolean;
 }
+
+/** The graph seeded with SMALL and LARGE persons, each case measured on a fresh server, printed as one table. */
+export async function measureLargeExtents(cases: readonly LargeExtentCase[], persons = LARGE): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "extent-large-"));
+  try {
+    const t = performance.now();
+    const small = await database(dir, SMALL);
+    const large = await database(dir, persons);
+    console.log(`seeded ${SMALL} and ${persons} persons (+ cities, friends) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    const rows: Row[] = [];
+    for (const c of cases) rows.push(await measure(c.large ? large : small, c.large ? persons : SMALL, c.query, c.pages, c.slow));
+    console.log("\nGET /Person?<plan>   (each row a fresh server; peak = the server's max RSS; growth = peak - idle RSS)\n");
+    const pad = (cells: unknown[]) => cells.map((c, i) => String(c).padStart(i === 1 ? 16 : 11)).join("");
+    console.log(pad(["objects", "fetch plan", "pages", "client", "TTFB ms", "total ms", "body MiB", "idle MiB", "peak MiB", "growth MiB"]));
+    for (const r of rows) {
+      const cells = [r.extent, r.plan, r.pages === AUTO ? "auto" : r.pages === AT_ONCE ? "at once" : `${r.pages} each`, r.client, r.ttfb.toFixed(1), r.total.toFixed(0), (r.bytes / MiB).toFixed(1), (r.idle / MiB).toFixed(1), (r.peak / MiB).toFixed(1), ((r.peak - r.idle) / MiB).toFixed(1)];
+      console.log(pad(cells));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What `npm run bench` prints: 100 against 100,000 objects, both fetch plans, the handler's own paging. */
+export const BENCH_CASES: LargeExtentCase[] = ["", "fetchGroup=all"].flatMap((query) => [
+  { large: false, query, pages: AUTO, slow: false },
+  { large: true, query, pages: AUTO, slow: false },
+]);
+
+/** Run directly: every case, with fixed pages and the extent read at once for comparison. */
+const ALL_CASES: LargeExtentCase[] = ["", "fetchGroup=all"].flatMap((query) => [
+  { large: false, query, pages: AUTO, slow: false },
+  { large: true, query, pages: AUTO, slow: false },
+  { large: true, query, pages: AUTO, slow: true },
+  // Fixed pages, for comparison: the first byte waits for a whole page of 1000.
+  { large: true, query, pages: 1000, slow: false },
+  { large: true, query, pages: AT_ONCE, slow: false },
+]);
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await measureLargeExtents(ALL_CASES);
