@@ -35,11 +35,7 @@ export class Serializer {
 
   /** `{class, key...}`: how an object is written beyond the fetch depth. */
   identity(obj: { meta: ClassMeta; key: readonly unknown[] }): JsonObject {
-    const out: JsonObject = { class: obj.meta.name };
-    keyFieldColumns(obj.meta).forEach((part, i) => {
-      out[part.field] = part.type.kind === "key" ? ancestorKey(this.model, obj.meta, obj.key[i]) : encodeValue(obj.key[i], part.type, false);
-    });
-    return out;
+    return { class: obj.meta.name, ...keyFieldsJson(this.model, obj.meta, obj.key) };
   }
 
   private write(obj: LoadedObject, level: number, path: Set<string>): JsonObject {
@@ -97,6 +93,15 @@ export class Serializer {
     for (const f of meta.fields.values()) out[f.name] = encodeField(stored[f.name] ?? null, f);
     return out;
   }
+}
+
+/** An object's key fields (or `_id`) as its JSON writes them, from its stored key. */
+export function keyFieldsJson(model: Model, meta: ClassMeta, key: readonly unknown[]): JsonObject {
+  const out: JsonObject = {};
+  keyFieldColumns(meta).forEach((part, i) => {
+    out[part.field] = part.type.kind === "key" ? ancestorKey(model, meta, key[i]) : encodeValue(key[i], part.type, false);
+  });
+  return out;
 }
 
 /** Ancestor keys are stored as canonical JSON text ('' for none) and written with their class. */

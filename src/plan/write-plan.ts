@@ -52,16 +52,27 @@ const shapes = processCache<Compiled>("writeShapes", 2000, { limit: 2_000_000, w
 
 /** The statement of shape `key` over `slots`; `build` writes its SQL from each slot's placeholders (on a first use only). */
 function shaped(key: string, slots: readonly Slot[], build: (slot: (i: number) => SQL) => SQL): Statement {
-  const shape = `${key}\u0000${slots.map((s) => (s.kind === "value" ? "v" : "s")).join("")}`;
-  const compiled = shapes.get(shape, () =>
-    compile(build((i) => (slots[i]!.kind === "value" ? sql`${sql.placeholder(`s${i}`)}` : seqExpr(sql`${sql.placeholder(`s${i}c`)}`, sql`${sql.placeholder(`s${i}i`)}`, sql`${sql.placeholder(`s${i}n`)}`)))),
-  );
+  const shape = `${key}\u0000${slotPattern(slots)}`;
+  const compiled = shapes.get(shape, () => compile(build(slotPlaceholders(slots))));
+  return bind(compiled, slotValues(slots));
+}
+
+/** Which slots are values (`v`) and which sequence numbers (`s`): what a shape depends on. */
+export const slotPattern = (slots: readonly Slot[]): string => slots.map((s) => (s.kind === "value" ? "v" : "s")).join("");
+
+/** Slot `i` as SQL with placeholders (`s<i>`, or `s<i>c`, `s<i>i`, `s<i>n` for a sequence number). */
+export function slotPlaceholders(slots: readonly Slot[]): (i: number) => SQL {
+  return (i) => (slots[i]!.kind === "value" ? sql`${sql.placeholder(`s${i}`)}` : seqExpr(sql`${sql.placeholder(`s${i}c`)}`, sql`${sql.placeholder(`s${i}i`)}`, sql`${sql.placeholder(`s${i}n`)}`));
+}
+
+/** The values of `slotPlaceholders`' placeholders. */
+export function slotValues(slots: readonly Slot[]): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   slots.forEach((s, i) => {
     if (s.kind === "value") values[`s${i}`] = s.value;
     else Object.assign(values, { [`s${i}c`]: s.count, [`s${i}i`]: s.index, [`s${i}n`]: s.name });
   });
-  return bind(compiled, values);
+  return values;
 }
 
 /** Slot placeholders `from` … `from + n - 1`. */

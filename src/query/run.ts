@@ -55,13 +55,13 @@ async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, 
     const select = jsonSelect(rt.model, prepared.candidate, prepared.selector, fetch);
     if (select?.array) {
       const { text, visible } = await readJsonArray(rt.store, select, values);
-      if (!q.unique) return `[${text}]`;
-      if (visible > 1) unique(new Array(visible));
-      return text || "null";
+      if (q.unique) checkUnique(visible);
+      return q.unique ? text || "null" : `[${text}]`;
     }
     if (select) {
       const texts = jsonTexts(await readJson(rt.store, rt.model, select, values));
-      return q.unique ? ((unique(texts) as string | null) ?? "null") : `[${texts.join(",")}]`;
+      if (q.unique) checkUnique(texts.length);
+      return q.unique ? (texts[0] ?? "null") : `[${texts.join(",")}]`;
     }
     const { roots, objects } = await load(rt.store, rt.model, prepared.candidate, prepared.selector, fetch, values);
     const serializer = new Serializer(rt.model, objects, fetch);
@@ -82,8 +82,12 @@ export async function countMatches(rt: Runtime, prepared: PreparedQuery, values:
   return Number(result!.rows[0]![0]);
 }
 
+function checkUnique(matches: number): void {
+  if (matches > 1) throw new QueryError(`the query is UNIQUE but ${matches} results match`);
+}
+
 function unique(items: unknown[]): unknown {
-  if (items.length > 1) throw new QueryError(`the query is UNIQUE but ${items.length} results match`);
+  checkUnique(items.length);
   return items[0] ?? null;
 }
 

@@ -4,8 +4,7 @@
  */
 import { type ObjectJson, serialized } from "../json/answer.ts";
 import { type Graph, type GraphNode, readGraph } from "../json/read-graph.ts";
-import { Serializer } from "../json/serialize.ts";
-import { encodeValue } from "../json/values.ts";
+import { Serializer, keyFieldsJson } from "../json/serialize.ts";
 import { keyFieldColumns, keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
 import type { FetchPlan } from "../plan/fetch-plan.ts";
@@ -15,9 +14,8 @@ import { assemble, expandFurther, firstPlan, planStatements } from "../plan/load
 import { IdentityMap } from "../plan/objects.ts";
 import type { RootSelector } from "../plan/read-plan.ts";
 import { type Existing, findExisting } from "../plan/resolve.ts";
-import { type WriteNode, assignKeys, guardExists, guardVersion, writeStatements } from "../plan/write-plan.ts";
-import { SEQUENCE_TABLE } from "../store/migrate.ts";
-import { ident, join, sql } from "../store/sql.ts";
+import { type WriteNode, assignKeys, guardExists, guardVersion, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../plan/write-plan.ts";
+import { join, sql } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";
 import { type Precondition, preconditionFailed } from "../http/conditional.ts";
 import { HttpError } from "../http/problem.ts";
@@ -79,24 +77,15 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
 
 /** Reads the root object back inside the write batch, whatever way its key was chosen. */
 function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan) {
-  const pattern = w.key.map((s) => s.kind[0]).join("");
   const selector: RootSelector = {
     kind: "subquery",
-    cacheKey: `readback:${pattern}`,
-    keys: () =>
-      sql`SELECT ${join(
-        w.key.map((s, i) =>
-          s.kind === "sequence"
-            ? sql`(SELECT next_value - ${sql.placeholder("n")} + ${sql.placeholder("i")} FROM ${ident(SEQUENCE_TABLE)} WHERE name = ${sql.placeholder("seq")})`
-            : sql`${sql.placeholder(`v${i}`)}`,
-        ),
-      )}`,
+    cacheKey: `readback:${slotPattern(w.key)}`,
+    keys: () => {
+      const slot = slotPlaceholders(w.key);
+      return sql`SELECT ${join(w.key.map((_, i) => slot(i)))}`;
+    },
   };
-  const values: Record<string, unknown> = {};
-  w.key.forEach((s, i) => {
-    if (s.kind === "sequence") Object.assign(values, { n: s.count, i: s.index, seq: s.name });
-    else values[`v${i}`] = s.value;
-  });
+  const values = slotValues(w.key);
   // Written by SQL where a JSON select can (src/plan/json-select.ts), else read as objects.
   const select = jsonSelect(rt.model, w.meta, selector, fetch);
   if (select) return { select, statements: jsonStatements(select, values, true) };
@@ -110,17 +99,14 @@ async function answer(rt: Runtime, back: ReturnType<typeof readBack>, results: A
   if (back.select) {
     const row = jsonRows(rt.model, back.select, own).find((r) => r.json !== null);
     if (!row) throw new Error("internal: the written object was not read back");
-    const meta = row.meta!;
-    const identity = Object.fromEntries(keyFieldColumns(meta).map((part, i) => [part.field, encodeValue(row.key[i], part.type, false)]));
-    return { object: { json: row.json!, version: row.version }, meta, identity };
+    return { object: { json: row.json!, version: row.version }, meta: row.meta!, identity: keyFieldsJson(rt.model, row.meta!, row.key) };
   }
   const objects = new IdentityMap();
   const roots = assemble(back.plan!, own, objects);
   if (!roots[0]) throw new Error("internal: the written object was not read back");
   await expandFurther(rt.store, rt.model, fetch, objects);
-  const object = new Serializer(rt.model, objects, fetch).object(roots[0]);
-  const identity = Object.fromEntries(keyFieldColumns(roots[0].meta).map((part) => [part.field, object[part.field]]));
-  return { object: serialized(object), meta: roots[0].meta, identity };
+  const { meta, key } = roots[0];
+  return { object: serialized(new Serializer(rt.model, objects, fetch).object(roots[0])), meta, identity: keyFieldsJson(rt.model, meta, key) };
 }
 
 async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resolveModes>, fetch: FetchPlan, condition?: Precondition): Promise<WriteResult> {

@@ -30,12 +30,13 @@ interface NativeStatement {
 /** A prepared statement and how it answers. */
 type Prepared =
   | { kind: "write"; stmt: NativeStatement }
-  /** A read of at most one row, fetched alone. */
-  | { kind: "one"; stmt: NativeStatement }
-  /** A read of rows, wrapped to answer them as one text of `width` values a row. */
-  | { kind: "rows"; wrapper: NativeStatement; width: number }
-  /** A read that cannot be wrapped (a PRAGMA): the row iterator, at start-up only. */
-  | { kind: "iterate"; stmt: NativeStatement };
+  /**
+   * A read: one row is fetched alone with `stmt`; rows come through `wrapper` as one text of
+   * `width` values a row, prepared the first time they are asked for (null: the read cannot be
+   * wrapped, a PRAGMA, and takes the row iterator, at start-up only).
+   */
+  | { kind: "read"; stmt: NativeStatement; width: number; wrapper?: NativeStatement | null };
+
 interface NativeDatabase {
   prepare(sql: string): NativeStatement;
   exec(sql: string): void;
@@ -98,29 +99,33 @@ export class EmbeddedStore implements Store {
   }
 
   private execute(s: Statement): StatementResult {
-    const key = s.oneRow ? `1\u0000${s.sql}` : s.sql;
-    const p = this.statements.get(key, () => this.prepare(s.sql, !!s.oneRow));
+    const p = this.statements.get(s.sql, () => this.prepare(s.sql));
     try {
-      return this.answer(p, s.params.map(toNative));
+      return this.answer(s.sql, p, s.params.map(toNative), !!s.oneRow);
     } catch (error) {
       // A statement that failed may keep failing until it is reset: prepare it anew next time.
-      this.statements.delete(key);
+      this.statements.delete(s.sql);
       throw error;
     }
   }
 
-  private answer(p: Prepared, params: unknown[]): StatementResult {
-    switch (p.kind) {
-      case "write":
-        return { rows: [], rowsAffected: p.stmt.run(params).changes };
-      case "one": {
-        const row = p.stmt.get(params);
-        return { rows: row ? [row] : [], rowsAffected: 0 };
-      }
-      case "rows":
-        return { rows: decodeQuotedRows(p.wrapper.get(params)![0] as string | null, p.width), rowsAffected: 0 };
-      case "iterate":
-        return { rows: p.stmt.all(params), rowsAffected: 0 };
+  private answer(sql: string, p: Prepared, params: unknown[], oneRow: boolean): StatementResult {
+    if (p.kind === "write") return { rows: [], rowsAffected: p.stmt.run(params).changes };
+    if (oneRow) {
+      const row = p.stmt.get(params);
+      return { rows: row ? [row] : [], rowsAffected: 0 };
+    }
+    if (p.wrapper === undefined) p.wrapper = this.wrap(sql, p.width);
+    if (p.wrapper === null) return { rows: p.stmt.all(params), rowsAffected: 0 };
+    return { rows: decodeQuotedRows(p.wrapper.get(params)![0] as string | null, p.width), rowsAffected: 0 };
+  }
+
+  /** The read wrapped to answer its rows as one text of literals, or null when it cannot be. */
+  private wrap(sql: string, width: number): NativeStatement | null {
+    try {
+      return this.db.prepare(quotedRowsSql(sql, width)).raw(true);
+    } catch {
+      return null;
     }
   }
 
@@ -132,19 +137,12 @@ export class EmbeddedStore implements Store {
     this.db.close();
   }
 
-  private prepare(sql: string, oneRow: boolean): Prepared {
+  private prepare(sql: string): Prepared {
     const stmt = this.db.prepare(sql);
     if (!stmt.reader) return { kind: "write", stmt };
     const columns = stmt.columns();
     if (this.checkColumns) this.checkColumns(sql, columns.map((c) => c.name));
-    if (oneRow) return { kind: "one", stmt: stmt.raw(true) };
-    let wrapper: NativeStatement;
-    try {
-      wrapper = this.db.prepare(quotedRowsSql(sql, columns.length)).raw(true);
-    } catch {
-      return { kind: "iterate", stmt: stmt.raw(true) };
-    }
-    return { kind: "rows", wrapper, width: columns.length };
+    return { kind: "read", stmt: stmt.raw(true), width: columns.length };
   }
 }
 
