@@ -110,8 +110,8 @@ describe("limits set in the persistence context", () => {
   });
 });
 
-test("the defaults: 1 MiB bodies, depth 64, 10 000 objects, fetch depth 10, 10 000 characters, 100 parameters, 10 s", async () => {
-  assert.deepEqual({ ...DEFAULT_LIMITS }, { bodyBytes: 1 << 20, jsonDepth: 64, objectsPerRequest: 10_000, maxFetchDepth: 10, queryLength: 10_000, queryParameters: 100, requestTimeMs: 10_000 });
+test("the defaults: 1 MiB bodies, depth 64, 10 000 objects, fetch depth 10, 10 000 characters, 100 parameters, 10 s, 32 MiB answers", async () => {
+  assert.deepEqual({ ...DEFAULT_LIMITS }, { bodyBytes: 1 << 20, jsonDepth: 64, objectsPerRequest: 10_000, maxFetchDepth: 10, queryLength: 10_000, queryParameters: 100, requestTimeMs: 10_000, answerBytes: 32 << 20 });
   const h = await startHarness({ metadata });
   try {
     assertProblem(await h.get(`${BOOK}?maxFetchDepth=11`), 400, /limit maxFetchDepth: 10/);
@@ -151,8 +151,8 @@ test("a limit that is not a whole number of at least 1 is refused where it is se
 /** The embedded store, slowed down: each batch waits `delayMs` before it runs (a remote store's latency). */
 class SlowStore implements Store {
   delayMs = 0;
-  /** As a synchronous driver: the request's clock cannot interrupt a batch, only refuse the next. */
-  blocking = false;
+  /** As a store that stops its own statements at the deadline it is given (an embedded file). */
+  interrupts = false;
   constructor(private readonly inner: Store) {}
   async batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]> {
     if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
@@ -203,10 +203,10 @@ describe("requestTimeMs: a request that holds the server too long is 503 with Re
     const before = await digest();
     // Item has subclasses, so a PUT looks the object up first; that read ends past the deadline.
     slow.delayMs = 200;
-    slow.blocking = true;
+    slow.interrupts = true;
     const r = await fetch("PUT", `/org.extent.sample.Item/1`, { title: "Changed" });
     slow.delayMs = 0;
-    slow.blocking = false;
+    slow.interrupts = false;
     assert.equal(r.status, 503);
     assert.equal(await digest(), before);
     assert.equal(((await (await fetch("GET", `${BOOK}/1`)).json()) as { title: string }).title, "Kept");
@@ -229,12 +229,12 @@ describe("requestTimeMs: a request that holds the server too long is 503 with Re
   });
 });
 
-test("an embedded file opened by its URL is a blocking store that keeps the request's deadline between statements", async () => {
+test("an embedded file opened by its URL stops its own statements at the request's deadline", async () => {
   const dir = mkdtempSync(join(tmpdir(), "extent-limits-"));
   const store = openLibsqlStore(`file:${join(dir, "t.db")}`);
   try {
-    // Known before the file is open: a request's clock never races a timer against a synchronous engine.
-    assert.equal(store.blocking, true);
+    // Known before the file is open: a request's clock never races a timer against an engine that stops itself.
+    assert.equal(store.interrupts, true);
     const one = { sql: "SELECT 1", params: [] };
     assert.deepEqual((await store.batch([one], "read")).map((r) => r.rows), [[[1]]]);
     await assert.rejects(store.batch([one, one], "read", Date.now() - 1), TimeLimitError);

@@ -25,6 +25,13 @@ export interface Limits {
    * one; a write batch once sent is waited for, so an answer never hides a write that happened.
    */
   requestTimeMs: number;
+  /**
+   * Largest answer the server builds at once, in bytes of its JSON (a whole answer, or one page of a
+   * streamed extent): 400 beyond, naming the limit and how to ask for less. Enforced while the
+   * answer is written, in SQL where SQL writes it, so nothing much larger is ever built. Rows a
+   * query projects count at least 32 + 8 per column bytes each: what the server holds them in.
+   */
+  answerBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -35,6 +42,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   queryLength: 10_000,
   queryParameters: 100,
   requestTimeMs: 10_000,
+  answerBytes: 32 * 1024 * 1024,
 });
 
 /** Names of the limits as properties (`extent.limit.body-bytes`) and CLI flags (`--limit-body-bytes`). */
@@ -46,6 +54,7 @@ export const LIMIT_NAMES: Readonly<Record<keyof Limits, string>> = {
   queryLength: "query-length",
   queryParameters: "query-parameters",
   requestTimeMs: "request-time-ms",
+  answerBytes: "answer-bytes",
 };
 
 export const LIMIT_PROPERTY = (name: keyof Limits) => `extent.limit.${LIMIT_NAMES[name]}`;
@@ -59,6 +68,7 @@ const LimitsSchema = v.strictObject({
   queryLength: v.optional(positive),
   queryParameters: v.optional(positive),
   requestTimeMs: v.optional(positive),
+  answerBytes: v.optional(positive),
 });
 
 /**

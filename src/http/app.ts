@@ -11,7 +11,8 @@ import { getObject, objectExists } from "../service/read.ts";
 import { extentBody } from "../service/read-extent.ts";
 import type { Runtime } from "../service/runtime.ts";
 import { DeadlineStore } from "../store/deadline-store.ts";
-import { CountingStore, StoreBusyError, TimeLimitError } from "../store/store.ts";
+import { CountingStore, StoreBusyError, StoreMemoryError, StoreTooBigError, TimeLimitError } from "../store/store.ts";
+import { AnswerTooLargeError } from "../json/answer-budget.ts";
 import { createObject, updateObject } from "../service/write.ts";
 import { readJsonBody } from "./body.ts";
 import { keyFromObject, keyFromPath } from "./keys.ts";
@@ -245,6 +246,12 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     }
     if (error instanceof TimeLimitError) {
       return problem(503, `the request took longer than this server allows (limit requestTimeMs: ${error.limitMs} ms); nothing was changed, retry later or ask for less`, { headers: { "retry-after": "1" } });
+    }
+    if (error instanceof AnswerTooLargeError || error instanceof StoreTooBigError) {
+      return problem(400, `the answer would be larger than this server builds at once (limit answerBytes: ${shared.limits.answerBytes} bytes); ask for less: a range (RANGE in a query), a smaller fetch group or a smaller maxFetchDepth`);
+    }
+    if (error instanceof StoreMemoryError) {
+      return problem(503, "the server cannot spare the memory this request needs now; nothing was changed: retry later, or ask for less (a range, a smaller maxFetchDepth)", { headers: { "retry-after": "1" } });
     }
     if (error instanceof StoreBusyError) {
       return problem(503, "the database is busy with another writer; retry the request", { headers: { "retry-after": "1" } });

@@ -4,6 +4,7 @@
  * array of rows, INTO and constructors objects keyed by alias, UNIQUE and ungrouped aggregates one
  * value (null when nothing matches). Objects inside projections are loaded by a second batch.
  */
+import { AnswerBudget, AnswerTooLargeError } from "../json/answer-budget.ts";
 import { Serializer } from "../json/serialize.ts";
 import { encodeValue } from "../json/values.ts";
 import type { ClassMeta } from "../metadata/model.ts";
@@ -14,6 +15,7 @@ import { jsonTexts, readJson, readJsonArray } from "../plan/json-rows.ts";
 import { jsonSelect } from "../plan/json-select.ts";
 import { IdentityMap, type LoadedObject } from "../plan/objects.ts";
 import { bind } from "../store/sql.ts";
+import { type Statement, unboundedReads } from "../store/store.ts";
 import type { Runtime } from "../service/runtime.ts";
 import { QueryError } from "./errors.ts";
 import type { QType } from "./model.ts";
@@ -43,16 +45,17 @@ async function refusalIs400<T>(read: () => Promise<T>): Promise<T> {
 
 /** The query's answer as JSON text. */
 export function runQuery(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<string> {
-  return refusalIs400(() => run(rt, prepared, values, requested));
+  return refusalIs400(() => run({ ...rt, store: unboundedReads(rt.store) }, prepared, values, requested));
 }
 
 async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<string> {
   const q = prepared.query;
   // JOIN FETCH adds its relations to the fetch plan.
   const fetch = q.fetchFields?.length ? { ...requested, fields: [...(requested.fields ?? []), ...q.fetchFields] } : requested;
+  const budget = new AnswerBudget(rt.limits.answerBytes);
   if (prepared.selector) {
     // Candidates: written by SQL where a JSON select can, else read as objects.
-    const select = jsonSelect(rt.model, prepared.candidate, prepared.selector, fetch);
+    const select = jsonSelect(rt.model, prepared.candidate, prepared.selector, fetch, budget.limit);
     if (select?.array) {
       const { text, visible } = await readJsonArray(rt.store, select, values);
       if (q.unique) checkUnique(visible);
@@ -60,25 +63,40 @@ async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, 
     }
     if (select) {
       const texts = jsonTexts(await readJson(rt.store, rt.model, select, values));
+      for (const t of texts) budget.spend(t.length + 1);
       if (q.unique) checkUnique(texts.length);
       return q.unique ? (texts[0] ?? "null") : `[${texts.join(",")}]`;
     }
     const { roots, objects } = await load(rt.store, rt.model, prepared.candidate, prepared.selector, fetch, values);
-    const serializer = new Serializer(rt.model, objects, fetch);
-    const out = roots.map((r) => serializer.object(r));
-    return JSON.stringify(q.unique ? unique(out) : out);
+    const serializer = new Serializer(rt.model, objects, fetch, budget);
+    const out = serializer.all(roots);
+    return budget.checked(JSON.stringify(q.unique ? unique(out) : out));
   }
   const { compiled, columns } = prepared.projection!;
-  const [result] = await rt.store.batch([bind(compiled, values)], "read");
+  // Rows cross into JavaScript as arrays: at most as many as answerBytes holds (ROW_BYTES each).
+  const width = columns.reduce((n, c) => n + c.width, 0);
+  const most = Math.floor(budget.limit / (ROW_BYTES + COLUMN_BYTES * width));
+  const [result] = await rt.store.batch([capped(bind(compiled, values), most)], "read");
   const rows = result!.rows;
-  const objects = await loadObjects(rt, rows, columns, fetch);
+  if (rows.length > most) throw new AnswerTooLargeError(budget.limit);
+  const objects = await loadObjects(rt, rows, columns, fetch, budget);
   const shaped = rows.map((row) => shapeRow(row, columns, q.shape, objects));
-  return JSON.stringify(q.unique ? unique(shaped) : shaped);
+  return budget.checked(JSON.stringify(q.unique ? unique(shaped) : shaped));
+}
+
+/** What a projected row certainly takes in memory: an array, and a slot a column. */
+const ROW_BYTES = 32;
+const COLUMN_BYTES = 8;
+
+/** The read's first `most + 1` rows: one more than allowed tells the answer is too large, without reading the rest. */
+function capped(read: Statement, most: number): Statement {
+  if (!Number.isFinite(most)) return read;
+  return { sql: `SELECT * FROM (${read.sql}) LIMIT ?`, params: [...read.params, most + 1] };
 }
 
 /** How many candidates match (HEAD with a filter). */
 export async function countMatches(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>): Promise<number> {
-  const [result] = await refusalIs400(() => rt.store.batch([bind(prepared.count!, values)], "read"));
+  const [result] = await refusalIs400(() => rt.store.batch([{ ...bind(prepared.count!, values), unbounded: true }], "read"));
   return Number(result!.rows[0]![0]);
 }
 
@@ -97,7 +115,7 @@ interface Objects {
 }
 
 /** Objects selected by a projection, read with the fetch plan in one more batch. */
-async function loadObjects(rt: Runtime, rows: unknown[][], columns: ResultColumn[], fetch: FetchPlan): Promise<Objects> {
+async function loadObjects(rt: Runtime, rows: unknown[][], columns: ResultColumn[], fetch: FetchPlan, budget: AnswerBudget): Promise<Objects> {
   const byColumn = new Map<ResultColumn, Map<string, LoadedObject>>();
   const wanted = new Map<ClassMeta, unknown[][]>();
   let offset = 0;
@@ -125,7 +143,7 @@ async function loadObjects(rt: Runtime, rows: unknown[][], columns: ResultColumn
     at += p.statements.length;
   }
   await expandFurther(rt.store, rt.model, fetch, objects);
-  const serializer = new Serializer(rt.model, objects, fetch);
+  const serializer = new Serializer(rt.model, objects, fetch, budget);
   for (const c of columns) {
     if (c.expr.type.kind !== "entity") continue;
     const meta = classOf(rt.model, c.expr.type.meta.name);

@@ -44,7 +44,7 @@ export interface HarnessHooks {
 export async function startHarness(context: Omit<PersistenceContext, "name" | "url"> & { url?: string }, options: Omit<RestHandlerOptions, "context" | "store"> = {}, hooks: HarnessHooks = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "extent-test-"));
   const url = context.url ?? `file:${join(dir, "test.db")}`;
-  const embedded = await EmbeddedStore.open(embeddedPath(url)!, distinctColumns);
+  const embedded = await EmbeddedStore.open(embeddedPath(url)!, { checkColumns: distinctColumns });
   const store = new CountingStore(hooks.wrapStore ? hooks.wrapStore(embedded) : embedded);
   const handler = createRestHandler({ ...options, context: { name: "test", ...context, url }, store });
   await handler.ready;
