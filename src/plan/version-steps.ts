@@ -78,11 +78,11 @@ export class VersionSteps<V> {
     const other = otherColumns.map(t);
     const linkSide = sideColumns.map((_, i) => l(i));
     const linkOther = otherColumns.map((_, i) => l(sideColumns.length + i));
-    this.keysIn(stepped, shape, values, (at) => {
+    this.keysWhere(stepped, shape, values, (key, at) => {
       const dropped = sql`SELECT ${join(other)} FROM ${ident(table)} ${ident("x_t")} WHERE ${side} IN (${keys(sideColumns.length, at(0))}) AND (${join([...sideColumns.map(t), ...other])}) NOT IN (${keys(sideColumns.length + otherColumns.length, at(1))})`;
       const kept = sql`SELECT 1 FROM ${ident(table)} ${ident("x_t")} WHERE ${side} = ${tuple(linkSide)} AND ${tuple(other)} = ${tuple(linkOther)}`;
       const added = sql`SELECT ${join(linkOther)} FROM json_each(${at(1)}) ${ident("x_l")} WHERE NOT EXISTS (${kept})`;
-      return sql`${dropped} UNION ALL ${added} UNION ALL ${keys(otherColumns.length, at(2))}`;
+      return sql`(${key} IN (${dropped})) OR (${key} IN (${added})) OR (${key} IN (${keys(otherColumns.length, at(2))}))`;
     });
   }
 
