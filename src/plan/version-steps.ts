@@ -29,7 +29,6 @@ export interface Shaped<V> {
 interface Table<V> {
   table: string;
   column: string;
-  keyColumns: readonly string[];
   conditions: Shaped<V>[];
 }
 
@@ -51,7 +50,7 @@ export class VersionSteps<V> {
       if (!c.version || !c.primaryTable || seen.has(`${c.primaryTable}|${c.version.column}`)) continue;
       seen.add(`${c.primaryTable}|${c.version.column}`);
       const key = tuple(c.keyColumns.map((k) => ident(k)));
-      this.add(c.primaryTable, c.version.column, c.keyColumns, { shape, values, sql: (at) => where(key, at) });
+      this.add(c.primaryTable, c.version.column, { shape, values, sql: (at) => where(key, at) });
     }
   }
 
@@ -73,16 +72,15 @@ export class VersionSteps<V> {
     const shape = `relinked|${table}|${sideColumns.join(",")}|${otherColumns.join(",")}`;
     const t = (c: string) => qualified("x_t", c);
     const l = (i: number) => sql.raw(`json_extract("x_l".value, '$[${i}]')`);
-    const keys = jsonKeys;
     const side = tuple(sideColumns.map(t));
     const other = otherColumns.map(t);
     const linkSide = sideColumns.map((_, i) => l(i));
     const linkOther = otherColumns.map((_, i) => l(sideColumns.length + i));
     this.keysWhere(stepped, shape, values, (key, at) => {
-      const dropped = sql`SELECT ${join(other)} FROM ${ident(table)} ${ident("x_t")} WHERE ${side} IN (${keys(sideColumns.length, at(0))}) AND (${join([...sideColumns.map(t), ...other])}) NOT IN (${keys(sideColumns.length + otherColumns.length, at(1))})`;
+      const dropped = sql`SELECT ${join(other)} FROM ${ident(table)} ${ident("x_t")} WHERE ${side} IN (${jsonKeys(sideColumns.length, at(0))}) AND (${join([...sideColumns.map(t), ...other])}) NOT IN (${jsonKeys(sideColumns.length + otherColumns.length, at(1))})`;
       const kept = sql`SELECT 1 FROM ${ident(table)} ${ident("x_t")} WHERE ${side} = ${tuple(linkSide)} AND ${tuple(other)} = ${tuple(linkOther)}`;
       const added = sql`SELECT ${join(linkOther)} FROM json_each(${at(1)}) ${ident("x_l")} WHERE NOT EXISTS (${kept})`;
-      return sql`(${key} IN (${dropped})) OR (${key} IN (${added})) OR (${key} IN (${keys(otherColumns.length, at(2))}))`;
+      return sql`(${key} IN (${dropped})) OR (${key} IN (${added})) OR (${key} IN (${jsonKeys(otherColumns.length, at(2))}))`;
     });
   }
 
@@ -95,14 +93,14 @@ export class VersionSteps<V> {
       // The version lives in the hierarchy's primary table, the row may be in a subclass table.
       const keys = join(c.keyColumns.map((k) => ident(k)));
       const condition = c.primaryTable === table ? where : (at: At) => sql`${tuple(c.keyColumns.map((k) => ident(k)))} IN (SELECT ${keys} FROM ${ident(table)} WHERE ${where(at)})`;
-      this.add(c.primaryTable, c.version.column, c.keyColumns, { shape: `rows|${table}|${shape}`, values, sql: condition });
+      this.add(c.primaryTable, c.version.column, { shape: `rows|${table}|${shape}`, values, sql: condition });
     }
   }
 
-  private add(table: string, column: string, keyColumns: readonly string[], condition: Shaped<V>): void {
+  private add(table: string, column: string, condition: Shaped<V>): void {
     const id = `${table}|${column}`;
     let t = this.tables.get(id);
-    if (!t) this.tables.set(id, (t = { table, column, keyColumns, conditions: [] }));
+    if (!t) this.tables.set(id, (t = { table, column, conditions: [] }));
     t.conditions.push(condition);
   }
 
