@@ -7,7 +7,7 @@ import { Hono, type Context } from "hono";
 import type { ClassMeta } from "../metadata/model.ts";
 import { type FetchPlan, parseFetchPlan } from "../plan/fetch-plan.ts";
 import { deleteExtent, deleteObject } from "../service/delete.ts";
-import { getObject, objectExists } from "../service/read.ts";
+import { getObject, objectVersion } from "../service/read.ts";
 import { extentBody } from "../service/read-extent.ts";
 import type { Runtime } from "../service/runtime.ts";
 import { DeadlineStore } from "../store/deadline-store.ts";
@@ -16,7 +16,7 @@ import { AnswerTooLargeError } from "../json/answer-budget.ts";
 import { createObject, updateObject } from "../service/write.ts";
 import { readJsonBody } from "./body.ts";
 import { keyFromObject, keyFromPath } from "./keys.ts";
-import { etagOf, notModified, writePrecondition } from "./conditional.ts";
+import { collectionNotModified, etagOf, notModified, writePreconditions } from "./conditional.ts";
 import type { ObjectJson } from "../json/answer.ts";
 import { HttpError, problem } from "./problem.ts";
 import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
@@ -104,17 +104,27 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   };
 
   /** The `ETag` header of an object of a versioned class: its version. */
-  const tagged = (object: ObjectJson): Record<string, string> => {
+  const tagged = (object: Pick<ObjectJson, "version">): Record<string, string> => {
     const etag = etagOf(object.version);
     return etag ? { etag } : {};
   };
 
-  /** One object, or 304 when the client's `If-None-Match` names its current version. */
-  const objectAnswer = (c: Context<Env>, object: ObjectJson): Response => {
+  /** One object; 412 when `If-Match` fails, 304 when `If-None-Match` does (src/http/conditional.ts). */
+  const objectAnswer = (c: Context<Env>, meta: ClassMeta, key: unknown[], object: Pick<ObjectJson, "version"> & { json?: string }): Response => {
     const headers = tagged(object);
-    if (notModified(c.req.raw, headers.etag)) return new Response(null, { status: 304, headers });
-    return jsonText(c, object.json, 200, headers);
+    if (notModified(c.req.raw, headers.etag, `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`)) return new Response(null, { status: 304, headers });
+    return object.json === undefined ? new Response(null, { status: 200, headers }) : jsonText(c, object.json, 200, headers);
   };
+
+  /** HEAD of one object: its existence and ETag, read without the object. */
+  const headAnswer = async (c: Context<Env>, meta: ClassMeta, key: unknown[]): Promise<Response> => {
+    const found = await objectVersion(c.var.rt, meta, key);
+    return found ? objectAnswer(c, meta, key, found) : c.body(null, 404);
+  };
+
+  /** A collection's answer (extent, filter, query), unless a precondition says 412 or 304. */
+  const unlessNotModified = async (c: Context<Env>, what: string, answer: () => Promise<Response>): Promise<Response> =>
+    collectionNotModified(c.req.raw, what) ? new Response(null, { status: 304 }) : answer();
 
   /** The path of an object, from its identity (its key fields as JSON, or `_id`). */
   const location = (meta: ClassMeta, object: Record<string, unknown>): string => {
@@ -141,7 +151,9 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       const { text, params, given } = queryOf(c, "query", "JDOQL query");
       if (!text?.trim()) throw new HttpError(400, "give the JDOQL query as ?query=... (URL-encoded)");
       const prepared = prepareJdoql(rt.model, text);
-      return jsonText(c, await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params)));
+      const values = bindParams(prepared.params, given);
+      const fetch = fetchPlanOf(c, undefined, params);
+      return unlessNotModified(c, "a query's answer", async () => jsonText(c, await runQuery(rt, prepared, values, fetch)));
     });
   }
   // JPQL: /jpql?query=Q and the raw /jpql?Q.
@@ -150,7 +162,9 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const { text, params, given } = queryOf(c, "query", "JPQL query");
     if (!text?.trim()) throw new HttpError(400, "give the JPQL query as ?query=... (URL-encoded)");
     const prepared = prepareJpql(rt.model, text);
-    return jsonText(c, await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params)));
+    const values = bindParams(prepared.params, given);
+    const fetch = fetchPlanOf(c, undefined, params);
+    return unlessNotModified(c, "a query's answer", async () => jsonText(c, await runQuery(rt, prepared, values, fetch)));
   });
 
   app.get("/:class", async (c) => {
@@ -162,20 +176,23 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       const prepared = prepareFilter(rt.model, meta, filter);
       const values = bindParams(prepared.params, given);
       if (c.req.method === "HEAD") {
-        const count = await countMatches(rt, prepared, values);
-        return new Response(null, { status: count === 1 ? 200 : 404, headers: { "x-match-count": String(count) } });
+        return unlessNotModified(c, "a filter's answer", async () => {
+          const count = await countMatches(rt, prepared, values);
+          return new Response(null, { status: count === 1 ? 200 : 404, headers: { "x-match-count": String(count) } });
+        });
       }
-      return jsonText(c, await runQuery(rt, prepared, values, fetchPlanOf(c, undefined, params)));
+      const fetch = fetchPlanOf(c, undefined, params);
+      return unlessNotModified(c, "a filter's answer", async () => jsonText(c, await runQuery(rt, prepared, values, fetch)));
     }
     const fetch = fetchPlanOf(c, undefined, params);
     const key = await bodyKey(c, meta);
     if (c.req.method === "HEAD") {
       if (!key) throw new HttpError(400, "HEAD on a class needs a key (in the body) or a filter");
-      return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
+      return headAnswer(c, meta, key);
     }
-    if (key) return objectAnswer(c, await getObject(rt, meta, key, fetch));
+    if (key) return objectAnswer(c, meta, key, await getObject(rt, meta, key, fetch));
     // Text when the extent fits one page, else a stream of pages (see src/service/read-extent.ts).
-    return new Response(await extentBody(rt, meta, fetch), { headers: { "content-type": JSON_TYPE } });
+    return unlessNotModified(c, `the extent of ${meta.name}`, async () => new Response(await extentBody(rt, meta, fetch), { headers: { "content-type": JSON_TYPE } }));
   });
 
   app.post("/:class", async (c) => {
@@ -183,6 +200,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const meta = classOf(c);
     const fetch = fetchPlanOf(c, rt.writeFetchPlan);
     const body = await readBody(c, true);
+    collectionNotModified(c.req.raw, `the extent of ${meta.name}`);
     const result = await createObject(rt, meta, body, fetch);
     return jsonText(c, result.object.json, 201, { location: location(result.meta, result.identity), ...tagged(result.object) });
   });
@@ -195,8 +213,11 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     // `/{class}/` is an empty key, not the class: it must never delete the whole extent.
     if (url.pathname.endsWith("/")) throw new HttpError(400, `the key is empty: DELETE ${url.pathname}{key} deletes one object, DELETE ${url.pathname.slice(0, -1)} the whole extent`);
     const key = await bodyKey(c, meta);
-    if (key) await deleteObject(rt, meta, key, writePrecondition(c.req.raw, meta));
-    else await deleteExtent(rt, meta);
+    if (key) await deleteObject(rt, meta, key, writePreconditions(c.req.raw, meta));
+    else {
+      collectionNotModified(c.req.raw, `the extent of ${meta.name}`);
+      await deleteExtent(rt, meta);
+    }
     return c.body(null, 204);
   });
 
@@ -204,8 +225,8 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const rt = c.var.rt;
     const meta = classOf(c);
     const key = keyFromPath(rt.model, meta, c.req.param("key"));
-    if (c.req.method === "HEAD") return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
-    return objectAnswer(c, await getObject(rt, meta, key, fetchPlanOf(c)));
+    if (c.req.method === "HEAD") return headAnswer(c, meta, key);
+    return objectAnswer(c, meta, key, await getObject(rt, meta, key, fetchPlanOf(c)));
   });
 
   app.put("/:class/:key", async (c) => {
@@ -214,14 +235,14 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const key = keyFromPath(rt.model, meta, c.req.param("key"));
     const fetch = fetchPlanOf(c, rt.writeFetchPlan);
     const body = await readBody(c, true);
-    const { object } = await updateObject(rt, meta, key, body, fetch, writePrecondition(c.req.raw, meta));
+    const { object } = await updateObject(rt, meta, key, body, fetch, writePreconditions(c.req.raw, meta));
     return jsonText(c, object.json, 200, tagged(object));
   });
 
   app.delete("/:class/:key", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    await deleteObject(rt, meta, keyFromPath(rt.model, meta, c.req.param("key")), writePrecondition(c.req.raw, meta));
+    await deleteObject(rt, meta, keyFromPath(rt.model, meta, c.req.param("key")), writePreconditions(c.req.raw, meta));
     return c.body(null, 204);
   });
 

@@ -37,8 +37,9 @@ export async function getExtent(rt: Runtime, meta: ClassMeta, fetch: FetchPlan):
   return new Serializer(rt.model, objects, fetch, new AnswerBudget(rt.limits.answerBytes)).all(roots);
 }
 
-/** Existence only: reads the identity, not the object. */
-export async function objectExists(rt: Runtime, meta: ClassMeta, key: unknown[]): Promise<boolean> {
+/** Existence and version only (HEAD): reads the identity, not the object; undefined when absent. */
+export async function objectVersion(rt: Runtime, meta: ClassMeta, key: unknown[]): Promise<{ version: number | null } | undefined> {
   const found = (await findExisting(rt.store, rt.model, [{ root: meta.root, key }])).get(keyString(meta.root, key));
-  return !!found && isAncestor(rt.model, meta.name, found.meta.name);
+  if (!found || !isAncestor(rt.model, meta.name, found.meta.name)) return undefined;
+  return { version: found.meta.version ? (found.version ?? 0) : null };
 }

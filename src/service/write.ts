@@ -109,13 +109,13 @@ async function answer(rt: Runtime, back: ReturnType<typeof readBack>, results: A
   return { object: serialized(new Serializer(rt.model, objects, fetch).object(roots[0])), meta, identity: keyFieldsJson(rt.model, meta, key) };
 }
 
-async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resolveModes>, fetch: FetchPlan, condition?: Precondition): Promise<WriteResult> {
+async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resolveModes>, fetch: FetchPlan, conditions: readonly Precondition[] = []): Promise<WriteResult> {
   const { writes, prelude } = assignKeys(modes);
   const rootWrite = writes.find((w) => w.node === graph.root)!;
   const guards = writes
     .filter((w) => w.mode === "update")
     // The version condition after the root's existence guard: an absent object is a 404 whatever the precondition.
-    .flatMap((w) => w === rootWrite ? [guardExists(w.meta, w.key, "missing"), ...(condition ? [guardVersion(w.meta, w.key, condition)] : [])] : [guardExists(w.meta, w.key, "changed")]);
+    .flatMap((w) => w === rootWrite ? [guardExists(w.meta, w.key, "missing"), ...conditions.map((c) => guardVersion(w.meta, w.key, c))] : [guardExists(w.meta, w.key, "changed")]);
   const back = readBack(rt, rootWrite, fetch);
   const statements = [...guards, ...prelude, ...writeStatements(rt.model, writes), ...back.statements];
   let results;
@@ -123,7 +123,7 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
     results = await rt.store.batch(statements, "write");
   } catch (error) {
     if (!(error instanceof StoreConstraintError)) throw error;
-    if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(condition!, `${graph.root.declared.name} ${JSON.stringify(graph.root.key?.length === 1 ? graph.root.key[0] : graph.root.key)}`);
+    if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(conditions, `${graph.root.declared.name} ${JSON.stringify(graph.root.key?.length === 1 ? graph.root.key[0] : graph.root.key)}`);
     if (error.kind === "guard" && error.guard === "missing") throw new HttpError(404, `no ${graph.root.declared.name} with key ${JSON.stringify(graph.root.key?.length === 1 ? graph.root.key[0] : graph.root.key)}`);
     if (error.kind === "guard") throw new HttpError(409, "an object of the request was deleted or changed by another request meanwhile; retry");
     if (error.kind === "unique") throw new HttpError(409, "an object with the same key already exists");
@@ -175,14 +175,14 @@ function perClass(decide: (model: Model, meta: ClassMeta) => boolean): (rt: Runt
   };
 }
 
-export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[], body: unknown, fetch: FetchPlan, condition?: Precondition): Promise<WriteResult> {
+export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[], body: unknown, fetch: FetchPlan, conditions: readonly Precondition[] = []): Promise<WriteResult> {
   const rootId = { root: meta.root, key };
   let graph = readGraph(rt.model, meta, body);
   if (!graph.errors.length && guardKnowsClass(rt, meta) && graph.nodes.every((n) => n === graph.root || !n.key)) {
     // Nothing to look up: the batch's own guard answers 404 unless a `meta` has this key. One round trip.
     if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) throw keyChanged();
     graph.root.key = key;
-    return execute(rt, graph, resolveModes(rt, graph, new Map([[keyString(meta.root, key), { meta }]]), { mode: "update", key }), fetch, condition);
+    return execute(rt, graph, resolveModes(rt, graph, new Map([[keyString(meta.root, key), { meta }]]), { mode: "update", key }), fetch, conditions);
   }
   // Nested identities are looked up with the root even if the body had errors for the declared
   // class: the root may be a subclass whose fields make the body valid.
@@ -198,5 +198,5 @@ export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[],
   }
   if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) throw keyChanged();
   graph.root.key = key;
-  return execute(rt, graph, resolveModes(rt, graph, existing, { mode: "update", key }), fetch, condition);
+  return execute(rt, graph, resolveModes(rt, graph, existing, { mode: "update", key }), fetch, conditions);
 }
