@@ -615,6 +615,44 @@ describe("versioned classes (version-number)", () => {
     assert.equal(g.body.ver, 2);
   });
 
+  describe("a version field-name field in queries reads the version (its own harness)", () => {
+    let q: Harness;
+    const get = (path: string) => q.get(path);
+    const jdoql = (text: string) => get(`/jdoql?query=${encodeURIComponent(text)}`);
+    const jpql = (text: string) => get(`/jpql?query=${encodeURIComponent(text)}`);
+    const VF = `${PKG}.VersionedWithField`;
+    before(async () => {
+      q = await startHarness(MODEL);
+      // Versions 1, 2 and 3: "one" is never changed, "two" once, "three" twice.
+      for (const [name, changes] of [["one", 0], ["two", 1], ["three", 2]] as const) {
+        const r = await q.post(at("VersionedWithField"), { name });
+        expectStatus(r, 201);
+        for (let i = 0; i < changes; i++) expectStatus(await q.put(at("VersionedWithField", r.body.id), { name }), 200);
+      }
+    });
+    after(() => q?.close());
+    const body = (r: Reply) => {
+      expectStatus(r, 200);
+      return r.body;
+    };
+
+    test("a filter compares it: GET ?filter=ver == 2, and ver > 1", async () => {
+      assert.deepEqual(body(await get(`${at("VersionedWithField")}?filter=${encodeURIComponent("ver == 2")}`)).map((o: any) => o.name), ["two"]);
+      assert.deepEqual(body(await get(`${at("VersionedWithField")}?filter=${encodeURIComponent("ver > 1")}`)).map((o: any) => o.ver).sort(), [2, 3]);
+    });
+    test("JDOQL selects, orders and groups by it, and it equals JDOHelper.getVersion(this)", async () => {
+      assert.deepEqual(body(await jdoql(`SELECT name, ver FROM ${VF} ORDER BY ver DESC`)), [["three", 3], ["two", 2], ["one", 1]]);
+      assert.deepEqual(body(await jdoql(`SELECT ver, count(this) FROM ${VF} GROUP BY ver ORDER BY ver ASC`)), [[1, 1], [2, 1], [3, 1]]);
+      assert.deepEqual(body(await jdoql(`SELECT count(this) FROM ${VF} WHERE ver == JDOHelper.getVersion(this)`)), 3);
+    });
+    test("JPQL compares, selects, orders and groups by it", async () => {
+      assert.deepEqual(body(await jpql("SELECT v.name FROM VersionedWithField v WHERE v.ver = 3")), ["three"]);
+      assert.deepEqual(body(await jpql("SELECT v.ver FROM VersionedWithField v ORDER BY v.ver")), [1, 2, 3]);
+      assert.deepEqual(body(await jpql("SELECT v.ver, COUNT(v) FROM VersionedWithField v GROUP BY v.ver HAVING v.ver >= 2 ORDER BY v.ver")), [[2, 1], [3, 1]]);
+      assert.deepEqual(body(await jpql("SELECT v.name FROM VersionedWithField v WHERE v.ver = VERSION(v) AND v.ver < 3 ORDER BY v.ver DESC")), ["two", "one"]);
+    });
+  });
+
   test("a value sent for the version field does not change the version", async () => {
     const r = await create(h, "VersionedWithField", { name: "sent", ver: 7 });
     assert.equal(r.body._version, 1);

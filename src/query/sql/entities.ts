@@ -44,6 +44,17 @@ export function columnOf(model: Model, e: EntityRef, field: FieldMeta, column: s
   return sql`(SELECT ${ident(column)} FROM ${ident(table)} WHERE ${keyEquals(e.meta.keyColumns, e.key)})`;
 }
 
+/**
+ * An object's version number (JDOHelper.getVersion, JPQL VERSION, and a field named by the
+ * version's field-name extension): the version column of its primary table.
+ */
+export function versionOf(e: EntityRef, pos?: Pos): SQL {
+  const version = e.meta.version ?? fail(`${e.meta.name} is not versioned`, pos);
+  if (e.kind === "key") return sql`(SELECT ${ident(version.column)} FROM ${ident(e.meta.primaryTable!)} WHERE ${keyEquals(e.meta.keyColumns, e.key)})`;
+  const ref = qualified(alias(0, e.prefix), version.column);
+  return e.guard ? sql`CASE WHEN ${e.guard} THEN ${ref} END` : ref;
+}
+
 export function keyEquals(columns: readonly string[], key: readonly SQL[], tableAlias?: string): SQL {
   const cols = columns.map((c) => (tableAlias ? qualified(tableAlias, c) : ident(c)));
   return sql`${tuple(cols)} = ${tuple(key)}`;

@@ -11,7 +11,7 @@ import { fail } from "../errors.ts";
 import type { Binding, QExpr } from "../model.ts";
 import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
-import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup } from "./entities.ts";
+import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup, versionOf } from "./entities.ts";
 import { fnSql } from "./functions.ts";
 import { forEachChild } from "../walk.ts";
 
@@ -137,11 +137,8 @@ export class ExprCompiler {
       }
       case "classOf":
         return classNameOf(ctx.model, this.entity(e.operand, ctx));
-      case "version": {
-        const ref = this.entity(e.operand, ctx);
-        if (!ref.meta.version) fail(`${ref.meta.name} is not versioned`, e.pos);
-        return sql`(SELECT ${ident(ref.meta.version.column)} FROM ${ident(ref.meta.primaryTable!)} WHERE ${keyEquals(ref.meta.keyColumns, keyOf(ref))})`;
-      }
+      case "version":
+        return versionOf(this.entity(e.operand, ctx), e.pos);
       default:
         // Conditions used as values: SQLite gives 1, 0 or NULL.
         return sql`(${this.cond(e, ctx)})`;
@@ -168,6 +165,8 @@ export class ExprCompiler {
       const i = parts.findIndex((p) => p.field === e.field.name);
       return keyOf(owner)[i]!;
     }
+    // The version's field-name field is no column of its own: it reads the version.
+    if (e.field.isVersionField) return versionOf(owner, e.pos);
     if (!e.field.column) fail(`${e.field.name} cannot be used as a value here`, e.pos);
     return columnOf(ctx.model, owner, e.field, e.field.column);
   }
