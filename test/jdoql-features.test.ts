@@ -501,6 +501,36 @@ describe("String methods with parameters, and % and _ taken literally (2.9)", ()
   test("substring(0, 2) in the result", async () => {
     assert.deepEqual(ok(await jdoql(`SELECT name.substring(0, 2) FROM ${Person} ORDER BY id ASC`)), ["Al", "Bo", "Ca", "50", "50"]);
   });
+  // Java throws StringIndexOutOfBoundsException where SQLite's substr clamps and answers some text.
+  test("substring and charAt with indexes written that no string has: a 400 at the index", async () => {
+    for (const [q, index] of [
+      ["name.substring(-5, 2) == 'x'", "-5"],
+      ["name.substring(3, 1) == 'x'", "1)"],
+      ["name.charAt(-1) == 'x'", "-1"],
+      ["'abc'.substring(4) == name", "4)"],
+      ["'abc'.charAt(3) == initial", "3)"],
+    ]) {
+      problem(await filter(Person, q), 400, { position: at(q.indexOf(index)), mentions: "StringIndexOutOfBoundsException" });
+    }
+  });
+  test("substring and charAt out of a row's string are null, as Java's exception is a failed evaluation", async () => {
+    // Alice (5), Bob (3), Carol (5), 50%_off (7), 50abXoff (8).
+    assert.deepEqual(ok(await jdoql(`SELECT name.substring(4), name.substring(2, 6), name.charAt(4) FROM ${Person} ORDER BY id ASC`)), [
+      ["e", null, "e"], [null, null, null], ["l", null, "l"], ["off", "%_of", "o"], ["Xoff", "abXo", "X"],
+    ]);
+    assert.deepEqual(ok(await jdoql(`SELECT 'abc'.substring(3), 'abc'.charAt(2) FROM ${Person} WHERE id == 1`)), [["", "c"]]);
+  });
+  test("in a filter a comparison with such a value does not hold (the row does not match); == null does", async () => {
+    assert.deepEqual(await filterIds(Person, "name.charAt(4) != 'x'"), [1, 3, 4, 5]);
+    assert.deepEqual(await filterIds(Person, "name.substring(:b) == :s", { b: 10, s: "" }), []);
+    assert.deepEqual(await filterIds(Person, "name.substring(:b, :e) == :s", { b: 3, e: 2, s: "" }), []);
+    assert.deepEqual(await filterIds(Person, "name.substring(2, 6) == null"), [1, 2, 3]);
+  });
+  test("indexOf from a negative start searches from 0, startsWith at an offset outside the string is false (Java)", async () => {
+    assert.deepEqual(await filterIds(Person, "name.indexOf('o', -3) == 1"), [2]);
+    assert.deepEqual(await filterIds(Person, "name.startsWith('', -1)"), []);
+    assert.deepEqual(await filterIds(Person, "name.startsWith('', 6)"), [4, 5]);
+  });
   test(":s.startsWith(name): a parameter as the receiver", async () => {
     assert.deepEqual(await filterIds(Person, ":s.startsWith(name)", { s: "Carolina" }), [3]);
   });

@@ -468,6 +468,13 @@ test("CEILING, FLOOR and ROUND(x, n)", async () => {
   assert.equal(await one("ROUND(c.balance, 0)"), 101);
 });
 
+test("ROUND with negative places rounds to tens, hundreds (as BigDecimal's setScale), halves away from zero", async () => {
+  assert.deepEqual(await run("SELECT ROUND(38, -1), ROUND(35, -1), ROUND(-35, -1), ROUND(1250, -2), ROUND(38, -400) FROM Customer c WHERE c.id = 1"), [[40, 40, -40, 1300, 0]]);
+  assert.deepEqual(await run("SELECT ROUND(c.balance, -2) FROM Customer c ORDER BY c.id"), [100, 300, 0, 0, 0]);
+  assert.deepEqual(await run("SELECT ROUND(c.balance, :p) FROM Customer c WHERE c.id = 2", { p: -2 }), [300]);
+  assert.deepEqual(await run("SELECT ROUND(c.balance, :p) FROM Customer c WHERE c.id = 1", { p: 0 }), [101]);
+});
+
 test("SIZE counts collection elements, 0 when empty", async () => {
   assert.deepEqual(await run("SELECT SIZE(c.orders) FROM Customer c ORDER BY c.id"), [2, 2, 0, 0, 0]);
   assert.deepEqual(await run("SELECT e.name FROM Employee e WHERE SIZE(e.projects) = 2"), ["Meg"]);

@@ -111,7 +111,7 @@ export class ExprCompiler {
       case "concat":
         return sql`(${join(e.items.map((i) => this.value(i, ctx)), sql` || `)})`;
       case "fn":
-        return fnSql(e.name, e.args.map((a) => this.value(a, ctx)), e.args);
+        return fnSql(e, e.args.map((a) => this.value(a, ctx)));
       case "cast":
         return e.type.kind === "number" && ["byte", "short", "int", "long", "biginteger"].includes(e.type.numeric)
           ? sql`CAST(${this.value(e.operand, ctx)} AS INTEGER)`
@@ -291,7 +291,7 @@ export class ExprCompiler {
       case "literal":
         return e.value === null ? sql`NULL` : e.value ? sql`1` : sql`0`;
       case "fn":
-        return fnSql(e.name, e.args.map((a) => this.value(a, ctx)), e.args);
+        return fnSql(e, e.args.map((a) => this.value(a, ctx)));
       default:
         return sql`(${this.value(e, ctx)} = 1)`;
     }
