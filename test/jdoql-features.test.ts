@@ -551,6 +551,24 @@ describe("operators (2.7)", () => {
   test("integer / and % in the result", async () => {
     assert.deepEqual(ok(await jdoql(`SELECT delta / 2, delta % 2 FROM ${Person} ORDER BY id ASC`)), [[-3, -1], [3, 1], [0, 0], [-4, 0], [2, 1]]);
   });
+  // SQLite turns an integer result beyond 64 bits into an approximate double; Java's long wraps around.
+  test("long arithmetic wraps around past 64 bits, as Java's: Long.MAX_VALUE + 1 == Long.MIN_VALUE", async () => {
+    assert.deepEqual(await filterIds(Person, "Long.MAX_VALUE + 1 == Long.MIN_VALUE"), ALL);
+    const q = `SELECT Long.MIN_VALUE - 1 == Long.MAX_VALUE, Long.MAX_VALUE * 2 == -2, -Long.MIN_VALUE == Long.MIN_VALUE, Long.MIN_VALUE / -1 == Long.MIN_VALUE, 3037000500L * 3037000500L == -9223372036709301616L FROM ${Person} WHERE id == 1`;
+    assert.deepEqual(ok(await jdoql(q)), [[true, true, true, true, true]]);
+  });
+  test("long arithmetic on fields wraps too: id * 2^62 is negative for ids 2 and 3, 0 for 4", async () => {
+    assert.deepEqual(await filterIds(Person, "id * 4611686018427387904L < 0"), [2, 3]);
+    assert.deepEqual(await filterIds(Person, "id * 4611686018427387904L == 0"), [4]);
+    assert.deepEqual(await filterIds(Person, "id + :big < 0", { big: 9007199254740991 }), []);
+  });
+  test("long literals beyond 2^53 are exact: 9007199254740993L - 9007199254740992L == 1", async () => {
+    assert.deepEqual(await filterIds(Person, "9007199254740993L - 9007199254740992L == 1"), ALL);
+    assert.deepEqual(await filterIds(Person, "9223372036854775807L - id == 9223372036854775806L"), [1]);
+  });
+  test("int arithmetic is exact in 64 bits (it does not wrap at 32 bits): Integer.MAX_VALUE + 1 == 2147483648L", async () => {
+    assert.deepEqual(await filterIds(Person, "Integer.MAX_VALUE + 1 == 2147483648L"), ALL);
+  });
   test("int / int is an int, int / double a double: SELECT age / 2, age / 2.0 (age 25)", async () => {
     assert.deepEqual(ok(await jdoql(`SELECT age / 2, age / 2.0 FROM ${Person} WHERE id == 2`)), [[12, 12.5]]);
   });

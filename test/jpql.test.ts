@@ -475,6 +475,11 @@ test("ROUND with negative places rounds to tens, hundreds (as BigDecimal's setSc
   assert.deepEqual(await run("SELECT ROUND(c.balance, :p) FROM Customer c WHERE c.id = 1", { p: 0 }), [101]);
 });
 
+test("long arithmetic wraps around past 64 bits, as Java's (SQLite would answer a double)", async () => {
+  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE 9223372036854775807L + c.id < 0 ORDER BY c.id"), [1, 2, 3, 4, 5]);
+  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE -(-9223372036854775807L - 1) < 0 AND c.id * 4611686018427387904L = 0 ORDER BY c.id"), [4]);
+});
+
 test("SIZE counts collection elements, 0 when empty", async () => {
   assert.deepEqual(await run("SELECT SIZE(c.orders) FROM Customer c ORDER BY c.id"), [2, 2, 0, 0, 0]);
   assert.deepEqual(await run("SELECT e.name FROM Employee e WHERE SIZE(e.projects) = 2"), ["Meg"]);

@@ -47,6 +47,15 @@ export function fieldQType(model: Model, field: FieldMeta): QType {
   return valueQType(model, t, field.enumOrdinal);
 }
 
+/**
+ * A long value as the query model holds it: a number when a double holds it exactly, else a
+ * BigInt, which is bound exactly. Beyond 64 bits it wraps around, as Java's long does.
+ */
+export function longValue(v: bigint): number | bigint {
+  const wrapped = BigInt.asIntN(64, v);
+  return Number.isSafeInteger(Number(wrapped)) ? Number(wrapped) : wrapped;
+}
+
 const NUMERIC_RANK: NumericKind[] = ["byte", "short", "int", "long", "biginteger", "float", "double", "decimal"];
 
 /** Java's binary numeric promotion, extended with BigInteger and BigDecimal. */

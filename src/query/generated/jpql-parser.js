@@ -33,6 +33,10 @@
 
   const MAX_INT = 2n ** 31n - 1n;
   const MAX_LONG = 2n ** 63n - 1n;
+  const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+  // A long beyond 2^53 stays a BigInt, to be bound exactly: a double would round it.
+  const longValue = (big) => (big <= MAX_SAFE ? Number(big) : big);
 
   const isReserved = (word) => RESERVED.has(word.toUpperCase());
 
@@ -52,7 +56,7 @@
     const suffixed = /l$/i.test(raw);
     const big = BigInt(suffixed ? raw.slice(0, -1) : raw);
     if (big > MAX_LONG) return suffixed ? null : ["biginteger", big.toString()];
-    if (suffixed || big > MAX_INT) return ["long", Number(big)];
+    if (suffixed || big > MAX_INT) return ["long", longValue(big)];
     return ["int", Number(big)];
   }
 

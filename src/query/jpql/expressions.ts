@@ -222,7 +222,8 @@ function literal(e: Extract<JExpr, { type: "Literal" }>, expected?: QType): QExp
       return lit(ms, { kind: "temporal", basic: e.kind === "date" ? "local-date" : e.kind === "time" ? "local-time" : "local-date-time" }, pos);
     }
     default:
-      return lit(Number(e.value), { kind: "number", numeric: e.kind }, pos);
+      // A long beyond 2^53 stays a BigInt (bound exactly).
+      return lit(typeof e.value === "bigint" ? e.value : Number(e.value), { kind: "number", numeric: e.kind }, pos);
   }
 }
 

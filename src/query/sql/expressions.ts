@@ -13,7 +13,10 @@ import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
 import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup, versionOf } from "./entities.ts";
 import { fnSql } from "./functions.ts";
+import { longArith } from "./long-arith.ts";
 import { forEachChild } from "../walk.ts";
+
+const isLong = (e: QExpr) => e.type.kind === "number" && e.type.numeric === "long";
 
 /** Compiles subqueries (`select.ts` provides it; passed in to keep the modules acyclic). */
 export type SubqueryCompiler = (query: import("../model.ts").QQuery, ctx: GenContext, mode: "scalar" | "exists") => SQL;
@@ -99,13 +102,16 @@ export class ExprCompiler {
       case "arith": {
         const l = this.numeric(e.left, ctx);
         const r = this.numeric(e.right, ctx);
+        // Past 64 bits a long wraps around, as Java's does (SQLite would answer a double).
+        if (isLong(e) && e.op !== "%") return longArith(e.op, l, r);
         // Java's integer division and remainder truncate toward zero, as SQLite's do on integers.
         if (e.integer && (e.op === "/" || e.op === "%")) return sql`(CAST(${l} AS INTEGER) ${sql.raw(e.op)} CAST(${r} AS INTEGER))`;
         if (e.op === "/") return sql`(CAST(${l} AS REAL) / ${r})`;
         return sql`(${l} ${sql.raw(e.op)} ${r})`;
       }
       case "negate":
-        return sql`(- ${this.value(e.operand, ctx)})`;
+        // -Long.MIN_VALUE is Long.MIN_VALUE in Java.
+        return isLong(e) ? longArith("-", sql`0`, this.numeric(e.operand, ctx)) : sql`(- ${this.value(e.operand, ctx)})`;
       case "bitnot":
         return sql`(~ ${this.value(e.operand, ctx)})`;
       case "concat":
