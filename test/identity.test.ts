@@ -475,6 +475,31 @@ describe("ancestor (parent) keys", () => {
     expectStatus(await h.get(at("Node", { id: 10, kind: "root" })), 200);
   });
 
+  test("an ancestor key whose \"class\" names another class: 400 in the path, 422 in a body, nothing written", async () => {
+    const foreign = { ...child, parent: { class: `${PKG}.Versioned`, ...root } };
+    const g = await h.get(at("Node", foreign));
+    expectStatus(g, 400);
+    assert.deepEqual(g.body.errors.map((e: { path: string }) => e.path), ["/parent/class"]);
+    const p = await h.post(at("Node"), { id: 3, kind: "leaf", parent: { class: `${PKG}.Versioned`, ...root }, name: "foreign parent" });
+    expectStatus(p, 422);
+    assert.deepEqual(p.body.errors.map((e: { path: string }) => e.path), ["/parent/class"]);
+    expectStatus(await h.get(at("Node", { id: 3, kind: "leaf", parent: root })), 404);
+    // The key class, as answers write ancestor keys, and the class itself are its own.
+    expectStatus(await h.get(at("Node", { ...child, parent: { class: KEY_CLASS_NODE, ...root } })), 200);
+    expectStatus(await h.get(at("Node", { ...child, parent: { class: `${PKG}.Node`, ...root } })), 200);
+  });
+
+  test("a query parameter holding an ancestor key finds its object (with or without the key class)", async () => {
+    const names = async (params: unknown) => {
+      const r = await h.get(`/jdoql?query=${encodeURIComponent(`SELECT name FROM ${PKG}.Node WHERE this == :n`)}&params=${encodeURIComponent(JSON.stringify(params))}`);
+      expectStatus(r, 200);
+      return r.body;
+    };
+    assert.deepEqual(await names({ n: child }), ["the child"]);
+    assert.deepEqual(await names({ n: { ...child, parent: { class: KEY_CLASS_NODE, ...root } } }), ["the child"]);
+    assert.deepEqual(await names({ n: root }), ["the root"]);
+  });
+
   test("a child is found by its key, which nests the parent's key", async () => {
     const g = await h.get(at("Node", child));
     expectStatus(g, 200);

@@ -780,6 +780,13 @@ describe("parameters (2.4) and params= (contract 5)", () => {
   test("an entity parameter with a malformed identity → 400", async () => {
     problem(await filter(Person, "dept == :d", { d: { nope: 1 } }), 400);
   });
+  test("an entity parameter whose \"class\" is another class → 400 naming it; a subclass is the parameter's class too", async () => {
+    problem(await filter(Person, "dept == :d", { d: { class: Person, id: 1 } }), 400, { mentions: `"class" names ${Person}, which is not ${Dept}` });
+    problem(await filter(Person, ":ds.contains(dept)", { ds: [{ class: Dept, id: 1 }, { class: Person, id: 2 }] }), 400, { mentions: Person });
+    problem(await filter(Person, "this == :p", { p: { class: "org.x.Nope", id: 2 } }), 400, { mentions: "org.x.Nope" });
+    assert.deepEqual(await filterIds(Person, "this == :p", { p: { class: Student, id: 2 } }), [2]);
+    assert.deepEqual(await filterIds(Person, "dept == :d", { d: { class: Dept, id: 2 } }), [3]);
+  });
   test("a collection parameter: :ids.contains(id)", async () => {
     assert.deepEqual(await filterIds(Person, ":ids.contains(id)", { ids: [1, 3, 5] }), [1, 3, 5]);
   });

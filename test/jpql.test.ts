@@ -274,6 +274,14 @@ test("an entity compares with an entity parameter given by identity", async () =
   assert.deepEqual(await run("SELECT o.id FROM PurchaseOrder o WHERE o.customer = :c ORDER BY o.id", { c: 2 }), [12, 13]);
 });
 
+test("an entity parameter whose \"class\" names an unrelated class is a 400; a subclass is fine", async () => {
+  const body = await refused("SELECT e FROM Employee e WHERE e = :p", 400, { p: { class: "jq.Project", id: 2 } });
+  assert.match(body.detail, /"class" names jq\.Project, which is not jq\.Employee or one of its subclasses/);
+  await refused("SELECT e FROM Employee e WHERE :p MEMBER OF e.projects", 400, { p: { class: "jq.Employee", id: 1 } });
+  assert.deepEqual(ids(await run("SELECT e FROM Employee e WHERE e = :p", { p: { class: "jq.Manager", id: 3 } })), [3]);
+  assert.deepEqual(await run("SELECT e.name FROM Employee e WHERE :p MEMBER OF e.projects ORDER BY e.id", { p: { class: "jq.Project", id: 2 } }), ["Meg", "Xavier"]);
+});
+
 test("BETWEEN and NOT BETWEEN are inclusive", async () => {
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance BETWEEN 0 AND 100.5 ORDER BY c.id"), [1, 3, 5]);
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance NOT BETWEEN 0 AND 100.5 ORDER BY c.id"), [2, 4]);

@@ -140,7 +140,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       const { text, params, given } = queryOf(c, "query", "JDOQL query");
       if (!text?.trim()) throw new HttpError(400, "give the JDOQL query as ?query=... (URL-encoded)");
       const prepared = prepareJdoql(rt.model, text);
-      return jsonText(c, await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params)));
+      return jsonText(c, await runQuery(rt, prepared, bindParams(rt.model, prepared.params, given), fetchPlanOf(c, undefined, params)));
     });
   }
   // JPQL: /jpql?query=Q and the raw /jpql?Q.
@@ -149,7 +149,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const { text, params, given } = queryOf(c, "query", "JPQL query");
     if (!text?.trim()) throw new HttpError(400, "give the JPQL query as ?query=... (URL-encoded)");
     const prepared = prepareJpql(rt.model, text);
-    return jsonText(c, await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params)));
+    return jsonText(c, await runQuery(rt, prepared, bindParams(rt.model, prepared.params, given), fetchPlanOf(c, undefined, params)));
   });
 
   app.get("/:class", async (c) => {
@@ -159,7 +159,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     if (filter !== undefined) {
       if (!filter.trim()) throw new HttpError(400, "the filter is empty");
       const prepared = prepareFilter(rt.model, meta, filter);
-      const values = bindParams(prepared.params, given);
+      const values = bindParams(rt.model, prepared.params, given);
       if (c.req.method === "HEAD") {
         const count = await countMatches(rt, prepared, values);
         return new Response(null, { status: count === 1 ? 200 : 404, headers: { "x-match-count": String(count) } });

@@ -4,7 +4,7 @@
  * store here; every bad value is collected with its JSON pointer so one 422 lists them all.
  * Two objects with the same identity in one body are the same node (cycles by identity).
  */
-import { keyFieldColumns, keyString } from "../mapping/keys.ts";
+import { keyClassProblem, keyFieldColumns, keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
 import { decodeContainer, decodeValue, pointer } from "./values.ts";
 
@@ -241,6 +241,8 @@ function canonicalKey(model: Model, meta: ClassMeta, json: unknown, at: string, 
     return { error: { path: at, message: `expected a key object of ${meta.identity.kind === "application" ? (meta.identity.keyClass ?? meta.name) : meta.name}, got ${describe(json)}` } };
   }
   const obj = json as Record<string, unknown>;
+  const classProblem = keyClassProblem(model, meta, obj.class);
+  if (classProblem) return { error: { path: pointer(at, "class"), message: classProblem } };
   const out: Record<string, unknown> = {};
   for (const part of keyFieldColumns(meta)) {
     const v = obj[part.field];
