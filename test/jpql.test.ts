@@ -73,6 +73,18 @@ test("an entity select gives objects with class and key, dates as epoch ms", asy
   assert.equal(body[0].balance, 100.5);
 });
 
+test("NEW with an unqualified name that is no class of the model is a 400 at the name", async () => {
+  const q = "SELECT NEW Nope(e.id) FROM Employee e";
+  const body = await refused(q);
+  assert.deepEqual(body.position, { line: 1, column: q.indexOf("Nope") + 1, offset: q.indexOf("Nope") });
+  assert.match(body.detail, /unknown class "Nope"/);
+});
+
+test("NEW with an entity of the model (by name or full name) answers the arguments keyed by name, as for any class", async () => {
+  assert.deepEqual(await run("SELECT NEW Customer(c.id, c.name) FROM Customer c WHERE c.id = 1"), [{ id: 1, name: "Alice" }]);
+  assert.deepEqual(await run("SELECT NEW jq.Customer(c.id, c.name) FROM Customer c WHERE c.id = 1"), [{ id: 1, name: "Alice" }]);
+});
+
 test("OBJECT(c) is the same as c", async () => {
   assert.deepEqual(ids(await run("SELECT OBJECT(c) FROM Customer c WHERE c.id IN (1, 2) ORDER BY c.id")), [1, 2]);
 });
