@@ -759,17 +759,31 @@ describe("TYPE as a value and the other EXTRACT fields", () => {
   });
 
   test("EXTRACT QUARTER, WEEK (ISO 8601), DATE and TIME", async () => {
-    const q = "SELECT EXTRACT(QUARTER FROM c.since), EXTRACT(WEEK FROM c.since), EXTRACT(DATE FROM c.since), EXTRACT(TIME FROM c.since) FROM Customer c WHERE c.since IS NOT NULL ORDER BY c.id";
+    const q = "SELECT EXTRACT(QUARTER FROM c.since), EXTRACT(WEEK FROM c.since), EXTRACT(DATE FROM c.since), EXTRACT(TIME FROM {ts '2020-03-15 10:11:12'}) FROM Customer c WHERE c.since IS NOT NULL ORDER BY c.id";
     const r = await h.get(`/jpql?query=${encodeURIComponent(q)}`);
     assert.equal(r.status, 200, r.text);
     // Alice, since Sunday 2020-03-15: the first quarter, ISO week 11.
-    assert.deepEqual(r.body[0], [1, 11, Date.UTC(2020, 2, 15), 0]);
-    for (const [quarter, week, date, time] of r.body) {
+    assert.deepEqual(r.body[0], [1, 11, Date.UTC(2020, 2, 15), ((10 * 60 + 11) * 60 + 12) * 1000]);
+    for (const [quarter, week, date] of r.body) {
       assert.ok(quarter >= 1 && quarter <= 4);
       assert.ok(week >= 1 && week <= 53);
       assert.equal(date % 86400000, 0);
-      assert.equal(time, 0, "a LocalDate has no time of day");
     }
+  });
+
+  test("EXTRACT of a part the type has not is a 400 at EXTRACT: a LocalTime has no date, a LocalDate no time of day", async () => {
+    for (const [q, mentions] of [
+      ["SELECT EXTRACT(YEAR FROM CURRENT_TIME) FROM Customer c", "a LocalTime has no YEAR"],
+      ["SELECT c.id FROM Customer c WHERE EXTRACT(DAY FROM {t '10:00:00'}) = 1", "a LocalTime has no DAY"],
+      ["SELECT EXTRACT(DATE FROM CURRENT_TIME) FROM Customer c", "a LocalTime has no DATE"],
+      ["SELECT EXTRACT(HOUR FROM c.since) FROM Customer c", "a LocalDate has no HOUR"],
+      ["SELECT EXTRACT(TIME FROM c.since) FROM Customer c", "a LocalDate has no TIME"],
+    ] as const) {
+      const body = await refused(q);
+      assert.ok(body.detail.includes(mentions), `${q}: ${body.detail}`);
+      assert.equal(body.position.offset, q.indexOf("EXTRACT"), q);
+    }
+    assert.deepEqual(await run("SELECT EXTRACT(HOUR FROM {t '10:00:00'}), EXTRACT(DAY FROM {ts '2020-01-02 10:11:12'}) FROM Customer c WHERE c.id = 1"), [[10, 2]]);
   });
 });
 

@@ -1,6 +1,6 @@
 /** Types of query expressions: from metadata field types, and the rules that combine them. */
 import { type FieldMeta, type FieldType, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
-import type { NumericKind, QType } from "./model.ts";
+import type { FnName, NumericKind, QType } from "./model.ts";
 
 export const BOOLEAN: QType = { kind: "boolean" };
 export const STRING: QType = { kind: "string" };
@@ -79,7 +79,7 @@ export function describeType(t: QType): string {
     case "enum":
       return t.type.name;
     case "temporal":
-      return t.basic;
+      return TEMPORAL_NAMES[t.basic];
     case "collection":
       return `collection of ${describeType(t.element)}`;
     case "map":
@@ -89,6 +89,24 @@ export function describeType(t: QType): string {
     default:
       return t.kind;
   }
+}
+
+type TemporalKind = Extract<QType, { kind: "temporal" }>["basic"];
+
+const TEMPORAL_NAMES: Record<TemporalKind, string> = {
+  date: "java.util.Date", "sql-date": "java.sql.Date", timestamp: "java.sql.Timestamp", instant: "Instant",
+  "local-date": "LocalDate", "local-date-time": "LocalDateTime", "local-time": "LocalTime",
+};
+
+const TIME_OF_DAY: ReadonlySet<FnName> = new Set<FnName>(["hour", "minute", "second", "timePart"]);
+
+/**
+ * Whether a date or time type has the part a date function reads (both languages): a LocalTime
+ * has no date (no year, month, day, week...), a LocalDate or java.sql.Date no time of day. Java has
+ * no such getter there, or throws.
+ */
+export function hasPart(basic: TemporalKind, part: FnName): boolean {
+  return TIME_OF_DAY.has(part) ? basic !== "local-date" && basic !== "sql-date" : basic !== "local-time";
 }
 
 /** Whether values of the two types can be compared with == / !=. */

@@ -5,7 +5,7 @@
  */
 import { fail } from "../errors.ts";
 import { type FnName, type Pos, type QExpr, type QType, node } from "../model.ts";
-import { BOOLEAN, DOUBLE, INT, STRING, describeType } from "../types.ts";
+import { BOOLEAN, DOUBLE, INT, STRING, describeType, hasPart } from "../types.ts";
 import { type Scope, bindExpr, retypeParam } from "./bind.ts";
 import type { SExpr } from "./syntax.ts";
 
@@ -174,12 +174,10 @@ export function bindCall(scope: Scope, call: Call): QExpr {
     const part = parts[call.name];
     if (part) {
       arity(call, 0);
-      const timeOnly = t.basic === "local-time";
-      if (timeOnly && !["hour", "minute", "second"].includes(part)) fail(`a LocalTime has no ${call.name}()`, pos);
-      if ((t.basic === "local-date" || t.basic === "sql-date") && ["hour", "minute", "second"].includes(part)) fail(`a date has no ${call.name}()`, pos);
+      if (!hasPart(t.basic, part)) fail(`a ${describeType(t)} has no ${call.name}()`, pos);
       return fn(part, [receiver], INT, pos);
     }
-    fail(`a ${t.basic} has no method ${call.name}() that JDOQL supports`, pos);
+    fail(`a ${describeType(t)} has no method ${call.name}() that JDOQL supports`, pos);
   }
 
   if (t.kind === "enum") {

@@ -8,7 +8,7 @@ import { fail } from "../errors.ts";
 import type { ParamCollector } from "../jdoql/bind.ts";
 import { type Binding, type FnName, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
 import { fieldExpr } from "../navigate.ts";
-import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, isIntegral, isNumber, orderable, promote } from "../types.ts";
+import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, hasPart, isIntegral, isNumber, orderable, promote } from "../types.ts";
 import { bindSelect, entityNamed } from "./bind.ts";
 import type { JExpr, JPathExpr } from "./syntax.ts";
 
@@ -176,6 +176,7 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       const parts: Record<string, FnName> = { YEAR: "year", QUARTER: "quarter", MONTH: "month1", WEEK: "isoWeek", DAY: "day", HOUR: "hour", MINUTE: "minute", SECOND: "second", DATE: "datePart", TIME: "timePart" };
       const part = parts[e.field] ?? fail(`EXTRACT(${e.field} FROM ...) is not supported`, pos);
       if (from.type.kind !== "temporal") fail("EXTRACT needs a date or time", pos);
+      if (!hasPart(from.type.basic, part)) fail(`a ${describeType(from.type)} has no ${e.field}: EXTRACT(${e.field} FROM ...) needs a ${["HOUR", "MINUTE", "SECOND", "TIME"].includes(e.field) ? "time of day" : "date"}`, pos);
       const type: QType = e.field === "DATE" ? { kind: "temporal", basic: "local-date" } : e.field === "TIME" ? { kind: "temporal", basic: "local-time" } : INT;
       return node({ k: "fn", name: part, args: [from], type }, pos);
     }
