@@ -611,6 +611,9 @@ describe("operators (2.7)", () => {
   test("a char field in arithmetic in the result: SELECT initial + 1 (an int)", async () => {
     assert.deepEqual(ok(await jdoql(`SELECT initial + 1 FROM ${Person} WHERE id < 4 ORDER BY id ASC`)), [66, 67, 68]);
   });
+  test("a cast of a char to a number is its code point: SELECT (int) initial, (long) 'A'", async () => {
+    assert.deepEqual(ok(await jdoql(`SELECT (int) initial, (long) 'A' FROM ${Person} ORDER BY id ASC`)), [[65, 65], [66, 65], [67, 65], [37, 65], [120, 65]]);
+  });
   test("a char field in the result is a one-character string", async () => {
     assert.deepEqual(ok(await jdoql(`SELECT initial FROM ${Person} ORDER BY id ASC`)), ["A", "B", "C", "%", "x"]);
   });

@@ -500,6 +500,21 @@ test("long arithmetic wraps around past 64 bits, as Java's (SQLite would answer 
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE -(-9223372036854775807L - 1) < 0 AND c.id * 4611686018427387904L = 0 ORDER BY c.id"), [4]);
 });
 
+test("CAST of text to a number reads it as Java does: written text that is no number is a 400 at it, a value that is none is null", async () => {
+  const q = "SELECT CAST('Alice' AS DOUBLE) FROM Customer c";
+  const body = await refused(q);
+  assert.equal(body.position.offset, q.indexOf("'Alice'"));
+  for (const cast of ["CAST('12abc' AS INTEGER)", "CAST('1.5' AS INTEGER)", "CAST('2147483648' AS INTEGER)", "CAST('' AS LONG)", "CAST('NaN' AS DOUBLE)", "CAST('1e999' AS DOUBLE)", "CAST(c.since AS INTEGER)"]) {
+    await refused(`SELECT ${cast} FROM Customer c`);
+  }
+  assert.deepEqual(await run("SELECT CAST('12' AS INTEGER), CAST('-7' AS LONG), CAST(' 2.5 ' AS DOUBLE), CAST('1e3' AS FLOAT), CAST(3.7 AS INTEGER) FROM Customer c WHERE c.id = 1"), [[12, -7, 2.5, 1000, 3]]);
+  assert.deepEqual(await run("SELECT CAST(c.name AS INTEGER) FROM Customer c ORDER BY c.id"), [null, null, null, null, null]);
+  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE CAST(c.name AS DOUBLE) = 0"), []);
+  assert.deepEqual(await run("SELECT CAST(:p AS INTEGER) FROM Customer c WHERE c.id = 1", { p: "42" }), [42]);
+  assert.deepEqual(await run("SELECT CAST(:p AS INTEGER) FROM Customer c WHERE c.id = 1", { p: "4x2" }), [null]);
+  assert.deepEqual(await run("SELECT CAST(:p AS INTEGER) FROM Customer c WHERE c.id = 1", { p: 4.7 }), [4]);
+});
+
 test("SIZE counts collection elements, 0 when empty", async () => {
   assert.deepEqual(await run("SELECT SIZE(c.orders) FROM Customer c ORDER BY c.id"), [2, 2, 0, 0, 0]);
   assert.deepEqual(await run("SELECT e.name FROM Employee e WHERE SIZE(e.projects) = 2"), ["Meg"]);

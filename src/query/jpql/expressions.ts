@@ -8,6 +8,7 @@ import { fail } from "../errors.ts";
 import type { ParamCollector } from "../jdoql/bind.ts";
 import { type Binding, type FnName, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
 import { fieldExpr } from "../navigate.ts";
+import { numberOfText } from "../sql/number-text.ts";
 import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, hasPart, isIntegral, isNumber, orderable, promote } from "../types.ts";
 import { bindSelect, entityNamed } from "./bind.ts";
 import type { JExpr, JPathExpr } from "./syntax.ts";
@@ -183,6 +184,14 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
     case "Cast": {
       const operand = bindJpqlExpr(scope, e.operand);
       const type: QType = e.target === "STRING" ? STRING : e.target === "INTEGER" ? INT : e.target === "LONG" ? LONG : e.target === "FLOAT" ? { kind: "number", numeric: "float" } : DOUBLE;
+      if (type.kind !== "number") return node({ k: "cast", operand, type }, pos);
+      if (!["number", "string", "unknown", "null"].includes(operand.type.kind)) fail(`CAST(... AS ${e.target}) converts a number or a text, not a ${describeType(operand.type)}`, operand.pos);
+      // Text written in the query is read now: a number, or the query's error (SQLite would read 'Alice' as 0).
+      if (operand.k === "literal" && typeof operand.value === "string") {
+        const value = numberOfText(operand.value, type.numeric);
+        if (value === undefined) fail(`${JSON.stringify(operand.value)} is not ${isIntegral(type.numeric) ? `an integer within ${e.target}'s range` : `a finite decimal number`}: CAST(... AS ${e.target}) cannot convert it`, operand.pos);
+        return lit(value, type, pos);
+      }
       return node({ k: "cast", operand, type }, pos);
     }
     case "Type": {

@@ -14,6 +14,9 @@ import { placeholder } from "./context.ts";
 import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup, versionOf } from "./entities.ts";
 import { fnSql } from "./functions.ts";
 import { longArith } from "./long-arith.ts";
+import { numberOfTextSql } from "./number-text.ts";
+import { computedOnce } from "./once.ts";
+import { isIntegral } from "../types.ts";
 import { forEachChild } from "../walk.ts";
 
 const isLong = (e: QExpr) => e.type.kind === "number" && e.type.numeric === "long";
@@ -118,12 +121,17 @@ export class ExprCompiler {
         return sql`(${join(e.items.map((i) => this.value(i, ctx)), sql` || `)})`;
       case "fn":
         return fnSql(e, e.args.map((a) => this.value(a, ctx)));
-      case "cast":
-        return e.type.kind === "number" && ["byte", "short", "int", "long", "biginteger"].includes(e.type.numeric)
-          ? sql`CAST(${this.value(e.operand, ctx)} AS INTEGER)`
-          : e.type.kind === "number"
-            ? sql`CAST(${this.value(e.operand, ctx)} AS REAL)`
-            : this.value(e.operand, ctx);
+      case "cast": {
+        if (e.type.kind !== "number") return this.value(e.operand, ctx);
+        // Text is read as Java reads a number (else null); a char is its code point, as (int) 'A' is 65.
+        const t = e.operand.type;
+        const target = e.type.numeric;
+        const numberCast = (v: SQL) => sql`CAST(${v} AS ${sql.raw(isIntegral(target) ? "INTEGER" : "REAL")})`;
+        if (t.kind === "string" && !t.char) return numberOfTextSql(this.value(e.operand, ctx), target);
+        // A parameter of no known type is text or a number only when the query runs.
+        if (t.kind === "unknown") return computedOnce([this.value(e.operand, ctx)], ([v]) => sql`(CASE WHEN typeof(${v}) = 'text' THEN ${numberOfTextSql(v!, target)} ELSE ${numberCast(v!)} END)`);
+        return numberCast(this.numeric(e.operand, ctx));
+      }
       case "aggregate":
         return this.aggregate(e, ctx);
       case "case":
