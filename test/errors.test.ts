@@ -293,6 +293,16 @@ describe("404 Not Found", () => {
     await failsWithoutChange(h, 404, () => h.get(at("Line", { id: 1, kind: "zzz" })));
   });
 
+  test("a key that names no object is quoted as the client writes it, never in its stored form", async () => {
+    const missing = { id: 1, kind: "zzz" };
+    const detail = `no ${PKG}.Line with key {"id":1,"kind":"zzz"}`;
+    for (const request of [() => h.get(at("Line", missing)), () => h.put(at("Line", missing), { label: "x" }), () => h.del(at("Line", missing)), () => h.del(at("Line"), missing)]) {
+      assert.equal((await failsWithoutChange(h, 404, request)).body.detail, detail);
+    }
+    assert.equal((await failsWithoutChange(h, 404, () => h.get(at("Tag", "none")))).body.detail, `no ${PKG}.Tag with key "none"`);
+    assert.equal((await failsWithoutChange(h, 404, () => h.get(at("Person", 999_999)))).body.detail, `no ${PKG}.Person with key 999999`);
+  });
+
   test("PUT of an unknown key does not create it", async () => {
     await failsWithoutChange(h, 404, () => h.put(at("Person", 999_999), { name: "ghost" }));
     assertProblem(await h.get(at("Person", 999_999)), 404);

@@ -500,6 +500,17 @@ describe("ancestor (parent) keys", () => {
     assert.deepEqual(await names({ n: root }), ["the root"]);
   });
 
+  test("a key with an ancestor that names no object is quoted as the client writes keys, not as it is stored", async () => {
+    const missing = { id: 9, kind: "leaf", parent: root };
+    const quoted = `{"id":9,"kind":"leaf","parent":{"class":"${KEY_CLASS_NODE}","id":1,"kind":"root","parent":null}}`;
+    for (const r of [await h.get(at("Node", missing)), await h.put(at("Node", missing), { name: "x" }), await h.del(at("Node", missing)), await h.del(at("Node"), missing)]) {
+      expectStatus(r, 404);
+      assert.equal(r.body.detail, `no ${PKG}.Node with key ${quoted}`);
+    }
+    const root9 = await h.get(at("Node", { id: 9, kind: "root" }));
+    assert.equal(root9.body.detail, `no ${PKG}.Node with key {"id":9,"kind":"root","parent":null}`);
+  });
+
   test("a child is found by its key, which nests the parent's key", async () => {
     const g = await h.get(at("Node", child));
     expectStatus(g, 200);

@@ -475,8 +475,11 @@ test("SQRT, LN and the arc functions outside their domains are null; EXP and POW
   assert.equal(await one("SQRT(-1)"), null);
   assert.deepEqual(await run("SELECT SQRT(:p) FROM Customer c WHERE c.id = 1", { p: -1 }), [null]);
   assert.equal(await one("LN(0)"), null);
-  assert.match((await refused("SELECT EXP(1000) FROM Customer c")).detail, /out of range/);
-  assert.match((await refused("SELECT POWER(10, 400) FROM Customer c")).detail, /out of range/);
+  for (const q of ["SELECT EXP(1000) FROM Customer c", "SELECT POWER(10, 400) FROM Customer c"]) {
+    const { detail } = await refused(q);
+    assert.match(detail, /out of range/);
+    assert.doesNotMatch(detail, /Numerical|result out of range\)/, "in the query's terms, not SQLite's");
+  }
 });
 
 test("CEILING, FLOOR and ROUND(x, n)", async () => {

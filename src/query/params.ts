@@ -4,6 +4,7 @@
  * checked and converted to its stored form by the type the query gives the parameter; an
  * object is given by its identity.
  */
+import { findJsonSyntaxError } from "../http/json-syntax.ts";
 import { decodeKeyPart } from "../json/read-graph.ts";
 import { decodeValue } from "../json/values.ts";
 import { keyClassProblem, keyFieldColumns } from "../mapping/keys.ts";
@@ -19,8 +20,9 @@ export function parseParams(raw: string | null): Record<string, unknown> | unkno
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
-  } catch (error) {
-    throw new QueryError(`params must be a JSON object or array: ${(error as Error).message}`);
+  } catch {
+    // Where, as a body's JSON error says it: engines word their own messages differently.
+    throw new QueryError(`params is not valid JSON: ${findJsonSyntaxError(raw, "params")?.message ?? "it cannot be parsed"}`);
   }
   if (parsed === null || typeof parsed !== "object") throw new QueryError("params must be a JSON object (named parameters) or a JSON array (in order)");
   if (nestsDeeperThan(parsed, MAX_PARAMS_DEPTH)) throw new QueryError(`params nest deeper than ${MAX_PARAMS_DEPTH} levels of arrays and objects`);

@@ -86,6 +86,9 @@ export function describeType(t: QType): string {
       return `map of ${describeType(t.key)} to ${describeType(t.value)}`;
     case "string":
       return t.char ? "char" : "String";
+    // A parameter nothing gives a type: any value, as Java's Object.
+    case "unknown":
+      return "Object";
     default:
       return t.kind;
   }
