@@ -7,7 +7,7 @@
 import { type ClassMeta, type FieldMeta, type Model, subtree } from "../../metadata/model.ts";
 import { type GroupLayout, alias, discriminatorFilter, groupsOf } from "../../plan/row-layout.ts";
 import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
-import { fail } from "../errors.ts";
+import { fail, internal } from "../errors.ts";
 import type { Pos } from "../model.ts";
 
 export type EntityRef =
@@ -33,7 +33,7 @@ export function keyOf(e: EntityRef): SQL[] {
 export function columnOf(model: Model, e: EntityRef, field: FieldMeta, column: string): SQL {
   // In a row, the field's table is the one its group holds (complete-table subclasses repeat fields).
   const table = (e.kind === "row" ? e.group.classes.map((c) => c.fieldTables.get(field.name)).find((t) => t && e.group.tables.includes(t)) : undefined) ?? e.meta.fieldTables.get(field.name);
-  if (!table) fail(`internal: field ${field.name} has no column in ${e.meta.name}`);
+  if (!table) internal(`field ${field.name} has no column in ${e.meta.name}`);
   if (e.kind === "row") {
     const index = e.group.tables.indexOf(table);
     // A field of a class this row's table group does not hold (a cast to another complete-table class).

@@ -7,7 +7,7 @@ import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "..
 import { type GroupLayout, discriminatorFilter, fromClause } from "../../plan/row-layout.ts";
 import { findInSubtree, owningJoinTable } from "../../plan/read-plan.ts";
 import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
-import { fail } from "../errors.ts";
+import { fail, internal } from "../errors.ts";
 import type { Binding, QExpr } from "../model.ts";
 import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
@@ -37,7 +37,7 @@ export class ExprCompiler {
     switch (e.k) {
       case "binding": {
         const bound = ctx.lookup(e.binding);
-        if (!bound || bound.kind !== "entity") fail(`internal: unbound ${e.binding.name}`, e.pos);
+        if (!bound || bound.kind !== "entity") internal(`unbound ${e.binding.name}`);
         return bound.ref;
       }
       case "param":
@@ -66,7 +66,7 @@ export class ExprCompiler {
   private navigate(from: QExpr, field: FieldMeta, target: ClassMeta, ctx: GenContext): EntityRef {
     const owner = this.entity(from, ctx);
     const s = field.relation?.storage;
-    if (!s) fail(`internal: ${field.name} is not a relation`);
+    if (!s) internal(`${field.name} is not a relation`);
     if (s.kind === "fk-owner") return { kind: "key", meta: target, key: field.fkColumns!.map((c) => columnOf(ctx.model, owner, field, c)) };
     if (s.kind === "fk-inverse") {
       const back = findInSubtree(ctx.model, target, s.targetField)!;
@@ -97,7 +97,7 @@ export class ExprCompiler {
         return placeholder(e.ref);
       case "binding": {
         const bound = ctx.lookup(e.binding);
-        if (!bound || bound.kind !== "value") fail(`internal: unbound ${e.binding.name}`, e.pos);
+        if (!bound || bound.kind !== "value") internal(`unbound ${e.binding.name}`);
         return bound.value;
       }
       case "field":
@@ -170,7 +170,7 @@ export class ExprCompiler {
     if (from.type.kind === "embedded" && from.k === "field") {
       // An embedded object's fields are columns of its owner's row.
       const column = from.field.embeddedColumns?.[e.field.name];
-      if (!column) fail(`internal: no column for ${from.field.name}.${e.field.name}`, e.pos);
+      if (!column) internal(`no column for ${from.field.name}.${e.field.name}`);
       return columnOf(ctx.model, this.entity(from.from, ctx), from.field, column);
     }
     const owner = this.entity(from, ctx);
@@ -437,7 +437,7 @@ export function classFilter(ctx: GenContext, meta: ClassMeta, group: GroupLayout
 
 /** The table holding a field of a class (or of the subclass that declares it). */
 function tableOfField(model: Model, meta: ClassMeta, field: FieldMeta): string {
-  return meta.fieldTables.get(field.name) ?? classOf(model, field.declaringClass).fieldTables.get(field.name) ?? fail(`internal: ${field.name} has no table in ${meta.name}`);
+  return meta.fieldTables.get(field.name) ?? classOf(model, field.declaringClass).fieldTables.get(field.name) ?? internal(`${field.name} has no table in ${meta.name}`);
 }
 
 /** Variables an expression uses that no enclosing scope has bound yet. */
