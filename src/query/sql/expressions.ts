@@ -92,6 +92,8 @@ export class ExprCompiler {
     }
     switch (e.k) {
       case "literal":
+        // A long beyond 2^53 is a BigInt: an integer wherever it is bound (D1 binds it as text).
+        if (typeof e.value === "bigint") return sql`CAST(${e.value} AS INTEGER)`;
         return e.value === null ? sql`NULL` : sql`${typeof e.value === "boolean" ? (e.value ? 1 : 0) : e.value}`;
       case "param":
         return placeholder(e.ref);
