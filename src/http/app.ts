@@ -151,7 +151,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       const { text, params, given } = queryOf(c, "query", "JDOQL query");
       if (!text?.trim()) throw new HttpError(400, "give the JDOQL query as ?query=... (URL-encoded)");
       const prepared = prepareJdoql(rt.model, text);
-      const values = bindParams(prepared.params, given);
+      const values = bindParams(rt.model, prepared.params, given);
       const fetch = fetchPlanOf(c, undefined, params);
       return unlessNotModified(c, "a query's answer", async () => jsonText(c, await runQuery(rt, prepared, values, fetch)));
     });
@@ -162,7 +162,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const { text, params, given } = queryOf(c, "query", "JPQL query");
     if (!text?.trim()) throw new HttpError(400, "give the JPQL query as ?query=... (URL-encoded)");
     const prepared = prepareJpql(rt.model, text);
-    const values = bindParams(prepared.params, given);
+    const values = bindParams(rt.model, prepared.params, given);
     const fetch = fetchPlanOf(c, undefined, params);
     return unlessNotModified(c, "a query's answer", async () => jsonText(c, await runQuery(rt, prepared, values, fetch)));
   });
@@ -174,7 +174,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     if (filter !== undefined) {
       if (!filter.trim()) throw new HttpError(400, "the filter is empty");
       const prepared = prepareFilter(rt.model, meta, filter);
-      const values = bindParams(prepared.params, given);
+      const values = bindParams(rt.model, prepared.params, given);
       if (c.req.method === "HEAD") {
         return unlessNotModified(c, "a filter's answer", async () => {
           const count = await countMatches(rt, prepared, values);

@@ -4,7 +4,7 @@
  * stored-form key values in the order of the class's key columns.
  */
 import { decodeKeyPart } from "../json/read-graph.ts";
-import { keyFieldColumns } from "../mapping/keys.ts";
+import { keyClassProblem, keyFieldColumns } from "../mapping/keys.ts";
 import { pointer } from "../json/values.ts";
 import type { ClassMeta, Model } from "../metadata/model.ts";
 import { HttpError } from "./problem.ts";
@@ -39,6 +39,8 @@ export function keyFromObject(model: Model, meta: ClassMeta, json: unknown): unk
   const obj = json as Record<string, unknown>;
   const parts = keyFieldColumns(meta);
   const errors: { path: string; message: string }[] = [];
+  const classProblem = keyClassProblem(model, meta, obj.class);
+  if (classProblem) errors.push({ path: "/class", message: classProblem });
   const key = parts.map((part) => {
     const value = obj[part.field];
     if (value === undefined && part.type.kind !== "key") {

@@ -6,7 +6,7 @@
  * fields are joined, and a field given two different values, or classes neither of which is
  * the other's superclass, is an error at the later object (one object cannot be two things).
  */
-import { keyFieldColumns, keyString } from "../mapping/keys.ts";
+import { keyClassProblem, keyFieldColumns, keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
 import { decodeContainer, decodeValue, pointer } from "./values.ts";
 
@@ -310,6 +310,8 @@ function canonicalKey(model: Model, meta: ClassMeta, json: unknown, at: string, 
     return { error: { path: at, message: `expected a key object of ${meta.identity.kind === "application" ? (meta.identity.keyClass ?? meta.name) : meta.name}, got ${describe(json)}` } };
   }
   const obj = json as Record<string, unknown>;
+  const classProblem = keyClassProblem(model, meta, obj.class);
+  if (classProblem) return { error: { path: pointer(at, "class"), message: classProblem } };
   const out: Record<string, unknown> = {};
   for (const part of keyFieldColumns(meta)) {
     const v = obj[part.field];

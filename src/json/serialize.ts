@@ -192,6 +192,16 @@ export function keyFieldsJson(model: Model, meta: ClassMeta, key: readonly unkno
   return out;
 }
 
+/**
+ * A key as a client writes it, for messages: the value of a single key field (`3`, `"abc"`), else
+ * the object of its key fields (`{"id":3,"kind":"genre","parent":null}`); never the stored form.
+ */
+export function keyText(model: Model, meta: ClassMeta, key: readonly unknown[]): string {
+  const parts = keyFieldColumns(meta);
+  const json = keyFieldsJson(model, meta, key);
+  return JSON.stringify(parts.length === 1 && parts[0]!.type.kind !== "key" ? json[parts[0]!.field] : json);
+}
+
 /** Ancestor keys are stored as canonical JSON text ('' for none) and written with their class. */
 export function ancestorKey(model: Model, meta: ClassMeta, stored: unknown): Json {
   if (stored === null || stored === undefined || stored === "") return null;

@@ -1,5 +1,5 @@
 /** The identity of a class hierarchy as columns: which JSON key maps to which column, and how it is generated. */
-import type { ClassMeta, Generation, ValueType } from "../metadata/model.ts";
+import { type ClassMeta, type Generation, type Model, type ValueType, isAncestor } from "../metadata/model.ts";
 
 export interface KeyPart {
   /** JSON name: a primary-key field, or `_id` for datastore identity. */
@@ -21,6 +21,22 @@ export function keyFieldColumns(meta: ClassMeta): KeyPart[] {
     const f = meta.fields.get(name)!;
     return { field: name, column: meta.keyColumns[i]!, generation: f.generation, type: f.type as ValueType };
   });
+}
+
+/**
+ * What the `"class"` of a key object (in a path, a body's ancestor key, a query parameter) may
+ * name: the class addressed or one of its subclasses (an identity is written with its object's
+ * runtime class), or the hierarchy's key class (ancestor keys are written with it). Undefined when
+ * it may; else what is wrong, in the client's terms.
+ */
+export function keyClassProblem(model: Model, meta: ClassMeta, name: unknown): string | undefined {
+  if (name === undefined) return undefined;
+  if (typeof name !== "string") return `"class" must be a class name, not ${JSON.stringify(name)?.slice(0, 80) ?? String(name)}`;
+  if (meta.identity.kind === "application" && meta.identity.keyClass === name) return undefined;
+  const named = model.classes.get(name);
+  if (!named || named.embeddedOnly) return `"class" names no persistent class: "${name}"`;
+  if (!isAncestor(model, meta.name, named.name)) return `"class" names ${name}, which is not ${meta.name} or one of its subclasses`;
+  return undefined;
 }
 
 /** A canonical string for a key, used as the identity map's index. */

@@ -28,16 +28,19 @@ import type { ResultColumn } from "./sql/select.ts";
  * a SUM past 2^63), a LIKE pattern over 50,000 bytes. That is the query's fault, not the server's: a 400.
  */
 const TOO_DEEP = /parser stack overflow|Expression tree is too large|too many terms in compound SELECT/i;
-const OUT_OF_RANGE = /Numerical (argument out of domain|result out of range)|integer overflow/i;
+const INTEGER_OVERFLOW = /integer overflow/i;
+const MATH_OUT_OF_RANGE = /Numerical (argument out of domain|result out of range)/i;
 const PATTERN_TOO_LONG = /LIKE or GLOB pattern too complex/i;
 
+/** Each refusal said in the query's terms (never SQLite's own words). */
 async function refusalIs400<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
     const message = String((error as Error)?.message);
     if (TOO_DEEP.test(message)) throw new QueryError("the query is nested too deeply for the database to run it");
-    if (OUT_OF_RANGE.test(message)) throw new QueryError(`a value the query computes is out of range (${OUT_OF_RANGE.exec(message)![0]})`);
+    if (INTEGER_OVERFLOW.test(message)) throw new QueryError("a whole number the query computes is out of range: a sum (or an absolute value) beyond 64 bits");
+    if (MATH_OUT_OF_RANGE.test(message)) throw new QueryError("a number the query computes is out of range: a math function's result (EXP, POWER...) beyond what a double holds");
     if (PATTERN_TOO_LONG.test(message)) throw new QueryError("a LIKE or matches() pattern is longer than the database takes (50,000 bytes)");
     throw error;
   }

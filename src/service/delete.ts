@@ -3,7 +3,7 @@ import type { ClassMeta } from "../metadata/model.ts";
 import { deleteExtentStatements, deleteOneStatements } from "../plan/delete-plan.ts";
 import { StoreConstraintError } from "../store/store.ts";
 import { type Precondition, preconditionFailed } from "../http/conditional.ts";
-import { HttpError } from "../http/problem.ts";
+import { noSuchObject, objectNamed } from "./absent.ts";
 import { guardVersion, keySlots } from "../plan/write-plan.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -14,8 +14,8 @@ export async function deleteObject(rt: Runtime, meta: ClassMeta, key: unknown[],
   try {
     await rt.store.batch(statements, "write");
   } catch (error) {
-    if (error instanceof StoreConstraintError && error.guard === "stale") throw preconditionFailed(conditions, `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
-    if (error instanceof StoreConstraintError && error.kind === "guard") throw new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
+    if (error instanceof StoreConstraintError && error.guard === "stale") throw preconditionFailed(conditions, objectNamed(rt.model, meta, key));
+    if (error instanceof StoreConstraintError && error.kind === "guard") throw noSuchObject(rt.model, meta, key);
     throw error;
   }
 }

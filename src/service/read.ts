@@ -12,14 +12,14 @@ import { readJson } from "../plan/json-rows.ts";
 import { jsonSelect } from "../plan/json-select.ts";
 import { load } from "../plan/load.ts";
 import { findExisting } from "../plan/resolve.ts";
-import { HttpError } from "../http/problem.ts";
+import { noSuchObject } from "./absent.ts";
 import type { Runtime } from "./runtime.ts";
 
 const keysParam = (key: readonly unknown[]) => JSON.stringify([key.length === 1 ? key[0] : key]);
 
 export async function getObject(rt: Runtime, meta: ClassMeta, key: unknown[], fetch: FetchPlan): Promise<ObjectJson> {
   const values = { keys: keysParam(key) };
-  const notFound = () => new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
+  const notFound = () => noSuchObject(rt.model, meta, key);
   const budget = new AnswerBudget(rt.limits.answerBytes);
   const select = jsonSelect(rt.model, meta, { kind: "keys" }, fetch, budget.limit);
   if (select) {

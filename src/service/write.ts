@@ -17,6 +17,7 @@ import { type Existing, findExisting } from "../plan/resolve.ts";
 import { type WriteNode, assignKeys, guardExists, guardVersion, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../plan/write-plan.ts";
 import { join, sql } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";
+import { noSuchObject, objectNamed } from "./absent.ts";
 import { type Precondition, preconditionFailed } from "../http/conditional.ts";
 import { HttpError } from "../http/problem.ts";
 import type { Runtime } from "./runtime.ts";
@@ -123,8 +124,8 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
     results = await rt.store.batch(statements, "write");
   } catch (error) {
     if (!(error instanceof StoreConstraintError)) throw error;
-    if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(conditions, `${graph.root.declared.name} ${JSON.stringify(graph.root.key?.length === 1 ? graph.root.key[0] : graph.root.key)}`);
-    if (error.kind === "guard" && error.guard === "missing") throw new HttpError(404, `no ${graph.root.declared.name} with key ${JSON.stringify(graph.root.key?.length === 1 ? graph.root.key[0] : graph.root.key)}`);
+    if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(conditions, objectNamed(rt.model, graph.root.declared, graph.root.key!));
+    if (error.kind === "guard" && error.guard === "missing") throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
     if (error.kind === "guard") throw new HttpError(409, "an object of the request was deleted or changed by another request meanwhile; retry");
     if (error.kind === "unique") throw new HttpError(409, "an object with the same key already exists");
     throw new HttpError(409, "the database refused the change (a constraint failed)");
@@ -188,7 +189,7 @@ export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[],
   // class: the root may be a subclass whose fields make the body valid.
   let existing = await lookup(rt, graph.nodes.filter((n) => n !== graph.root), [rootId]);
   const found = existing.get(keyString(meta.root, key));
-  if (!found || !isAncestor(rt.model, meta.name, found.meta.name)) throw new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
+  if (!found || !isAncestor(rt.model, meta.name, found.meta.name)) throw noSuchObject(rt.model, meta, key);
   if (found.meta !== meta || graph.errors.length) {
     // The object is of a subclass: its own fields are allowed too.
     graph = readGraph(rt.model, found.meta, body);

@@ -32,6 +32,10 @@
 
   const MAX_INT = 2n ** 31n - 1n;
   const MAX_LONG = 2n ** 63n - 1n;
+  const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+  // A long beyond 2^53 stays a BigInt, to be bound exactly: a double would round it.
+  const longValue = (big) => (big <= MAX_SAFE ? Number(big) : big);
 
   function isMixedCaseKeyword(word) {
     const lower = word.toLowerCase();
@@ -50,7 +54,7 @@
     const body = suffixed ? raw.slice(0, -1) : raw;
     const big = /^0[0-7]+$/.test(body) ? BigInt("0o" + body.slice(1)) : BigInt(body);
     if (big > MAX_LONG) return ["biginteger", big.toString()];
-    if (suffixed || big > MAX_INT) return ["long", Number(big)];
+    if (suffixed || big > MAX_INT) return ["long", longValue(big)];
     return ["int", Number(big)];
   }
 

@@ -8,7 +8,8 @@ import { fail } from "../errors.ts";
 import type { ParamCollector } from "../jdoql/bind.ts";
 import { type Binding, type FnName, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
 import { fieldExpr } from "../navigate.ts";
-import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, isIntegral, isNumber, orderable, promote } from "../types.ts";
+import { numberOfText } from "../sql/number-text.ts";
+import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, hasPart, isIntegral, isNumber, orderable, promote } from "../types.ts";
 import { bindSelect, entityNamed } from "./bind.ts";
 import type { JExpr, JPathExpr } from "./syntax.ts";
 
@@ -176,12 +177,21 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       const parts: Record<string, FnName> = { YEAR: "year", QUARTER: "quarter", MONTH: "month1", WEEK: "isoWeek", DAY: "day", HOUR: "hour", MINUTE: "minute", SECOND: "second", DATE: "datePart", TIME: "timePart" };
       const part = parts[e.field] ?? fail(`EXTRACT(${e.field} FROM ...) is not supported`, pos);
       if (from.type.kind !== "temporal") fail("EXTRACT needs a date or time", pos);
+      if (!hasPart(from.type.basic, part)) fail(`a ${describeType(from.type)} has no ${e.field}: EXTRACT(${e.field} FROM ...) needs a ${["HOUR", "MINUTE", "SECOND", "TIME"].includes(e.field) ? "time of day" : "date"}`, pos);
       const type: QType = e.field === "DATE" ? { kind: "temporal", basic: "local-date" } : e.field === "TIME" ? { kind: "temporal", basic: "local-time" } : INT;
       return node({ k: "fn", name: part, args: [from], type }, pos);
     }
     case "Cast": {
       const operand = bindJpqlExpr(scope, e.operand);
       const type: QType = e.target === "STRING" ? STRING : e.target === "INTEGER" ? INT : e.target === "LONG" ? LONG : e.target === "FLOAT" ? { kind: "number", numeric: "float" } : DOUBLE;
+      if (type.kind !== "number") return node({ k: "cast", operand, type }, pos);
+      if (!["number", "string", "unknown", "null"].includes(operand.type.kind)) fail(`CAST(... AS ${e.target}) converts a number or a text, not a ${describeType(operand.type)}`, operand.pos);
+      // Text written in the query is read now: a number, or the query's error (SQLite would read 'Alice' as 0).
+      if (operand.k === "literal" && typeof operand.value === "string") {
+        const value = numberOfText(operand.value, type.numeric);
+        if (value === undefined) fail(`${JSON.stringify(operand.value)} is not ${isIntegral(type.numeric) ? `an integer within ${e.target}'s range` : `a finite decimal number`}: CAST(... AS ${e.target}) cannot convert it`, operand.pos);
+        return lit(value, type, pos);
+      }
       return node({ k: "cast", operand, type }, pos);
     }
     case "Type": {
@@ -222,7 +232,8 @@ function literal(e: Extract<JExpr, { type: "Literal" }>, expected?: QType): QExp
       return lit(ms, { kind: "temporal", basic: e.kind === "date" ? "local-date" : e.kind === "time" ? "local-time" : "local-date-time" }, pos);
     }
     default:
-      return lit(Number(e.value), { kind: "number", numeric: e.kind }, pos);
+      // A long beyond 2^53 stays a BigInt (bound exactly).
+      return lit(typeof e.value === "bigint" ? e.value : Number(e.value), { kind: "number", numeric: e.kind }, pos);
   }
 }
 
