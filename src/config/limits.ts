@@ -25,6 +25,15 @@ export interface Limits {
    * one; a write batch once sent is waited for, so an answer never hides a write that happened.
    */
   requestTimeMs: number;
+  /**
+   * Longest key, in UTF-8 bytes of its text as a path carries it (a string's characters, a
+   * number's digits, an ancestor key's JSON), the parts of a composite key summed: 422 in a body
+   * (with the path), 400 in a path or a parameter. Keeps every `Location` and path within what
+   * clients and proxies carry.
+   */
+  keyBytes: number;
+  /** Longest request target (path and query, percent-encoded as sent) in bytes: 414 beyond. */
+  urlBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -35,6 +44,9 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   queryLength: 10_000,
   queryParameters: 100,
   requestTimeMs: 10_000,
+  keyBytes: 1024,
+  // A query of queryLength characters fits, percent-encoded, unless most of them need escaping.
+  urlBytes: 32 * 1024,
 });
 
 /** Names of the limits as properties (`extent.limit.body-bytes`) and CLI flags (`--limit-body-bytes`). */
@@ -46,6 +58,8 @@ export const LIMIT_NAMES: Readonly<Record<keyof Limits, string>> = {
   queryLength: "query-length",
   queryParameters: "query-parameters",
   requestTimeMs: "request-time-ms",
+  keyBytes: "key-bytes",
+  urlBytes: "url-bytes",
 };
 
 export const LIMIT_PROPERTY = (name: keyof Limits) => `extent.limit.${LIMIT_NAMES[name]}`;
@@ -59,6 +73,8 @@ const LimitsSchema = v.strictObject({
   queryLength: v.optional(positive),
   queryParameters: v.optional(positive),
   requestTimeMs: v.optional(positive),
+  keyBytes: v.optional(positive),
+  urlBytes: v.optional(positive),
 });
 
 /**

@@ -18,7 +18,7 @@ import { keyFromObject, keyFromPath } from "./keys.ts";
 import { etagOf, notModified, writePrecondition } from "./conditional.ts";
 import type { ObjectJson } from "../json/answer.ts";
 import { HttpError, problem } from "./problem.ts";
-import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
+import { checkBodyShape, checkParameterCount, checkQueryLength, checkUrlLength } from "./request-limits.ts";
 import { queryText } from "./query-params.ts";
 import { QueryError } from "../query/errors.ts";
 import { bindParams, parseParams } from "../query/params.ts";
@@ -38,6 +38,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   let isReady = false;
   void ready().then(() => (isReady = true), () => {});
   base.use(async (c, next) => {
+    checkUrlLength(c.req.url, shared.limits);
     if (!isReady) await ready();
     // The request's own clock (limits.requestTimeMs) and, for Server-Timing, its own count of
     // what it cost the store.
@@ -99,7 +100,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   /** A composite key may come in the body of GET, HEAD and DELETE on the class path. */
   const bodyKey = async (c: Context<Env>, meta: ClassMeta): Promise<unknown[] | undefined> => {
     const body = await readBody(c, false);
-    return body === undefined ? undefined : keyFromObject(shared.model, meta, body);
+    return body === undefined ? undefined : keyFromObject(shared.model, meta, body, shared.limits.keyBytes, "body");
   };
 
   /** The `ETag` header of an object of a versioned class: its version. */
@@ -140,7 +141,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       const { text, params, given } = queryOf(c, "query", "JDOQL query");
       if (!text?.trim()) throw new HttpError(400, "give the JDOQL query as ?query=... (URL-encoded)");
       const prepared = prepareJdoql(rt.model, text);
-      return jsonText(c, await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params)));
+      return jsonText(c, await runQuery(rt, prepared, bindParams(prepared.params, given, rt.limits.keyBytes), fetchPlanOf(c, undefined, params)));
     });
   }
   // JPQL: /jpql?query=Q and the raw /jpql?Q.
@@ -149,7 +150,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const { text, params, given } = queryOf(c, "query", "JPQL query");
     if (!text?.trim()) throw new HttpError(400, "give the JPQL query as ?query=... (URL-encoded)");
     const prepared = prepareJpql(rt.model, text);
-    return jsonText(c, await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params)));
+    return jsonText(c, await runQuery(rt, prepared, bindParams(prepared.params, given, rt.limits.keyBytes), fetchPlanOf(c, undefined, params)));
   });
 
   app.get("/:class", async (c) => {
@@ -159,7 +160,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     if (filter !== undefined) {
       if (!filter.trim()) throw new HttpError(400, "the filter is empty");
       const prepared = prepareFilter(rt.model, meta, filter);
-      const values = bindParams(prepared.params, given);
+      const values = bindParams(prepared.params, given, rt.limits.keyBytes);
       if (c.req.method === "HEAD") {
         const count = await countMatches(rt, prepared, values);
         return new Response(null, { status: count === 1 ? 200 : 404, headers: { "x-match-count": String(count) } });
@@ -202,7 +203,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   app.get("/:class/:key", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    const key = keyFromPath(rt.model, meta, c.req.param("key"));
+    const key = keyFromPath(rt.model, meta, c.req.param("key"), rt.limits.keyBytes);
     if (c.req.method === "HEAD") return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
     return objectAnswer(c, await getObject(rt, meta, key, fetchPlanOf(c)));
   });
@@ -210,7 +211,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   app.put("/:class/:key", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    const key = keyFromPath(rt.model, meta, c.req.param("key"));
+    const key = keyFromPath(rt.model, meta, c.req.param("key"), rt.limits.keyBytes);
     const fetch = fetchPlanOf(c, rt.writeFetchPlan);
     const body = await readBody(c, true);
     const { object } = await updateObject(rt, meta, key, body, fetch, writePrecondition(c.req.raw, meta));
@@ -220,7 +221,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   app.delete("/:class/:key", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    await deleteObject(rt, meta, keyFromPath(rt.model, meta, c.req.param("key")), writePrecondition(c.req.raw, meta));
+    await deleteObject(rt, meta, keyFromPath(rt.model, meta, c.req.param("key"), rt.limits.keyBytes), writePrecondition(c.req.raw, meta));
     return c.body(null, 204);
   });
 

@@ -5,7 +5,7 @@
  * object is given by its identity.
  */
 import { decodeValue } from "../json/values.ts";
-import { keyFieldColumns } from "../mapping/keys.ts";
+import { keyFieldColumns, keyLengthProblem } from "../mapping/keys.ts";
 import type { ClassMeta, ValueType } from "../metadata/model.ts";
 import { QueryError } from "./errors.ts";
 import type { ParamSpec, QType } from "./model.ts";
@@ -49,8 +49,8 @@ function preview(json: unknown): string {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
-/** Placeholder values for a query's parameters. */
-export function bindParams(specs: readonly ParamSpec[], given: Record<string, unknown> | unknown[] | undefined): Record<string, unknown> {
+/** Placeholder values for a query's parameters; an object's key no longer than `keyBytes` (limits.keyBytes). */
+export function bindParams(specs: readonly ParamSpec[], given: Record<string, unknown> | unknown[] | undefined, keyBytes = Infinity): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   if (!specs.length) {
     if (given && (Array.isArray(given) ? given.length : Object.keys(given).length)) throw new QueryError("the query has no parameters, but params were given");
@@ -60,7 +60,7 @@ export function bindParams(specs: readonly ParamSpec[], given: Record<string, un
   const ordered = [...specs].sort((a, b) => (typeof a.key === "number" && typeof b.key === "number" ? a.key - b.key : a.pos.offset - b.pos.offset));
   if (Array.isArray(given)) {
     if (given.length !== ordered.length) throw new QueryError(`the query has ${ordered.length} parameter(s) (${ordered.map(label).join(", ")}) but params has ${given.length}`);
-    ordered.forEach((spec, i) => convertInto(values, spec, given[i]));
+    ordered.forEach((spec, i) => convertInto(values, spec, given[i], keyBytes));
   } else {
     for (const name of Object.keys(given)) {
       if (!specs.some((s) => String(s.key) === name)) throw new QueryError(`params names "${name}", which the query does not use`);
@@ -68,7 +68,7 @@ export function bindParams(specs: readonly ParamSpec[], given: Record<string, un
     for (const spec of specs) {
       // Own members only: `in` would find `:constructor` and `:toString` on Object.prototype.
       if (!Object.hasOwn(given, String(spec.key))) throw new QueryError(`parameter ${label(spec)} is not bound`, spec.pos);
-      convertInto(values, spec, given[String(spec.key)]);
+      convertInto(values, spec, given[String(spec.key)], keyBytes);
     }
   }
   return values;
@@ -76,7 +76,7 @@ export function bindParams(specs: readonly ParamSpec[], given: Record<string, un
 
 const label = (spec: ParamSpec) => (typeof spec.key === "number" ? `?${spec.key}` : `:${spec.key}`);
 
-function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unknown): void {
+function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unknown, keyBytes: number): void {
   const where = `parameter ${label(spec)}`;
   if (json === null || json === undefined) {
     if (spec.primitive) throw new QueryError(`${where} is declared ${describeType(spec.type)} and cannot be null`, spec.pos);
@@ -88,11 +88,11 @@ function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unk
     return;
   }
   if (spec.type.kind === "entity") {
-    keyOfParam(spec.type.meta, json, where).forEach((v, i) => (values[paramName(spec.key, i)] = v));
+    keyOfParam(spec.type.meta, json, where, keyBytes).forEach((v, i) => (values[paramName(spec.key, i)] = v));
     values[paramName(spec.key)] = null;
     return;
   }
-  values[paramName(spec.key)] = convert(spec.type, json, where);
+  values[paramName(spec.key)] = convert(spec.type, json, where, keyBytes);
   if (spec.like && typeof json === "string") values[paramName(spec.key, "glob")] = likeToGlob(json, spec.like.escape);
   if (spec.pattern && typeof json === "string") {
     const { glob, caseInsensitive } = regexToGlob(json);
@@ -101,7 +101,7 @@ function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unk
   }
 }
 
-function convert(type: QType, json: unknown, where: string): unknown {
+function convert(type: QType, json: unknown, where: string, keyBytes: number): unknown {
   const bad = (expected: string): never => {
     throw new QueryError(`${where} must be ${expected}, not ${preview(json)}`);
   };
@@ -127,7 +127,7 @@ function convert(type: QType, json: unknown, where: string): unknown {
     }
     case "collection":
       if (!Array.isArray(json)) return bad("a JSON array");
-      return JSON.stringify(json.map((e) => (type.element.kind === "entity" ? scalarKey(keyOfParam(type.element.meta, e, where)) : convert(type.element, e, where))));
+      return JSON.stringify(json.map((e) => (type.element.kind === "entity" ? scalarKey(keyOfParam(type.element.meta, e, where, keyBytes)) : convert(type.element, e, where, keyBytes))));
     case "map":
       return json && typeof json === "object" && !Array.isArray(json) ? JSON.stringify(json) : bad("a JSON object");
     default:
@@ -138,15 +138,18 @@ function convert(type: QType, json: unknown, where: string): unknown {
 const scalarKey = (key: unknown[]) => (key.length === 1 ? key[0] : key);
 
 /** An object parameter is its identity: the key value, or an object of key fields. */
-function keyOfParam(meta: ClassMeta, json: unknown, where: string): unknown[] {
+function keyOfParam(meta: ClassMeta, json: unknown, where: string, keyBytes: number): unknown[] {
   const parts = keyFieldColumns(meta);
   const obj = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, unknown>) : parts.length === 1 ? { [parts[0]!.field]: json } : undefined;
   if (!obj) throw new QueryError(`${where} is a ${meta.name}: give its key as an object of ${parts.map((p) => p.field).join(", ")}`);
-  return parts.map((p) => {
+  const key = parts.map((p) => {
     const v = obj[p.field];
     if (p.type.kind === "key") return v === undefined || v === null ? "" : JSON.stringify(v);
     const d = v === undefined ? undefined : decodeValue(v, p.type, false);
     if (!d || !d.ok) throw new QueryError(`${where} is a ${meta.name}: key field "${p.field}" ${d ? d.message : "is missing"}`);
     return d.value;
   });
+  const tooLong = keyLengthProblem(key, keyBytes);
+  if (tooLong) throw new QueryError(`${where} is a ${meta.name} whose key is too long: ${tooLong}`);
+  return key;
 }
