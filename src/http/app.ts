@@ -7,7 +7,7 @@ import { Hono, type Context } from "hono";
 import type { ClassMeta } from "../metadata/model.ts";
 import { type FetchPlan, parseFetchPlan } from "../plan/fetch-plan.ts";
 import { deleteExtent, deleteObject } from "../service/delete.ts";
-import { getObject, objectExists } from "../service/read.ts";
+import { getObject, headObject } from "../service/read.ts";
 import { extentBody } from "../service/read-extent.ts";
 import type { Runtime } from "../service/runtime.ts";
 import { DeadlineStore } from "../store/deadline-store.ts";
@@ -27,6 +27,12 @@ import { countMatches, runQuery } from "../query/run.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const QUERY_PATHS = new Set(["jdoql", "query", "jpql"]);
+
+/**
+ * The methods of each served path (HEAD answers what GET would, without the body). Any other
+ * method answers 405 with this `Allow`; OPTIONS answers 204 with it.
+ */
+const METHODS = { root: "GET, HEAD", query: "GET, HEAD", class: "GET, HEAD, POST, DELETE", object: "GET, HEAD, PUT, DELETE" };
 
 type Env = { Variables: { rt: Runtime } };
 
@@ -68,7 +74,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       if (QUERY_PATHS.has(name)) {
         // GET /jdoql/x: the query path has nothing below it; another method on it is the 405.
         if (c.req.method === "GET" || c.req.method === "HEAD") throw new HttpError(404, `no resource at ${new URL(c.req.url).pathname}: give a query as /${name}?query=...`);
-        throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: "GET, HEAD" } });
+        throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: METHODS.query } });
       }
       throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
     }
@@ -109,7 +115,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     return etag ? { etag } : {};
   };
 
-  /** One object, or 304 when the client's `If-None-Match` names its current version. */
+  /** One object (HEAD: its headers), or 304 when the client's `If-None-Match` names its current version. */
   const objectAnswer = (c: Context<Env>, object: ObjectJson): Response => {
     const headers = tagged(object);
     if (notModified(c.req.raw, headers.etag)) return new Response(null, { status: 304, headers });
@@ -169,11 +175,10 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     }
     const fetch = fetchPlanOf(c, undefined, params);
     const key = await bodyKey(c, meta);
-    if (c.req.method === "HEAD") {
-      if (!key) throw new HttpError(400, "HEAD on a class needs a key (in the body) or a filter");
-      return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
-    }
-    if (key) return objectAnswer(c, await getObject(rt, meta, key, fetch));
+    const head = c.req.method === "HEAD";
+    if (key) return objectAnswer(c, head ? await headObject(rt, meta, key) : await getObject(rt, meta, key, fetch));
+    // The extent is always there (an empty one is `[]`): HEAD answers GET's 200 without reading it.
+    if (head) return jsonText(c, "");
     // Text when the extent fits one page, else a stream of pages (see src/service/read-extent.ts).
     return new Response(await extentBody(rt, meta, fetch), { headers: { "content-type": JSON_TYPE } });
   });
@@ -204,8 +209,8 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const rt = c.var.rt;
     const meta = classOf(c);
     const key = keyFromPath(rt.model, meta, c.req.param("key"), rt.limits.keyBytes);
-    if (c.req.method === "HEAD") return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
-    return objectAnswer(c, await getObject(rt, meta, key, fetchPlanOf(c)));
+    const fetch = fetchPlanOf(c); // HEAD too: a fetch plan GET refuses is HEAD's 400 as well
+    return objectAnswer(c, c.req.method === "HEAD" ? await headObject(rt, meta, key) : await getObject(rt, meta, key, fetch));
   });
 
   app.put("/:class/:key", async (c) => {
@@ -225,14 +230,16 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     return c.body(null, 204);
   });
 
-  // Any other method on a known path shape: 405 with the methods that are allowed.
-  const allow = (methods: string) => (c: Context<Env>) => {
-    classOf(c);
-    throw new HttpError(405, `${c.req.method} is not allowed here; allowed: ${methods}`, { headers: { allow: methods } });
+  // Any other method on a served path: OPTIONS is 204, the rest 405, each with the path's methods.
+  const others = (methods: string, what: string, served: (c: Context<Env>) => unknown = () => {}) => (c: Context<Env>) => {
+    served(c); // an unknown class is a 404 whatever the method
+    if (c.req.method === "OPTIONS") return c.body(null, 204, { allow: methods });
+    throw new HttpError(405, `${c.req.method} is not allowed on ${what}; allowed: ${methods}`, { headers: { allow: methods } });
   };
-  for (const path of ["/jdoql", "/query", "/jpql"]) app.all(path, (c) => { throw new HttpError(405, `${c.req.method} is not allowed on ${path}: queries are GET`, { headers: { allow: "GET, HEAD" } }); });
-  app.all("/:class", allow("GET, HEAD, POST, DELETE"));
-  app.all("/:class/:key", allow("GET, HEAD, PUT, DELETE"));
+  app.all("/", others(METHODS.root, "the root"));
+  for (const path of ["/jdoql", "/query", "/jpql"]) app.all(path, others(METHODS.query, `${path}: queries are GET`));
+  app.all("/:class", others(METHODS.class, "a class", classOf));
+  app.all("/:class/:key", others(METHODS.object, "an object", classOf));
 
   base.notFound((c) => problem(404, `no resource at ${new URL(c.req.url).pathname}`));
   base.onError((error) => {

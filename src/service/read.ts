@@ -15,10 +15,11 @@ import { HttpError } from "../http/problem.ts";
 import type { Runtime } from "./runtime.ts";
 
 const keysParam = (key: readonly unknown[]) => JSON.stringify([key.length === 1 ? key[0] : key]);
+const missing = (meta: ClassMeta, key: readonly unknown[]) => new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
 
 export async function getObject(rt: Runtime, meta: ClassMeta, key: unknown[], fetch: FetchPlan): Promise<ObjectJson> {
   const values = { keys: keysParam(key) };
-  const notFound = () => new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
+  const notFound = () => missing(meta, key);
   const select = jsonSelect(rt.model, meta, { kind: "keys" }, fetch);
   if (select) {
     const found = (await readJson(rt.store, rt.model, select, values, true)).find((r) => r.json !== null);
@@ -36,8 +37,12 @@ export async function getExtent(rt: Runtime, meta: ClassMeta, fetch: FetchPlan):
   return roots.map((r) => serializer.object(r));
 }
 
-/** Existence only: reads the identity, not the object. */
-export async function objectExists(rt: Runtime, meta: ClassMeta, key: unknown[]): Promise<boolean> {
+/**
+ * What HEAD answers of an object: its version (the ETag a GET would answer), read with its
+ * identity, not the object; 404 as GET when there is none. The answer has no JSON.
+ */
+export async function headObject(rt: Runtime, meta: ClassMeta, key: unknown[]): Promise<ObjectJson> {
   const found = (await findExisting(rt.store, rt.model, [{ root: meta.root, key }])).get(keyString(meta.root, key));
-  return !!found && isAncestor(rt.model, meta.name, found.meta.name);
+  if (!found || !isAncestor(rt.model, meta.name, found.meta.name)) throw missing(meta, key);
+  return { json: "", version: found.version ?? null };
 }
