@@ -92,7 +92,8 @@ let h: Harness;
 const { jdoql, filter, head } = queryClient(() => h);
 
 before(async () => {
-  h = await startHarness(MODEL);
+  // URLs up to a megabyte: the params tests send values far larger than the default urlBytes.
+  h = await startHarness({ ...MODEL, limits: { urlBytes: 1 << 20 } });
   const must = (r: Reply, status: number, what: string) => assert.equal(r.status, status, `${what}: ${r.text}`);
   for (const [id, name] of [[1, "Sales"], [2, "Research"], [3, "Admin"]] as const) must(await h.post(`/${Dept}`, { id, name }), 201, `POST Dept ${id}`);
   for (const [cls, body] of PEOPLE) must(await h.post(`/${cls}`, body), 201, `POST ${cls} ${body.id}`);

@@ -14,7 +14,8 @@ const day = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d);
 
 let h: Harness;
 before(async () => {
-  h = await startHarness({ metadata: [{ source: "jpql/package.jdo", text: MODEL }] });
+  // URLs longer than the default urlBytes: a parameter pattern longer than SQLite takes.
+  h = await startHarness({ metadata: [{ source: "jpql/package.jdo", text: MODEL }], limits: { urlBytes: 1 << 20 } });
   const seed: [string, unknown][] = [
     ["/jq.Customer", { id: 1, name: "Alice", status: "active", since: "2020-03-15", balance: 100.5, address: { street: "1 Main St", city: "Paris" } }],
     ["/jq.Customer", { id: 2, name: "Bob", status: "active", since: "2021-07-01", balance: 250, address: { street: "2 High St", city: "Berlin" } }],

@@ -15,8 +15,8 @@ const metadata = [{ source: "package.jdo", text: readFileSync(new URL("../schema
 const q = encodeURIComponent;
 
 test("a query nested too deeply is a 400 problem document, in JDOQL, JPQL and filters", async () => {
-  // Longer texts than the default queryLength limit allows, to reach the parser's stack.
-  const h = await startHarness({ metadata, limits: { queryLength: 100_000 } });
+  // Longer texts (and URLs) than the default queryLength and urlBytes limits allow, to reach the parser's stack.
+  const h = await startHarness({ metadata, limits: { queryLength: 100_000, urlBytes: 1 << 20 } });
   try {
     const deep = (n: number) => "(".repeat(n) + "1 == 1" + ")".repeat(n);
     for (const path of [

@@ -21,8 +21,9 @@ export interface Limits {
   queryParameters: number;
   /**
    * Longest time a request may hold the server before its answer starts, in milliseconds: 503 with
-   * `Retry-After` beyond. Checked before each round trip to the store and while a read waits for
-   * one; a write batch once sent is waited for, so an answer never hides a write that happened.
+   * `Retry-After` beyond. Kept at the store: embedded files interrupt a running statement and roll
+   * its batch back; other stores give a read up and wait for a write once sent, so an answer never
+   * hides a write that happened.
    */
   requestTimeMs: number;
   /**
@@ -32,6 +33,15 @@ export interface Limits {
    * query projects count at least 32 + 8 per column bytes each: what the server holds them in.
    */
   answerBytes: number;
+  /**
+   * Longest key, in UTF-8 bytes of its text as a path carries it (a string's characters, a
+   * number's digits, an ancestor key's JSON), the parts of a composite key summed: 422 in a body
+   * (with the path), 400 in a path or a parameter. Keeps every `Location` and path within what
+   * clients and proxies carry.
+   */
+  keyBytes: number;
+  /** Longest request target (path and query, percent-encoded as sent) in bytes: 414 beyond. */
+  urlBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -43,6 +53,9 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   queryParameters: 100,
   requestTimeMs: 10_000,
   answerBytes: 32 * 1024 * 1024,
+  keyBytes: 1024,
+  // A query of queryLength characters fits, percent-encoded, unless most of them need escaping.
+  urlBytes: 32 * 1024,
 });
 
 /** Names of the limits as properties (`extent.limit.body-bytes`) and CLI flags (`--limit-body-bytes`). */
@@ -55,6 +68,8 @@ export const LIMIT_NAMES: Readonly<Record<keyof Limits, string>> = {
   queryParameters: "query-parameters",
   requestTimeMs: "request-time-ms",
   answerBytes: "answer-bytes",
+  keyBytes: "key-bytes",
+  urlBytes: "url-bytes",
 };
 
 export const LIMIT_PROPERTY = (name: keyof Limits) => `extent.limit.${LIMIT_NAMES[name]}`;
@@ -69,6 +84,8 @@ const LimitsSchema = v.strictObject({
   queryParameters: v.optional(positive),
   requestTimeMs: v.optional(positive),
   answerBytes: v.optional(positive),
+  keyBytes: v.optional(positive),
+  urlBytes: v.optional(positive),
 });
 
 /**

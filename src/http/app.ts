@@ -8,6 +8,7 @@ import type { ClassMeta } from "../metadata/model.ts";
 import { type FetchPlan, parseFetchPlan } from "../plan/fetch-plan.ts";
 import { deleteExtent, deleteObject } from "../service/delete.ts";
 import { getObject, objectVersion } from "../service/read.ts";
+import { noSuchObject } from "../service/absent.ts";
 import { extentBody } from "../service/read-extent.ts";
 import type { Runtime } from "../service/runtime.ts";
 import { DeadlineStore } from "../store/deadline-store.ts";
@@ -19,7 +20,7 @@ import { keyFromObject, keyFromPath } from "./keys.ts";
 import { collectionNotModified, etagOf, notModified, writePreconditions } from "./conditional.ts";
 import type { ObjectJson } from "../json/answer.ts";
 import { HttpError, problem } from "./problem.ts";
-import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
+import { checkBodyShape, checkParameterCount, checkQueryLength, checkUrlLength } from "./request-limits.ts";
 import { queryText } from "./query-params.ts";
 import { QueryError } from "../query/errors.ts";
 import { bindParams, parseParams } from "../query/params.ts";
@@ -28,6 +29,12 @@ import { countMatches, runQuery } from "../query/run.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const QUERY_PATHS = new Set(["jdoql", "query", "jpql"]);
+
+/**
+ * The methods of each served path (HEAD answers what GET would, without the body). Any other
+ * method answers 405 with this `Allow`; OPTIONS answers 204 with it.
+ */
+const METHODS = { root: "GET, HEAD", query: "GET, HEAD", class: "GET, HEAD, POST, DELETE", object: "GET, HEAD, PUT, DELETE" };
 
 type Env = { Variables: { rt: Runtime } };
 
@@ -39,6 +46,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   let isReady = false;
   void ready().then(() => (isReady = true), () => {});
   base.use(async (c, next) => {
+    checkUrlLength(c.req.url, shared.limits);
     if (!isReady) await ready();
     // The request's own clock (limits.requestTimeMs) and, for Server-Timing, its own count of
     // what it cost the store.
@@ -68,7 +76,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       if (QUERY_PATHS.has(name)) {
         // GET /jdoql/x: the query path has nothing below it; another method on it is the 405.
         if (c.req.method === "GET" || c.req.method === "HEAD") throw new HttpError(404, `no resource at ${new URL(c.req.url).pathname}: give a query as /${name}?query=...`);
-        throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: "GET, HEAD" } });
+        throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: METHODS.query } });
       }
       throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
     }
@@ -100,7 +108,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   /** A composite key may come in the body of GET, HEAD and DELETE on the class path. */
   const bodyKey = async (c: Context<Env>, meta: ClassMeta): Promise<unknown[] | undefined> => {
     const body = await readBody(c, false);
-    return body === undefined ? undefined : keyFromObject(shared.model, meta, body);
+    return body === undefined ? undefined : keyFromObject(shared.model, meta, body, shared.limits.keyBytes, "body");
   };
 
   /** The `ETag` header of an object of a versioned class: its version. */
@@ -119,7 +127,9 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   /** HEAD of one object: its existence and ETag, read without the object. */
   const headAnswer = async (c: Context<Env>, meta: ClassMeta, key: unknown[]): Promise<Response> => {
     const found = await objectVersion(c.var.rt, meta, key);
-    return found ? objectAnswer(c, meta, key, found) : c.body(null, 404);
+    // Absent: GET's 404, headers and all (the body is dropped for HEAD).
+    if (!found) throw noSuchObject(c.var.rt.model, meta, key);
+    return objectAnswer(c, meta, key, found);
   };
 
   /** A collection's answer (extent, filter, query), unless a precondition says 412 or 304. */
@@ -151,7 +161,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       const { text, params, given } = queryOf(c, "query", "JDOQL query");
       if (!text?.trim()) throw new HttpError(400, "give the JDOQL query as ?query=... (URL-encoded)");
       const prepared = prepareJdoql(rt.model, text);
-      const values = bindParams(rt.model, prepared.params, given);
+      const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
       const fetch = fetchPlanOf(c, undefined, params);
       return unlessNotModified(c, "a query's answer", async () => jsonText(c, await runQuery(rt, prepared, values, fetch)));
     });
@@ -162,7 +172,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const { text, params, given } = queryOf(c, "query", "JPQL query");
     if (!text?.trim()) throw new HttpError(400, "give the JPQL query as ?query=... (URL-encoded)");
     const prepared = prepareJpql(rt.model, text);
-    const values = bindParams(rt.model, prepared.params, given);
+    const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
     const fetch = fetchPlanOf(c, undefined, params);
     return unlessNotModified(c, "a query's answer", async () => jsonText(c, await runQuery(rt, prepared, values, fetch)));
   });
@@ -174,7 +184,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     if (filter !== undefined) {
       if (!filter.trim()) throw new HttpError(400, "the filter is empty");
       const prepared = prepareFilter(rt.model, meta, filter);
-      const values = bindParams(rt.model, prepared.params, given);
+      const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
       if (c.req.method === "HEAD") {
         return unlessNotModified(c, "a filter's answer", async () => {
           const count = await countMatches(rt, prepared, values);
@@ -186,11 +196,10 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     }
     const fetch = fetchPlanOf(c, undefined, params);
     const key = await bodyKey(c, meta);
-    if (c.req.method === "HEAD") {
-      if (!key) throw new HttpError(400, "HEAD on a class needs a key (in the body) or a filter");
-      return headAnswer(c, meta, key);
-    }
-    if (key) return objectAnswer(c, meta, key, await getObject(rt, meta, key, fetch));
+    const head = c.req.method === "HEAD";
+    if (key) return head ? headAnswer(c, meta, key) : objectAnswer(c, meta, key, await getObject(rt, meta, key, fetch));
+    // The extent is always there (an empty one is `[]`): HEAD answers GET's 200 without reading it.
+    if (head) return unlessNotModified(c, `the extent of ${meta.name}`, async () => jsonText(c, ""));
     // Text when the extent fits one page, else a stream of pages (see src/service/read-extent.ts).
     return unlessNotModified(c, `the extent of ${meta.name}`, async () => new Response(await extentBody(rt, meta, fetch), { headers: { "content-type": JSON_TYPE } }));
   });
@@ -224,15 +233,16 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   app.get("/:class/:key", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    const key = keyFromPath(rt.model, meta, c.req.param("key"));
+    const key = keyFromPath(rt.model, meta, c.req.param("key"), rt.limits.keyBytes);
+    const fetch = fetchPlanOf(c); // HEAD too: a fetch plan GET refuses is HEAD's 400 as well
     if (c.req.method === "HEAD") return headAnswer(c, meta, key);
-    return objectAnswer(c, meta, key, await getObject(rt, meta, key, fetchPlanOf(c)));
+    return objectAnswer(c, meta, key, await getObject(rt, meta, key, fetch));
   });
 
   app.put("/:class/:key", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    const key = keyFromPath(rt.model, meta, c.req.param("key"));
+    const key = keyFromPath(rt.model, meta, c.req.param("key"), rt.limits.keyBytes);
     const fetch = fetchPlanOf(c, rt.writeFetchPlan);
     const body = await readBody(c, true);
     const { object } = await updateObject(rt, meta, key, body, fetch, writePreconditions(c.req.raw, meta));
@@ -242,18 +252,20 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   app.delete("/:class/:key", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    await deleteObject(rt, meta, keyFromPath(rt.model, meta, c.req.param("key")), writePreconditions(c.req.raw, meta));
+    await deleteObject(rt, meta, keyFromPath(rt.model, meta, c.req.param("key"), rt.limits.keyBytes), writePreconditions(c.req.raw, meta));
     return c.body(null, 204);
   });
 
-  // Any other method on a known path shape: 405 with the methods that are allowed.
-  const allow = (methods: string) => (c: Context<Env>) => {
-    classOf(c);
-    throw new HttpError(405, `${c.req.method} is not allowed here; allowed: ${methods}`, { headers: { allow: methods } });
+  // Any other method on a served path: OPTIONS is 204, the rest 405, each with the path's methods.
+  const others = (methods: string, what: string, served: (c: Context<Env>) => unknown = () => {}) => (c: Context<Env>) => {
+    served(c); // an unknown class is a 404 whatever the method
+    if (c.req.method === "OPTIONS") return c.body(null, 204, { allow: methods });
+    throw new HttpError(405, `${c.req.method} is not allowed on ${what}; allowed: ${methods}`, { headers: { allow: methods } });
   };
-  for (const path of ["/jdoql", "/query", "/jpql"]) app.all(path, (c) => { throw new HttpError(405, `${c.req.method} is not allowed on ${path}: queries are GET`, { headers: { allow: "GET, HEAD" } }); });
-  app.all("/:class", allow("GET, HEAD, POST, DELETE"));
-  app.all("/:class/:key", allow("GET, HEAD, PUT, DELETE"));
+  app.all("/", others(METHODS.root, "the root"));
+  for (const path of ["/jdoql", "/query", "/jpql"]) app.all(path, others(METHODS.query, `${path}: queries are GET`));
+  app.all("/:class", others(METHODS.class, "a class", classOf));
+  app.all("/:class/:key", others(METHODS.object, "an object", classOf));
 
   base.notFound((c) => problem(404, `no resource at ${new URL(c.req.url).pathname}`));
   base.onError((error) => {

@@ -6,7 +6,7 @@
  * fields are joined, and a field given two different values, or classes neither of which is
  * the other's superclass, is an error at the later object (one object cannot be two things).
  */
-import { keyClassProblem, keyFieldColumns, keyString } from "../mapping/keys.ts";
+import { keyClassProblem, keyFieldColumns, keyLengthProblem, keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
 import { decodeContainer, decodeValue, pointer } from "./values.ts";
 
@@ -43,7 +43,8 @@ function describe(json: unknown): string {
   return json === null ? "null" : Array.isArray(json) ? "an array" : typeof json;
 }
 
-export function readGraph(model: Model, declared: ClassMeta, body: unknown): Graph {
+/** `keyBytes`: the longest key an object of the body may give (limits.keyBytes), its own or a reference's. */
+export function readGraph(model: Model, declared: ClassMeta, body: unknown, keyBytes = Infinity): Graph {
   const nodes: GraphNode[] = [];
   const errors: FieldError[] = [];
   const byIdentity = new Map<string, GraphNode>();
@@ -78,6 +79,9 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown): Gra
       else key[parts.indexOf(part)] = decoded.value;
     }
     if (parts.every((_, i) => key[i] !== undefined)) node.key = key;
+    // The parts given (a generated part is short), at the key field's path or, composite, the object's.
+    const tooLong = keyLengthProblem(key.filter((v) => v !== undefined), keyBytes);
+    if (tooLong) errors.push({ path: parts.length === 1 ? pointer(path, parts[0]!.field) : path, message: tooLong });
 
     for (const [name, value] of Object.entries(obj)) {
       if (name === "class" || name === "_version" || parts.some((p) => p.field === name)) continue;

@@ -50,3 +50,27 @@ export function keyString(root: string, key: readonly unknown[]): string {
   }
   return root + "\u0000" + JSON.stringify(key);
 }
+
+/**
+ * How long a key is, as a path and a `Location` carry it: the UTF-8 bytes of its parts' text (a
+ * string's characters, a number's digits, an ancestor key's JSON), summed over the parts of a
+ * composite key. The `keyBytes` limit bounds it (src/config/limits.ts).
+ */
+export function keyByteLength(key: readonly unknown[]): number {
+  let bytes = 0;
+  for (const part of key) {
+    const text = typeof part === "string" ? part : String(part);
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      // A surrogate pair is 4 bytes, 2 for each half.
+      bytes += unit < 0x80 ? 1 : unit < 0x800 || (unit >= 0xd800 && unit <= 0xdfff) ? 2 : 3;
+    }
+  }
+  return bytes;
+}
+
+/** Why `key` is refused under `limit` (the message of its 422 or 400), or undefined when it fits. */
+export function keyLengthProblem(key: readonly unknown[], limit: number): string | undefined {
+  const bytes = keyByteLength(key);
+  return bytes > limit ? `the key is ${bytes} bytes long (UTF-8); the limit is ${limit} (limit keyBytes)` : undefined;
+}

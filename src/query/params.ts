@@ -7,7 +7,7 @@
 import { findJsonSyntaxError } from "../http/json-syntax.ts";
 import { decodeKeyPart } from "../json/read-graph.ts";
 import { decodeValue } from "../json/values.ts";
-import { keyClassProblem, keyFieldColumns } from "../mapping/keys.ts";
+import { keyClassProblem, keyFieldColumns, keyLengthProblem } from "../mapping/keys.ts";
 import type { ClassMeta, Model, ValueType } from "../metadata/model.ts";
 import { QueryError } from "./errors.ts";
 import type { ParamSpec, QType } from "./model.ts";
@@ -52,8 +52,8 @@ function preview(json: unknown): string {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
-/** Placeholder values for a query's parameters. */
-export function bindParams(model: Model, specs: readonly ParamSpec[], given: Record<string, unknown> | unknown[] | undefined): Record<string, unknown> {
+/** Placeholder values for a query's parameters; an object's key no longer than `keyBytes` (limits.keyBytes). */
+export function bindParams(model: Model, specs: readonly ParamSpec[], given: Record<string, unknown> | unknown[] | undefined, keyBytes = Infinity): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   if (!specs.length) {
     if (given && (Array.isArray(given) ? given.length : Object.keys(given).length)) throw new QueryError("the query has no parameters, but params were given");
@@ -63,7 +63,7 @@ export function bindParams(model: Model, specs: readonly ParamSpec[], given: Rec
   const ordered = [...specs].sort((a, b) => (typeof a.key === "number" && typeof b.key === "number" ? a.key - b.key : a.pos.offset - b.pos.offset));
   if (Array.isArray(given)) {
     if (given.length !== ordered.length) throw new QueryError(`the query has ${ordered.length} parameter(s) (${ordered.map(label).join(", ")}) but params has ${given.length}`);
-    ordered.forEach((spec, i) => convertInto(model, values, spec, given[i]));
+    ordered.forEach((spec, i) => convertInto(model, values, spec, given[i], keyBytes));
   } else {
     for (const name of Object.keys(given)) {
       if (!specs.some((s) => String(s.key) === name)) throw new QueryError(`params names "${name}", which the query does not use`);
@@ -71,7 +71,7 @@ export function bindParams(model: Model, specs: readonly ParamSpec[], given: Rec
     for (const spec of specs) {
       // Own members only: `in` would find `:constructor` and `:toString` on Object.prototype.
       if (!Object.hasOwn(given, String(spec.key))) throw new QueryError(`parameter ${label(spec)} is not bound`, spec.pos);
-      convertInto(model, values, spec, given[String(spec.key)]);
+      convertInto(model, values, spec, given[String(spec.key)], keyBytes);
     }
   }
   return values;
@@ -79,7 +79,7 @@ export function bindParams(model: Model, specs: readonly ParamSpec[], given: Rec
 
 const label = (spec: ParamSpec) => (typeof spec.key === "number" ? `?${spec.key}` : `:${spec.key}`);
 
-function convertInto(model: Model, values: Record<string, unknown>, spec: ParamSpec, json: unknown): void {
+function convertInto(model: Model, values: Record<string, unknown>, spec: ParamSpec, json: unknown, keyBytes: number): void {
   const where = `parameter ${label(spec)}`;
   if (json === null || json === undefined) {
     if (spec.primitive) throw new QueryError(`${where} is declared ${describeType(spec.type)} and cannot be null`, spec.pos);
@@ -91,11 +91,11 @@ function convertInto(model: Model, values: Record<string, unknown>, spec: ParamS
     return;
   }
   if (spec.type.kind === "entity") {
-    keyOfParam(model, spec.type.meta, json, where).forEach((v, i) => (values[paramName(spec.key, i)] = v));
+    keyOfParam(model, spec.type.meta, json, where, keyBytes).forEach((v, i) => (values[paramName(spec.key, i)] = v));
     values[paramName(spec.key)] = null;
     return;
   }
-  values[paramName(spec.key)] = convert(model, spec.type, json, where);
+  values[paramName(spec.key)] = convert(model, spec.type, json, where, keyBytes);
   if (spec.like && typeof json === "string") values[paramName(spec.key, "glob")] = likeToGlob(json, spec.like.escape);
   if (spec.pattern && typeof json === "string") {
     const { glob, caseInsensitive } = regexToGlob(json);
@@ -104,7 +104,7 @@ function convertInto(model: Model, values: Record<string, unknown>, spec: ParamS
   }
 }
 
-function convert(model: Model, type: QType, json: unknown, where: string): unknown {
+function convert(model: Model, type: QType, json: unknown, where: string, keyBytes: number): unknown {
   const bad = (expected: string): never => {
     throw new QueryError(`${where} must be ${expected}, not ${preview(json)}`);
   };
@@ -130,7 +130,7 @@ function convert(model: Model, type: QType, json: unknown, where: string): unkno
     }
     case "collection":
       if (!Array.isArray(json)) return bad("a JSON array");
-      return JSON.stringify(json.map((e) => (type.element.kind === "entity" ? scalarKey(keyOfParam(model, type.element.meta, e, where)) : convert(model, type.element, e, where))));
+      return JSON.stringify(json.map((e) => (type.element.kind === "entity" ? scalarKey(keyOfParam(model, type.element.meta, e, where, keyBytes)) : convert(model, type.element, e, where, keyBytes))));
     case "map":
       return json && typeof json === "object" && !Array.isArray(json) ? JSON.stringify(json) : bad("a JSON object");
     default:
@@ -143,19 +143,22 @@ const scalarKey = (key: unknown[]) => (key.length === 1 ? key[0] : key);
 /**
  * An object parameter is its identity: the key value, or an object of key fields (with an optional
  * `"class"`, which must be the parameter's class or a subclass), read as keys are read everywhere
- * (an ancestor key becomes the canonical text it is stored as).
+ * (an ancestor key becomes the canonical text it is stored as), no longer than `keyBytes`.
  */
-function keyOfParam(model: Model, meta: ClassMeta, json: unknown, where: string): unknown[] {
+function keyOfParam(model: Model, meta: ClassMeta, json: unknown, where: string, keyBytes: number): unknown[] {
   const parts = keyFieldColumns(meta);
   const obj = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, unknown>) : parts.length === 1 ? { [parts[0]!.field]: json } : undefined;
   if (!obj) throw new QueryError(`${where} is a ${meta.name}: give its key as an object of ${parts.map((p) => p.field).join(", ")}`);
   const classProblem = keyClassProblem(model, meta, obj.class);
   if (classProblem) throw new QueryError(`${where} is a ${meta.name}: ${classProblem}`);
-  return parts.map((p) => {
+  const key = parts.map((p) => {
     const v = obj[p.field];
     if (v === undefined && p.type.kind !== "key") throw new QueryError(`${where} is a ${meta.name}: key field "${p.field}" is missing`);
     const d = decodeKeyPart(model, meta, p.type, v ?? null, `/${p.field}`);
     if (!d.ok) throw new QueryError(`${where} is a ${meta.name}: ${d.error.path === `/${p.field}` ? `key field "${p.field}"` : `at ${d.error.path}:`} ${d.error.message}`);
     return d.value;
   });
+  const tooLong = keyLengthProblem(key, keyBytes);
+  if (tooLong) throw new QueryError(`${where} is a ${meta.name} whose key is too long: ${tooLong}`);
+  return key;
 }

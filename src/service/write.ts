@@ -134,7 +134,7 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
 }
 
 export async function createObject(rt: Runtime, meta: ClassMeta, body: unknown, fetch: FetchPlan): Promise<WriteResult> {
-  const graph = readGraph(rt.model, meta, body);
+  const graph = readGraph(rt.model, meta, body, rt.limits.keyBytes);
   if (graph.errors.length) unprocessable(graph);
   // A new object whose whole hierarchy keeps its keys in one table, in a body naming no other
   // object: that table's PRIMARY KEY refuses a duplicate inside the batch (409), so there is
@@ -178,7 +178,7 @@ function perClass(decide: (model: Model, meta: ClassMeta) => boolean): (rt: Runt
 
 export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[], body: unknown, fetch: FetchPlan, conditions: readonly Precondition[] = []): Promise<WriteResult> {
   const rootId = { root: meta.root, key };
-  let graph = readGraph(rt.model, meta, body);
+  let graph = readGraph(rt.model, meta, body, rt.limits.keyBytes);
   if (!graph.errors.length && guardKnowsClass(rt, meta) && graph.nodes.every((n) => n === graph.root || !n.key)) {
     // Nothing to look up: the batch's own guard answers 404 unless a `meta` has this key. One round trip.
     if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) throw keyChanged();
@@ -192,7 +192,7 @@ export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[],
   if (!found || !isAncestor(rt.model, meta.name, found.meta.name)) throw noSuchObject(rt.model, meta, key);
   if (found.meta !== meta || graph.errors.length) {
     // The object is of a subclass: its own fields are allowed too.
-    graph = readGraph(rt.model, found.meta, body);
+    graph = readGraph(rt.model, found.meta, body, rt.limits.keyBytes);
     if (graph.errors.length) unprocessable(graph);
     const missing = graph.nodes.filter((n) => n.key && !existing.has(keyString(n.meta.root, n.key)));
     if (missing.length) existing = new Map([...existing, ...(await lookup(rt, missing))]);
