@@ -122,6 +122,22 @@ describe("one request cannot make the server build too much, or hold it too long
     assert.ok(Math.max(...waits) < 100, `a GET by key waited ${Math.max(...waits).toFixed(0)} ms`);
   });
 
+  test("a write whose answer would be too large is refused and writes nothing", async () => {
+    // Too deep for one statement: refused before the write.
+    const deep = await unchanged(h, () => h.put(`/${PROJECT}/100?fetchGroup=all&maxFetchDepth=9`, { name: "renamed" }));
+    assertProblem(deep, 400, /too large to read back in one statement.*nothing was changed/);
+    // Written by SQL but past answerBytes: the batch stops, the write with it.
+    const small = await startHarness({ models: [model], url: h.url, limits: { answerBytes: 8 * 1024 } });
+    try {
+      tooLarge(await unchanged(small, () => small.put(`/${PROJECT}/100?fetchGroup=all&maxFetchDepth=2`, { name: "renamed" })), 8 * 1024);
+      const ok = await small.put(`/${PROJECT}/100?fetchGroup=all&maxFetchDepth=1`, { name: "renamed" });
+      assert.equal(ok.status, 200, ok.text);
+      assert.equal(ok.body.name, "renamed");
+    } finally {
+      small.close();
+    }
+  });
+
   test("a refused answer changes nothing, and the server answers the next request", async () => {
     await unchanged(h, async () => {
       tooLarge(await h.get(`/${PROJECT}/100?fetchGroup=all&maxFetchDepth=9`));

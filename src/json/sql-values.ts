@@ -14,8 +14,18 @@
 import type { FieldMeta, FieldType, ValueType } from "../metadata/model.ts";
 import { type SQL, join, literal, sql } from "../store/sql.ts";
 
-/** A value or field the SQL writer cannot express; the caller falls back to the object path. */
-export class NotInSql extends Error {}
+/**
+ * A value or field the SQL writer cannot express; the caller falls back to the object path.
+ * `tooLarge`: the plan itself is too large for one statement (a fetch plan that deep or wide).
+ */
+export class NotInSql extends Error {
+  constructor(
+    message: string,
+    readonly tooLarge = false,
+  ) {
+    super(message);
+  }
+}
 
 /** JSON text of a constant, as an SQL literal. */
 export const jsonLiteral = (value: unknown): SQL => literal(JSON.stringify(value));

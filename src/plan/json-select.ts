@@ -71,9 +71,10 @@ const MAX_SUBQUERIES = 256;
 /** D1 refuses statements over 100 KB. */
 const MAX_SQL_LENGTH = 90_000;
 
-/** A read no JSON select can write, and why. */
+/** A read no JSON select can write, and why (`tooLarge`: its plan is too large for one statement). */
 interface Refused {
   refused: string;
+  tooLarge?: boolean;
 }
 
 /** JSON selects per model, with the read plans' bounds (an entry weighs its key and its SQL). */
@@ -90,6 +91,12 @@ const selects = perModelCache<JsonSelect | Refused>("jsonSelects", READ_PLAN_LIM
 export function jsonSelect(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes = Infinity): JsonSelect | undefined {
   const built = cached(model, meta, selector, fetch, answerBytes);
   return "steps" in built ? built : undefined;
+}
+
+/** Whether the read's plan is too large for one statement (too deep or too wide): the object path would write it. */
+export function jsonSelectTooLarge(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes = Infinity): boolean {
+  const built = cached(model, meta, selector, fetch, answerBytes);
+  return "refused" in built && !!built.tooLarge;
 }
 
 /** Why no JSON select writes this read (undefined when one does): for tests and whoever tunes a model. */
@@ -120,7 +127,7 @@ function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: Fet
     const array = groups.length === 1 && meta.keyColumns.length === 1 ? checked(compile(sql`SELECT ${bounded(sql`group_concat(j, ',')`, answerBytes)} AS a, count(*) AS n, count(j) AS m, max(k0) AS k, j AS t FROM (${rows})`)) : undefined;
     return { steps, ordered, array, maxRows };
   } catch (error) {
-    if (error instanceof NotInSql) return { refused: error.message };
+    if (error instanceof NotInSql) return { refused: error.message, tooLarge: error.tooLarge };
     throw error;
   }
 }
@@ -133,8 +140,8 @@ function shortestObject(model: Model, meta: ClassMeta): number {
 
 /** A statement within D1's size limit and SQLite's parser nesting, or NotInSql. */
 function checked(compiled: Compiled): Compiled {
-  if (compiled.sql.length > MAX_SQL_LENGTH) throw new NotInSql("a statement over the size limit");
-  if (parserNesting(compiled.sql) > PARSER_BUDGET) throw new NotInSql("a statement nested deeper than SQLite's parser reads");
+  if (compiled.sql.length > MAX_SQL_LENGTH) throw new NotInSql("a statement over the size limit", true);
+  if (parserNesting(compiled.sql) > PARSER_BUDGET) throw new NotInSql("a statement nested deeper than SQLite's parser reads", true);
   return compiled;
 }
 
@@ -430,7 +437,7 @@ class Writer {
 
   /** A fresh alias prefix for a nested row; counts the plan's subqueries against MAX_SUBQUERIES. */
   private prefix(): string {
-    if (++this.subqueries > MAX_SUBQUERIES) throw new NotInSql("a plan over the subquery limit");
+    if (++this.subqueries > MAX_SUBQUERIES) throw new NotInSql("a plan over the subquery limit", true);
     return `j${this.subqueries}_`;
   }
 }

@@ -9,7 +9,7 @@ import { keyFieldColumns, keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
 import type { FetchPlan } from "../plan/fetch-plan.ts";
 import { jsonRows, jsonStatements } from "../plan/json-rows.ts";
-import { jsonSelect } from "../plan/json-select.ts";
+import { jsonSelect, jsonSelectTooLarge } from "../plan/json-select.ts";
 import { assemble, expandFurther, firstPlan, planStatements } from "../plan/load.ts";
 import { IdentityMap } from "../plan/objects.ts";
 import type { RootSelector } from "../plan/read-plan.ts";
@@ -87,9 +87,14 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan) {
     },
   };
   const values = slotValues(w.key);
-  // Written by SQL where a JSON select can (src/plan/json-select.ts), else read as objects.
-  const select = jsonSelect(rt.model, w.meta, selector, fetch);
+  // Written by SQL where a JSON select can (src/plan/json-select.ts), within answerBytes: a larger
+  // answer stops the batch, so nothing is written. A plan too large for one statement is refused
+  // before the write: the object path would build its answer after the write had happened.
+  const select = jsonSelect(rt.model, w.meta, selector, fetch, rt.limits.answerBytes);
   if (select) return { select, statements: jsonStatements(select, values, true) };
+  if (jsonSelectTooLarge(rt.model, w.meta, selector, fetch, rt.limits.answerBytes)) {
+    throw new HttpError(400, `the answer this write asks for (fetchGroup ${fetch.groups.join(",") || "default"}, maxFetchDepth ${fetch.maxDepth}) is too large to read back in one statement: ask for a smaller fetch group or maxFetchDepth; nothing was changed`);
+  }
   const plan = firstPlan(rt.model, w.meta, selector, fetch);
   return { plan, statements: planStatements(plan, values) };
 }

@@ -3,8 +3,8 @@
  * with exactly the SQL statements Extent runs for it (captured from Extent at the start of the
  * run, so the two can never drift apart), bound from the request by hand, one batch per request
  * like Extent, and the answer made from the rows by hand: Extent's reads write their JSON in SQL
- * (src/plan/json-select.ts), so the floor joins the texts of the rows; the JPQL projection's rows
- * become arrays. The ratio Extent / floor is then Extent's own overhead: routing, reading the
+ * (src/plan/json-select.ts), so the floor joins the texts of the rows, and the JPQL projection's
+ * one row is its answer's text. The ratio Extent / floor is then Extent's own overhead: routing, reading the
  * request against its model, parsing queries, planning, binding.
  *
  * Two drivers: @libsql/client (the floor the issue names), and the `libsql` binding that Extent
@@ -125,8 +125,8 @@ app.put("/bench.Book/:id", async (c) => {
 
 app.get("/bench.Book", async () => answer(array(rowsOf(await run("filter with navigation")))));
 app.get("/jdoql", async () => answer(array(rowsOf(await run("JDOQL ORDER BY + RANGE")))));
-// A projection: rows of values, answered as arrays.
-app.get("/jpql", async () => answer(JSON.stringify(rowsOf(await run("JPQL join + aggregate")).map((r) => Array.from(r as unknown as ArrayLike<unknown>)))));
+// A projection of values: one row, its JSON written by SQLite (src/query/sql/projection-json.ts).
+app.get("/jpql", async () => answer(`[${(rowsOf(await run("JPQL join + aggregate"))[0]![0] as string | null) ?? ""}]`));
 
 const served = await serve(app.fetch, Number(process.env.PORT ?? 8090), "127.0.0.1");
 console.log(`floor at ${served.url}/api (${served.runtime})`);
