@@ -149,6 +149,11 @@ describe("char", () => {
     await rejects({ wCharacter: "" }, ["/wCharacter"]);
   });
 
+  test("a character beyond U+FFFF (two UTF-16 units) is 422: Java's char is one unit", async () => {
+    const r = await rejects({ pChar: "😀", wCharacter: "\u{10000}" }, ["/pChar", "/wCharacter"]);
+    assert.match(r.body.errors[0].message, /one UTF-16 unit.*U\+1F600/);
+  });
+
   test("a number is 422", async () => {
     await rejects({ pChar: 65 }, ["/pChar"]);
   });

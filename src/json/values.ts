@@ -41,6 +41,17 @@ function describe(json: unknown): string {
   return typeof json === "object" ? "an object" : `${typeof json} ${JSON.stringify(json)}`;
 }
 
+/**
+ * Why a value is no `char`. Java's char is one UTF-16 unit: a character beyond U+FFFF (an emoji)
+ * takes two, a surrogate pair, and only a String holds it.
+ */
+export function charMessage(json: unknown): string {
+  const astral = typeof json === "string" && json.length === 2 && [...json].length === 1;
+  return astral
+    ? `expected a one-character string (a char is one UTF-16 unit), got ${JSON.stringify(json)}, U+${json.codePointAt(0)!.toString(16).toUpperCase()}, which takes two: only a String holds it`
+    : `expected a one-character string, got ${describe(json)}`;
+}
+
 /** Whether the `YYYY-MM-DD` at the start of an ISO string is a real calendar day (Date.parse rolls Feb 30 over). */
 function realDay(iso: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
@@ -94,7 +105,7 @@ function decodeBasic(json: unknown, kind: BasicKind): Decoded {
       if (typeof json === "string" && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(json)) return Number.isFinite(Number(json)) ? ok(Number(json)) : bad(`${json} is out of range for a decimal (a double)`);
       return bad(`expected a decimal number, got ${describe(json)}`);
     case "char":
-      if (typeof json !== "string" || [...json].length !== 1) return bad(`expected a one-character string, got ${describe(json)}`);
+      if (typeof json !== "string" || json.length !== 1) return bad(charMessage(json));
       return ok(json === "\u0000" ? NUL_CHAR : json);
     case "string":
       if (typeof json !== "string") return bad(`expected a string, got ${describe(json)}`);

@@ -4,7 +4,7 @@
  * checked and converted to its stored form by the type the query gives the parameter; an
  * object is given by its identity.
  */
-import { decodeValue } from "../json/values.ts";
+import { charMessage, decodeValue } from "../json/values.ts";
 import { keyFieldColumns } from "../mapping/keys.ts";
 import type { ClassMeta, ValueType } from "../metadata/model.ts";
 import { QueryError } from "./errors.ts";
@@ -114,6 +114,7 @@ function convert(type: QType, json: unknown, where: string): unknown {
       // A JSON string is text even when it is one character long: "5" is not the number 53.
       return typeof json === "number" ? json : bad(`a number (${type.numeric})`);
     case "string":
+      if (type.char && !(typeof json === "string" && json.length === 1)) throw new QueryError(`${where} is a char: ${charMessage(json)}`);
       return typeof json === "string" ? json : bad("a string");
     case "uuid":
       return typeof json === "string" ? json.toLowerCase() : bad("a UUID string");

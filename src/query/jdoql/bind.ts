@@ -270,9 +270,9 @@ function bindLiteral(e: Extract<SExpr, { type: "Literal" }>, expected?: QType): 
       const value = String(e.value);
       // Stored text never holds U+0000 (bodies refuse it), and SQLite's pattern functions stop at it.
       if (value.includes("\u0000")) fail("a string literal holds the character U+0000, which no stored text can hold", e.pos);
-      // A one-character literal is a char too: in numeric context it is its code point.
-      if (expected && isNumber(expected) && expected.kind === "number" && [...value].length === 1) return node({ k: "literal", value: value.codePointAt(0), type: INT }, e.pos);
-      return node({ k: "literal", value, type: [...value].length === 1 ? { kind: "string", char: true } : STRING }, e.pos);
+      // A one-character literal is a char too (one UTF-16 unit, as Java's): in numeric context it is its code.
+      if (expected && isNumber(expected) && expected.kind === "number" && value.length === 1) return node({ k: "literal", value: value.charCodeAt(0), type: INT }, e.pos);
+      return node({ k: "literal", value, type: value.length === 1 ? { kind: "string", char: true } : STRING }, e.pos);
     }
     case "float":
     case "double":
