@@ -52,17 +52,34 @@ export function charMessage(json: unknown): string {
     : `expected a one-character string, got ${describe(json)}`;
 }
 
+/**
+ * The range of a JavaScript Date: ±100,000,000 days around the epoch (ECMA-262 §21.4.1.1), about
+ * ±275,000 years. Java's date and time types hold all of it; a value past it, which no Date can
+ * hold, is refused rather than stored to read back as null.
+ */
+export const DATE_LIMIT_MS = 8.64e15;
+
+/** UTC midnight of a day; years 0 to 99 are those years (Date.UTC would read them as 1900 to 1999). */
+function utcDay(year: number, month: number, day: number): Date {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  return d;
+}
+
 /** Whether the `YYYY-MM-DD` at the start of an ISO string is a real calendar day (Date.parse rolls Feb 30 over). */
 function realDay(iso: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
   if (!m) return false;
-  const d = new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!));
+  const d = utcDay(+m[1]!, +m[2]!, +m[3]!);
   return d.getUTCMonth() === +m[2]! - 1 && d.getUTCDate() === +m[3]!;
 }
 
+const outOfDateRange = (ms: unknown) => `${ms} is out of range for a date: a JavaScript Date holds epoch milliseconds from -8.64e15 to 8.64e15 (about 275,000 years either side of 1970)`;
+
 function decodeDate(json: unknown, kind: BasicKind): Decoded {
   if (typeof json === "number") {
-    if (!Number.isSafeInteger(json)) return bad(`expected epoch milliseconds (an integer), got ${json}`);
+    if (!Number.isInteger(json)) return bad(`expected epoch milliseconds (an integer), got ${json}`);
+    if (Math.abs(json) > DATE_LIMIT_MS) return bad(outOfDateRange(json));
     if (kind === "local-time") return json >= 0 && json < DAY_MS ? ok(json) : bad(`a time is milliseconds since midnight (0 to ${DAY_MS - 1}), got ${json}`);
     // A LocalDate is a day: its UTC midnight.
     return ok(kind === "local-date" ? Math.floor(json / DAY_MS) * DAY_MS : json);
@@ -76,7 +93,7 @@ function decodeDate(json: unknown, kind: BasicKind): Decoded {
   if (!realDay(json)) return bad(`expected an ISO-8601 date or epoch milliseconds, got ${JSON.stringify(json)}`);
   if (LOCAL_DATE.test(json)) {
     const m = LOCAL_DATE.exec(json)!;
-    return ok(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!));
+    return ok(utcDay(+m[1]!, +m[2]!, +m[3]!).getTime());
   }
   // A date-time without a zone is read as UTC, as the contract defines times.
   const text = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(json) ? json + "Z" : json;
