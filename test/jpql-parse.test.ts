@@ -821,7 +821,10 @@ describe("literals", () => {
       ["7l", "long", 7],
       ["10BI", "biginteger", "10"],
       ["10bi", "biginteger", "10"],
-      ["9223372036854775807", "long", 9223372036854775807],
+      // A long past 2^53 keeps its digits (a double would round them).
+      ["9007199254740991", "long", 9007199254740991],
+      ["9007199254740993L", "long", "9007199254740993"],
+      ["9223372036854775807", "long", "9223372036854775807"],
       ["9223372036854775808", "biginteger", "9223372036854775808"],
     ];
     for (const [raw, kind, value] of cases) assert.deepEqual(s(raw), lit(kind, value, raw), raw);

@@ -4,6 +4,7 @@
  */
 import { HttpError } from "./problem.ts";
 import { findJsonSyntaxError } from "./json-syntax.ts";
+import { parseJson } from "../json/exact.ts";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -106,7 +107,8 @@ export async function readJsonBody(request: Request, limit: number, required: bo
   }
   if (contentType && !isJson(contentType)) throw new HttpError(415, `the body must be JSON (Content-Type: application/json), not ${contentType}`, { headers: { "accept-post": "application/json" } });
   try {
-    return JSON.parse(text);
+    // Numbers a double cannot hold keep their digits (src/json/exact.ts).
+    return parseJson(text);
   } catch {
     const where = findJsonSyntaxError(text);
     throw new HttpError(400, `the body is not valid JSON: ${where?.message ?? "it cannot be parsed"}`, where && { position: { line: where.line, column: where.column, offset: where.offset } });

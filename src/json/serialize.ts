@@ -8,6 +8,7 @@ import { type ClassMeta, type FieldMeta, type Model, classOf } from "../metadata
 import type { FetchPlan } from "../plan/fetch-plan.ts";
 import { planFields } from "../plan/fetch-plan.ts";
 import type { IdentityMap, LoadedObject } from "../plan/objects.ts";
+import { parseJson } from "./exact.ts";
 import { encodeField, encodeValue } from "./values.ts";
 
 type Json = unknown;
@@ -115,7 +116,7 @@ export function ancestorKey(model: Model, meta: ClassMeta, stored: unknown): Jso
     for (const [name, value] of Object.entries(o)) out[name] = isKeyField(meta, name) ? withClass(value) : value;
     return out;
   };
-  return withClass(JSON.parse(String(stored)));
+  return withClass(parseJson(String(stored)));
 }
 
 function isKeyField(meta: ClassMeta, name: string): boolean {

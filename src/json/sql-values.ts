@@ -51,6 +51,19 @@ const INTEGER_KINDS = new Set(["byte", "short", "int", "long", "biginteger", "da
 
 export const isWholeNumber = (type: ValueType): boolean => type.kind === "basic" && INTEGER_KINDS.has(type.basic);
 
+/** Kinds whose values may pass 2^53 (a long, a BigInteger): held as their digits beyond it (src/json/exact.ts). */
+export const isWideInteger = (type: ValueType): boolean => type.kind === "basic" && (type.basic === "long" || type.basic === "biginteger");
+
+/**
+ * A whole number as the object path reads it into JavaScript: as it is within ±(2^53 − 1), else
+ * its digits as text, the form Extent holds it in (`integerValue`). No driver gives the digits of
+ * an integer past 2^53: D1 and the embedded binding round it to a double, @libsql/client refuses
+ * it. (SQL that writes JSON needs none of this: SQLite writes every integer's digits.)
+ */
+export function exactIntegerSql(x: SQL): SQL {
+  return sql`iif(${x} BETWEEN -9007199254740991 AND 9007199254740991, ${x}, CAST(${x} AS TEXT))`;
+}
+
 /**
  * A key part's JSON text: as `valueJson`, except that a whole-number key is its column as it is
  * (a key is never NULL, and a single INTEGER key is the table's rowid: always an integer; a

@@ -30,7 +30,7 @@
  */
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
-import { NotInSql, type Piece, concat, integerJson, isWholeNumber, keyJson, pipes, storedFieldJson } from "../json/sql-values.ts";
+import { NotInSql, type Piece, concat, exactIntegerSql, integerJson, isWholeNumber, keyJson, pipes, storedFieldJson } from "../json/sql-values.ts";
 import { PARSER_BUDGET, parserNesting } from "../store/parser-nesting.ts";
 import { type Compiled, type SQL, compile, ident, join, literal, qualified, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
@@ -105,7 +105,9 @@ function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: Fet
     const queries = groups.map((group) => writer.root(meta, group, selector.kind === "extent" ? "extent" : ordered ? "ordered" : "keys", keys));
     const steps = groups.map((group, i) => ({ group, compiled: checked(compile(queries[i]!)) }));
     // The rows in their order feed the aggregate in that order (as a collection's do).
-    const array = groups.length === 1 && meta.keyColumns.length === 1 ? checked(compile(sql`SELECT group_concat(j, ',') AS a, count(*) AS n, count(j) AS m, max(k0) AS k, j AS t FROM (${queries[0]!})`)) : undefined;
+    // The greatest key of a long or BigInteger, read as its digits past 2^53, is the greatest integer.
+    const last = groups[0]!.wideKeys[0] ? exactIntegerSql(sql`max(k0 + 0)`) : sql`max(k0)`;
+    const array = groups.length === 1 && meta.keyColumns.length === 1 ? checked(compile(sql`SELECT group_concat(j, ',') AS a, count(*) AS n, count(j) AS m, ${last} AS k, j AS t FROM (${queries[0]!})`)) : undefined;
     return { steps, ordered, array };
   } catch (error) {
     if (error instanceof NotInSql) return { refused: error.message };
@@ -146,7 +148,9 @@ class Writer {
     const key = keyRefs(group);
     const json = this.visible(row, this.object(row, { level: 0, path: [row] }));
     const version = group.versionColumn ? sql`coalesce(${qualified(alias(0), group.versionColumn)}, 0)` : sql`NULL`;
-    const columns = [sql`${json} AS j`, sql`${version} AS v`, sql`${this.classColumn(row)} AS c`, ...key.map((k, i) => sql`${k} AS ${sql.raw(`k${i}`)}`)];
+    // The key is read into JavaScript (cursors, Location): longs and BigIntegers exactly.
+    const read = key.map((k, i) => (group.wideKeys[i] ? exactIntegerSql(k) : k));
+    const columns = [sql`${json} AS j`, sql`${version} AS v`, sql`${this.classColumn(row)} AS c`, ...read.map((k, i) => sql`${k} AS ${sql.raw(`k${i}`)}`)];
     if (selection === "ordered") {
       const on = key.map((k, i) => sql`${k} = ${sql.raw(`"q"._k${i}`)}`);
       return sql`SELECT ${join(columns)}, "q"._ord AS o FROM ${fromClause(group, true)} JOIN (${keys}) "q" ON ${join(on, sql` AND `)} ORDER BY "q"._ord`;

@@ -5,6 +5,7 @@
  * value (null when nothing matches). Objects inside projections are loaded by a second batch.
  */
 import { Serializer } from "../json/serialize.ts";
+import { integerJson, stringify } from "../json/exact.ts";
 import { encodeValue } from "../json/values.ts";
 import type { ClassMeta } from "../metadata/model.ts";
 import { classOf } from "../metadata/model.ts";
@@ -66,14 +67,14 @@ async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, 
     const { roots, objects } = await load(rt.store, rt.model, prepared.candidate, prepared.selector, fetch, values);
     const serializer = new Serializer(rt.model, objects, fetch);
     const out = roots.map((r) => serializer.object(r));
-    return JSON.stringify(q.unique ? unique(out) : out);
+    return stringify(q.unique ? unique(out) : out);
   }
   const { compiled, columns } = prepared.projection!;
   const [result] = await rt.store.batch([bind(compiled, values)], "read");
   const rows = result!.rows;
   const objects = await loadObjects(rt, rows, columns, fetch);
   const shaped = rows.map((row) => shapeRow(row, columns, q.shape, objects));
-  return JSON.stringify(q.unique ? unique(shaped) : shaped);
+  return stringify(q.unique ? unique(shaped) : shaped);
 }
 
 /** How many candidates match (HEAD with a filter). */
@@ -166,6 +167,8 @@ export function decodeCell(v: unknown, type: QType): unknown {
     case "boolean":
       return Boolean(Number(v));
     case "number":
+      // Whole numbers past 2^53 come as their digits (select.ts reads them so): written exactly.
+      if (type.numeric === "long" || type.numeric === "biginteger") return integerJson(v);
       return typeof v === "bigint" ? Number(v) : typeof v === "string" ? Number(v) : v;
     case "string":
       return type.char ? encodeValue(v, { kind: "basic", basic: "char", primitive: false }, false) : String(v);

@@ -33,6 +33,8 @@
 
   const MAX_INT = 2n ** 31n - 1n;
   const MAX_LONG = 2n ** 63n - 1n;
+  // A long past 2^53 keeps its digits (a double would round them).
+  const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
   const isReserved = (word) => RESERVED.has(word.toUpperCase());
 
@@ -45,14 +47,15 @@
       && UNRESERVED_FUNCTIONS.has(path.head.toUpperCase());
 
   // Integer literal (decimal digits, optional `L` or `BI` suffix, any case) -> [kind, value]:
-  // unsuffixed fits in 32 bits -> int, else long; beyond 64 bits -> biginteger (decimal digits).
+  // unsuffixed fits in 32 bits -> int, else long (its digits past 2^53); beyond 64 bits ->
+  // biginteger (decimal digits).
   // Returns null for an `L` literal too big for a long.
   function integerValue(raw) {
     if (/bi$/i.test(raw)) return ["biginteger", BigInt(raw.slice(0, -2)).toString()];
     const suffixed = /l$/i.test(raw);
     const big = BigInt(suffixed ? raw.slice(0, -1) : raw);
     if (big > MAX_LONG) return suffixed ? null : ["biginteger", big.toString()];
-    if (suffixed || big > MAX_INT) return ["long", Number(big)];
+    if (suffixed || big > MAX_INT) return ["long", big > MAX_SAFE ? big.toString() : Number(big)];
     return ["int", Number(big)];
   }
 

@@ -3,6 +3,7 @@
  * their use, JPQL's predicates (LIKE, BETWEEN, IN, MEMBER OF, IS EMPTY, EXISTS, ALL/ANY/SOME) and
  * functions, with 1-based positions converted to the model's 0-based ones.
  */
+import { integerValue } from "../../json/exact.ts";
 import { type ClassMeta, type Model, isAncestor } from "../../metadata/model.ts";
 import { fail } from "../errors.ts";
 import type { ParamCollector } from "../jdoql/bind.ts";
@@ -221,8 +222,11 @@ function literal(e: Extract<JExpr, { type: "Literal" }>, expected?: QType): QExp
       if (Number.isNaN(ms)) fail(`not a valid ${e.kind}: ${e.raw}`, pos);
       return lit(ms, { kind: "temporal", basic: e.kind === "date" ? "local-date" : e.kind === "time" ? "local-time" : "local-date-time" }, pos);
     }
-    default:
-      return lit(Number(e.value), { kind: "number", numeric: e.kind }, pos);
+    default: {
+      // A whole number keeps its digits past 2^53 (a `BI` literal within 64 bits too); others are doubles.
+      const whole = (e.kind === "long" || e.kind === "biginteger") && typeof e.value === "string" ? BigInt(e.value) : undefined;
+      return lit(whole !== undefined && whole < 2n ** 63n ? integerValue(whole) : Number(e.value), { kind: "number", numeric: e.kind }, pos);
+    }
   }
 }
 

@@ -9,6 +9,7 @@ import { findInSubtree, owningJoinTable } from "../../plan/read-plan.ts";
 import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
 import { fail } from "../errors.ts";
 import type { Binding, QExpr } from "../model.ts";
+import { isIntegral } from "../types.ts";
 import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
 import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup } from "./entities.ts";
@@ -86,9 +87,10 @@ export class ExprCompiler {
     }
     switch (e.k) {
       case "literal":
+        if (isWholeLiteral(e)) return sql`CAST(${e.value} AS INTEGER)`;
         return e.value === null ? sql`NULL` : sql`${typeof e.value === "boolean" ? (e.value ? 1 : 0) : e.value}`;
       case "param":
-        return placeholder(e.ref);
+        return e.type.kind === "number" && isIntegral(e.type.numeric) ? sql`(${placeholder(e.ref)} + 0)` : placeholder(e.ref);
       case "binding": {
         const bound = ctx.lookup(e.binding);
         if (!bound || bound.kind !== "value") fail(`internal: unbound ${e.binding.name}`, e.pos);
@@ -426,6 +428,17 @@ export function classFilter(ctx: GenContext, meta: ClassMeta, group: GroupLayout
 function tableOfField(model: Model, meta: ClassMeta, field: FieldMeta): string {
   return meta.fieldTables.get(field.name) ?? classOf(model, field.declaringClass).fieldTables.get(field.name) ?? fail(`internal: ${field.name} has no table in ${meta.name}`);
 }
+
+/**
+ * Whole numbers are made SQLite integers, so that they compare and compute as integers to 64 bits
+ * wherever they are used. Drivers bind every JavaScript number as a REAL, whose arithmetic is a
+ * double's (`units - 1` rounds past 2^53), and a long past 2^53 comes as its digits (exact.ts),
+ * which only a column of INTEGER affinity reads as a number. So a whole literal is cast (a
+ * BigInteger literal past 64 bits stays a double), and an integral parameter is bound as its
+ * digits (params.ts) and read with `+ 0`, which keeps a fraction given for it a fraction.
+ */
+const isWholeLiteral = (e: Extract<QExpr, { k: "literal" }>): boolean =>
+  e.type.kind === "number" && isIntegral(e.type.numeric) && (typeof e.value === "string" || Number.isSafeInteger(e.value));
 
 /** Variables an expression uses that no enclosing scope has bound yet. */
 export function unboundVariables(e: QExpr, ctx: GenContext): Binding[] {

@@ -9,7 +9,8 @@ import { fail } from "../errors.ts";
 import type { Binding, QExpr, QQuery } from "../model.ts";
 import { GenContext } from "./context.ts";
 import { type EntityRef, keyOf, singleGroup } from "./entities.ts";
-import { type GroupLayout, groupsOf, primaryOf, subclassJoins } from "../../plan/row-layout.ts";
+import { type GroupLayout, groupsOf, primaryOf, readKey, subclassJoins } from "../../plan/row-layout.ts";
+import { exactIntegerSql } from "../../json/sql-values.ts";
 import { ExprCompiler, classFilter, fromGroup } from "./expressions.ts";
 import { forEachChild } from "../walk.ts";
 
@@ -199,15 +200,18 @@ export function projection(model: Model, q: QQuery): { sql: SQL; columns: Result
   const f = frame(q, undefined, model);
   const columns: ResultColumn[] = [];
   const select: SQL[] = [];
+  // Results are read into JavaScript: longs and BigIntegers (values, keys) exactly.
   for (const item of q.result ?? []) {
-    if (item.expr.type.kind === "entity") {
-      const key = keyOf(compiler.entity(item.expr, f.ctx));
+    const type = item.expr.type;
+    if (type.kind === "entity") {
+      const key = readKey(type.meta, keyOf(compiler.entity(item.expr, f.ctx)));
       select.push(...key);
       columns.push({ alias: item.alias, width: key.length, expr: item.expr });
-    } else if (item.expr.type.kind === "embedded") {
+    } else if (type.kind === "embedded") {
       fail("an embedded object cannot be a result item; select its fields", item.expr.pos);
     } else {
-      select.push(compiler.value(item.expr, f.ctx));
+      const value = compiler.value(item.expr, f.ctx);
+      select.push(type.kind === "number" && (type.numeric === "long" || type.numeric === "biginteger") ? exactIntegerSql(value) : value);
       columns.push({ alias: item.alias, width: 1, expr: item.expr });
     }
   }
