@@ -116,3 +116,15 @@ test("longs past 2^53 survive D1, which reads every integer as a double: stored,
   const projection = await handler.fetch(new Request(`http://d1.test/jdoql?query=${encodeURIComponent("SELECT max(id), min(units), total FROM test.exact.Account GROUP BY total")}`));
   assert.equal(await projection.text(), `[[${MAX},${MIN},${ODD}]]`);
 });
+
+test("BigDecimals an earlier release stored as doubles are rewritten exactly at start-up on D1 too", async () => {
+  const metadata = [{ source: "exact/package.jdo", text: readFileSync(new URL("./models/exact/package.jdo", import.meta.url), "utf8").replaceAll('table="ACCOUNT"', 'table="OLD_ACCOUNT"').replaceAll("ACCOUNT_TAGS", "OLD_ACCOUNT_TAGS") }];
+  const store = new D1Store(d1);
+  await store.migrate([s('CREATE TABLE "OLD_ACCOUNT" ("id" INTEGER, "price" NUMERIC, PRIMARY KEY ("id"))'), s('INSERT INTO "OLD_ACCOUNT" VALUES (1, 100.1), (2, 12), (3, -0.5), (4, NULL)')]);
+  const handler = createRestHandler({ context: { name: "d1-earlier", database: drizzle(d1 as never), metadata } });
+  await handler.ready;
+  const [rows] = await store.batch([s('SELECT "id", "price" FROM "OLD_ACCOUNT" ORDER BY "price", "id"')], "read");
+  assert.deepEqual(rows!.rows, [[4, null], [3, "1499994~ -0.5"], [2, "35000212 12"], [1, "3500031001 100.1"]]);
+  const r = await handler.fetch(new Request(`http://d1.test/test.exact.Account?filter=${encodeURIComponent("price > 12")}`));
+  assert.deepEqual((await r.json()).map((a: { id: number }) => a.id), [1]);
+});

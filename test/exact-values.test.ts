@@ -6,9 +6,12 @@
  * what no Java type holds is refused with its path. Model: test/models/exact/package.jdo.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { JsonNumber, parseJson } from "../src/json/exact.ts";
+import { decimalKey } from "../src/json/decimal.ts";
+import { type Decimal, JsonNumber, decimalOf, parseJson } from "../src/json/exact.ts";
 import { type Harness, type Reply, startHarness } from "./support/harness.ts";
 
 const MODEL = { metadata: [{ source: "test/models/exact/package.jdo", text: readFileSync(new URL("./models/exact/package.jdo", import.meta.url), "utf8") }] };
@@ -152,5 +155,117 @@ test("an extent read page by page walks keys past 2^53 exactly once, in key orde
     }
   } finally {
     paged.close();
+  }
+});
+
+describe("BigDecimals: stored exactly, compared and sorted as numbers", () => {
+  const BIG = "123456789012345678901234567890.123456789";
+  /** price per account id; 100.10 and 100.1 are one value. */
+  const PRICES: [number, string][] = [[101, BIG], [102, "100.10"], [103, "100.1"], [104, "-0.000000000000000000001"], [105, "1e21"], [106, "100.09999999999999999999"], [107, "-100"], [108, "0"], [109, "99.999999999999999999999999"], [110, `-${BIG}`]];
+  const ids = (r: Reply) => expect(r, 200).map((o: any) => (typeof o === "object" && o !== null && !(o instanceof JsonNumber) ? o.id : o));
+
+  before(async () => {
+    for (const [id, price] of PRICES) expect(await post("Account", `{"id": ${id}, "price": ${price}, "amounts": [${price}, 0.1]}`), 201);
+  });
+
+  test("a BigDecimal round-trips digit for digit through POST, GET (JSON select and object path) and PUT, and a List<BigDecimal> too", async () => {
+    const r = await post("Account", `{"id": 100, "price": ${BIG}, "amounts": [${BIG}, -${BIG}]}`);
+    assert.ok(r.text.includes(`"price":${BIG}`) && r.text.includes(`"amounts":[${BIG},-${BIG}]`), r.text);
+    for (const depth of [1, -1]) {
+      const text = (await h.get(`/${P}.Account/100?fetchGroup=all&maxFetchDepth=${depth}`)).text;
+      assert.ok(text.includes(`"price":${BIG}`) && text.includes(`"amounts":[${BIG},-${BIG}]`), text);
+    }
+    const put = await h.call("PUT", `/${P}.Account/100`, `{"price": 0.10000000000000000000000000001}`);
+    assert.ok(put.text.includes(`"price":0.10000000000000000000000000001`), put.text);
+    // Every spelling of one value is that value, written as JavaScript writes a number.
+    const spelt = await h.call("PUT", `/${P}.Account/100`, `{"price": "1250.00e-2"}`);
+    assert.deepEqual(exact(spelt).price, 12.5);
+    expect(await h.del(`/${P}.Account/100`), 204);
+  });
+
+  test("queries compare, sort, group and take min/max exactly: literals, parameters, ORDER BY, GROUP BY", async () => {
+    const where = (f: string, params?: string) => filter("Account", `id > 100 && id < 200 && ${f}`, params);
+    assert.deepEqual(ids(await where("price > 100.10")), [101, 105]);
+    assert.deepEqual(ids(await where("price == 100.1")), [102, 103]);
+    assert.deepEqual(ids(await where("price < 100.1 && price > 100.09999999999999999998")), [106]);
+    assert.deepEqual(ids(await where("price == :p", `{"p": 100.10}`)), [102, 103]);
+    assert.deepEqual(ids(await where("price == :p", `{"p": ${BIG}}`)), [101]);
+    assert.deepEqual(ids(await where("price >= :p", `{"p": 100.09999999999999999999}`)), [101, 102, 103, 105, 106]);
+    assert.deepEqual(ids(await where(":ps.contains(price)", `{"ps": [100.1, -${BIG}]}`)), [102, 103, 110]);
+    assert.deepEqual(ids(await where("price == null")), []);
+    const ordered = expect(await query(`SELECT id FROM ${P}.Account WHERE id > 100 && id < 200 ORDER BY price ASC, id ASC`), 200);
+    assert.deepEqual(ordered, [110, 107, 104, 108, 109, 106, 102, 103, 105, 101]);
+    const [min, max, count] = expect(await query(`SELECT min(price), max(price), count(DISTINCT price) FROM ${P}.Account WHERE id > 100 && id < 200`), 200);
+    assert.deepEqual([min, max, count], [n(`-${BIG}`), n(BIG), 9]);
+    assert.ok((await query(`SELECT max(price) FROM ${P}.Account`)).text.includes(BIG));
+    const grouped = expect(await query(`SELECT price, count(this) FROM ${P}.Account WHERE id > 100 && id < 200 && price > 99 && price < 101 GROUP BY price ORDER BY price ASC`), 200);
+    assert.deepEqual(grouped, [[n("99.999999999999999999999999"), 1], [n("100.09999999999999999999"), 1], [100.1, 2]]);
+    const jpql = await h.get(`/jpql?query=${encodeURIComponent(`SELECT a.id FROM Account a WHERE a.price = ${BIG}BD OR a.price = 100.10BD ORDER BY a.id`)}`);
+    assert.deepEqual(expect(jpql, 200), [101, 102, 103]);
+    const having = expect(await query(`SELECT price FROM ${P}.Account WHERE id > 100 && id < 200 GROUP BY price HAVING max(price) >= 1e21 ORDER BY price DESC`), 200);
+    assert.deepEqual(having, [n(BIG), 1e21]);
+  });
+
+  test("arithmetic and aggregates that compute (sum, avg, *) read a BigDecimal as a double: the one approximation", async () => {
+    const [sum, doubled] = expect(await query(`SELECT sum(price), max(price * 2) FROM ${P}.Account WHERE id == 102 || id == 103`), 200);
+    assert.equal(sum, 200.2);
+    assert.equal(doubled, 200.2);
+    assert.equal(expect(await query(`SELECT price * 1 FROM ${P}.Account WHERE id == 101`), 200)[0], 1.2345678901234568e29);
+  });
+
+  test("what no decimal holds is refused: 422 in a body with its path, 400 as a parameter", async () => {
+    const r = expect(await post("Account", `{"id": 200, "price": 1e400, "amounts": [1, "lots"]}`), 422);
+    assert.deepEqual(r.errors.map((e: any) => e.path).sort(), ["/amounts/1", "/price"]);
+    assert.match(r.errors.find((e: any) => e.path === "/price").message, /out of range for a decimal/);
+    expect(await filter("Account", "price == :p", `{"p": "12.5"}`), 400);
+  });
+
+  test("the sort key orders as the numbers do, for any digits and exponents", () => {
+    const random = (i: number) => {
+      const digits = String(Math.floor(Math.random() * 10 ** (1 + (i % 15)))).replace(/^0+(?=\d)/, "");
+      const exponent = Math.floor(Math.random() * 80) - 40;
+      return `${Math.random() < 0.5 ? "-" : ""}${digits}e${exponent}`;
+    };
+    const values = Array.from({ length: 3000 }, (_, i) => random(i)).concat(["0", "-0", "1", "-1", "0.1", "0.12", "0.123", "-0.12", "-0.123", "10", "9.99", "1e-49999", "-1e-49999", "1e308"]);
+    // Exact comparison: both as integers scaled by 10^50000 would be too large; compare by parts.
+    const compare = (a: string, b: string): number => {
+      const [x, y] = [decimalOf(a)!, decimalOf(b)!];
+      const sign = (d: Decimal) => (!d.digits ? 0 : d.negative ? -1 : 1);
+      if (sign(x) !== sign(y)) return sign(x) - sign(y);
+      if (!x.digits) return 0;
+      const magnitude = x.exponent !== y.exponent ? x.exponent - y.exponent : x.digits.padEnd(40, "0") < y.digits.padEnd(40, "0") ? -1 : x.digits.padEnd(40, "0") > y.digits.padEnd(40, "0") ? 1 : 0;
+      return x.negative ? -magnitude : magnitude;
+    };
+    const byKey = [...values].sort((a, b) => {
+      const [ka, kb] = [decimalKey(decimalOf(a)!), decimalKey(decimalOf(b)!)];
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    });
+    for (let i = 1; i < byKey.length; i++) assert.ok(compare(byKey[i - 1]!, byKey[i]!) <= 0, `${byKey[i - 1]} sorts before ${byKey[i]}`);
+    // Every spelling of one value has one key (so = compares values).
+    for (const [a, b] of [["100.10", "1.001e2"], ["-0", "0.000"], ["12", "1200e-2"], ["1e21", "1000000000000000000000.0"]]) assert.equal(decimalKey(decimalOf(a)!), decimalKey(decimalOf(b)!), `${a} and ${b}`);
+  });
+});
+
+test("a database of an earlier release (BigDecimal columns NUMERIC, holding doubles) is converted at start-up, and compares exactly after", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "extent-earlier-"));
+  const url = `file:${join(dir, "earlier.db")}`;
+  const first = await startHarness({ ...MODEL, url, autoCreateSchema: false });
+  try {
+    // The table as the earlier release created it, and its values: doubles in a NUMERIC column.
+    await first.store.inner.migrate([{ sql: 'CREATE TABLE "ACCOUNT" ("id" INTEGER, "OWNER_ID" INTEGER, "units" INTEGER, "total" INTEGER, "big" INTEGER, "price" NUMERIC, "rate" REAL, "history" TEXT, "amounts" TEXT, "byNumber" TEXT, PRIMARY KEY ("id"))', params: [] }]);
+    await first.store.inner.migrate([{ sql: 'INSERT INTO "ACCOUNT" ("id", "units", "rate", "price") VALUES (1, 0, 0, 100.1), (2, 0, 0, 12), (3, 0, 0, -0.5), (4, 0, 0, 1e21), (5, 0, 0, NULL)', params: [] }]);
+  } finally {
+    first.close();
+  }
+  const h2 = await startHarness({ ...MODEL, url });
+  try {
+    assert.deepEqual(await h2.sql('SELECT "id", "price" FROM "ACCOUNT" ORDER BY "id"'), [[1, "3500031001 100.1"], [2, "35000212 12"], [3, "1499994~ -0.5"], [4, "3500221 1e+21"], [5, null]]);
+    const r = expect(await h2.call("POST", `/${P}.Account`, `{"id": 6, "price": 100.10}`), 201);
+    assert.equal(r.price, 100.1);
+    assert.deepEqual(expect(await h2.get(`/${P}.Account?filter=${encodeURIComponent("price == 100.1")}`), 200).map((a: any) => a.id), [1, 6]);
+    assert.deepEqual(expect(await h2.get(`/jdoql?query=${encodeURIComponent(`SELECT id FROM ${P}.Account WHERE price != null ORDER BY price ASC`)}`), 200), [3, 2, 1, 6, 4]);
+  } finally {
+    h2.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });

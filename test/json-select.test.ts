@@ -192,7 +192,7 @@ describe("JSON selects write what the object path writes", () => {
     }
   });
 
-  test("longs and BigIntegers past 2^53 as fields, keys, references, join tables, collections and map keys", async () => {
+  test("longs and BigIntegers past 2^53 as fields, keys, references, join tables, collections and map keys; BigDecimals of any digits", async () => {
     const h = await startHarness({ metadata: [{ source: "exact/package.jdo", text: readFileSync(new URL("./models/exact/package.jdo", import.meta.url), "utf8") }] });
     try {
       const [MAX, MIN, ODD] = ["9223372036854775807", "-9223372036854775808", "9007199254740993"];
@@ -202,8 +202,8 @@ describe("JSON selects write what the object path writes", () => {
       await post("Tag", `{"id": ${ODD}, "label": "odd"}`);
       await post("Tag", `{"id": -${ODD}, "label": "minus odd"}`);
       await post("Account", `{"id": ${MAX}, "owner": {"id": ${MAX}}, "units": ${MIN}, "total": ${ODD}, "big": -${ODD}, "history": [${MAX}, 1, ${MIN}], "byNumber": {"${MAX}": "max"}, "tags": [{"id": ${ODD}}, {"id": -${ODD}}]}`);
-      await post("Account", `{"id": ${MIN}, "owner": {"id": ${MIN}}, "units": ${ODD}, "tags": [{"id": -${ODD}}]}`);
-      await post("Account", `{"id": 1, "owner": {"id": ${MAX}}, "units": 1}`);
+      await post("Account", `{"id": ${MIN}, "owner": {"id": ${MIN}}, "units": ${ODD}, "tags": [{"id": -${ODD}}], "price": 123456789012345678901234567890.123456789, "amounts": [-0.000000000000000000000000001, 1e21, 100.10]}`);
+      await post("Account", `{"id": 1, "owner": {"id": ${MAX}}, "units": 1, "price": -1e-7}`);
       // Ledger's ancestor key is left to the object path, and so are some plans at depth 3.
       assertOutcome(await compareAll(h), ["ancestor keys", "nested deeper", "over the subquery limit", "over the size limit"], 30);
     } finally {

@@ -7,6 +7,7 @@
  * for digit (src/json/exact.ts).
  */
 import type { BasicKind, FieldMeta, FieldType, ValueType } from "../metadata/model.ts";
+import { decimalJson, storedDecimal } from "./decimal.ts";
 import { JsonNumber, integerJson, integerValue, numberOf, parseJson, stringify, wholeNumber } from "./exact.ts";
 
 /** A JSON pointer (RFC 6901) one step below `path`. */
@@ -132,12 +133,11 @@ function decodeBasic(json: unknown, kind: BasicKind): Decoded {
       if (json instanceof JsonNumber && !Number.isFinite(x)) return bad(`${json} is out of range for double`);
       return typeof x === "number" && Number.isFinite(x) ? ok(x) : bad(`expected a number (double), got ${describe(json)}`);
     }
-    case "decimal":
-      if (json instanceof JsonNumber) return Number.isFinite(Number(json.text)) ? ok(Number(json.text)) : bad(`${json} is out of range for a decimal (a double)`);
-      if (typeof json === "number" && Number.isFinite(json)) return ok(json);
-      // "1e999" is a decimal's text but no double: it would be stored as NULL.
-      if (typeof json === "string" && /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(json)) return Number.isFinite(Number(json)) ? ok(Number(json)) : bad(`${json} is out of range for a decimal (a double)`);
-      return bad(`expected a decimal number, got ${describe(json)}`);
+    case "decimal": {
+      // Exactly, digit for digit (src/json/decimal.ts); a numeric string is taken too.
+      const d = storedDecimal(json);
+      return !d ? bad(`expected a decimal number, got ${describe(json)}`) : d.ok ? ok(d.value) : bad(d.message);
+    }
     case "char":
       if (typeof json !== "string" || json.length !== 1) return bad(charMessage(json));
       return ok(json === "\u0000" ? NUL_CHAR : json);
@@ -186,6 +186,8 @@ export function encodeValue(stored: unknown, type: ValueType, ordinal: boolean):
       return toBase64(stored);
     case "long": case "biginteger":
       return integerJson(stored);
+    case "decimal":
+      return decimalJson(stored);
     default:
       return typeof stored === "bigint" ? Number(stored) : typeof stored === "string" ? Number(stored) : stored;
   }

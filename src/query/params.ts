@@ -4,7 +4,8 @@
  * checked and converted to its stored form by the type the query gives the parameter; an
  * object is given by its identity.
  */
-import { JsonNumber, parseJson, stringify, wholeNumber } from "../json/exact.ts";
+import { decimalKey } from "../json/decimal.ts";
+import { JsonNumber, decimalOf, parseJson, stringify, wholeNumber } from "../json/exact.ts";
 import { charMessage, decodeValue } from "../json/values.ts";
 import { keyFieldColumns } from "../mapping/keys.ts";
 import type { ClassMeta, ValueType } from "../metadata/model.ts";
@@ -86,6 +87,7 @@ function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unk
     // A null LIKE or matches() pattern matches nothing; its derived placeholders need values too.
     if (spec.like || spec.pattern) values[paramName(spec.key, "glob")] = null;
     if (spec.pattern) values[paramName(spec.key, "ci")] = 0;
+    if (comparesWithDecimals(spec.type)) values[paramName(spec.key, "key")] = null;
     return;
   }
   if (spec.type.kind === "entity") {
@@ -94,6 +96,7 @@ function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unk
     return;
   }
   values[paramName(spec.key)] = convert(spec.type, json, where);
+  if (comparesWithDecimals(spec.type)) values[paramName(spec.key, "key")] = decimalKeys(spec.type, json);
   if (spec.like && typeof json === "string") values[paramName(spec.key, "glob")] = likeToGlob(json, spec.like.escape);
   if (spec.pattern && typeof json === "string") {
     const { glob, caseInsensitive } = regexToGlob(json);
@@ -143,6 +146,22 @@ function convert(type: QType, json: unknown, where: string): unknown {
 }
 
 const scalarKey = (key: unknown[]) => (key.length === 1 ? key[0] : key);
+
+/** A number (or numbers) that a BigDecimal column may be compared with: also bound as sort keys. */
+const comparesWithDecimals = (type: QType): boolean => type.kind === "number" || (type.kind === "collection" && type.element.kind === "number");
+
+/**
+ * A number parameter as a BigDecimal's sort key (`<name>.key`: src/json/decimal.ts), its digits
+ * as given; a collection of numbers as a JSON array of them. Its value (`convert`) has been
+ * checked already.
+ */
+function decimalKeys(type: QType, json: unknown): unknown {
+  const key = (v: unknown) => {
+    const d = v instanceof JsonNumber ? decimalOf(v.text) : typeof v === "number" ? decimalOf(String(v)) : undefined;
+    return d ? decimalKey(d) : null;
+  };
+  return type.kind === "collection" ? JSON.stringify((json as unknown[]).map(key)) : key(json);
+}
 
 /**
  * A number parameter. An integral type takes a whole number of 64 bits as its digits, which the

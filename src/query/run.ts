@@ -5,6 +5,7 @@
  * value (null when nothing matches). Objects inside projections are loaded by a second batch.
  */
 import { Serializer } from "../json/serialize.ts";
+import { decimalJson } from "../json/decimal.ts";
 import { integerJson, stringify } from "../json/exact.ts";
 import { encodeValue } from "../json/values.ts";
 import type { ClassMeta } from "../metadata/model.ts";
@@ -169,6 +170,8 @@ export function decodeCell(v: unknown, type: QType): unknown {
     case "number":
       // Whole numbers past 2^53 come as their digits (select.ts reads them so): written exactly.
       if (type.numeric === "long" || type.numeric === "biginteger") return integerJson(v);
+      // A BigDecimal's stored text (select.ts), or a number its arithmetic computed.
+      if (type.numeric === "decimal") return decimalJson(v);
       return typeof v === "bigint" ? Number(v) : typeof v === "string" ? Number(v) : v;
     case "string":
       return type.char ? encodeValue(v, { kind: "basic", basic: "char", primitive: false }, false) : String(v);

@@ -54,6 +54,9 @@ export const SCRIPT: Step[] = [
   read(`/org.extent.sample.Category/${q(`{"id":${LONG_MAX},"kind":"genre","parent":{"id":1,"kind":"genre"}}`)}`),
   read("/jdoql?query=" + q("SELECT id, name FROM org.extent.sample.Category WHERE id > :n") + "&params=" + q(`{"n": 9007199254740992}`)),
   { method: "DELETE", path: `/org.extent.sample.Category/${q(`{"id":${LONG_MAX},"kind":"genre","parent":{"id":1,"kind":"genre"}}`)}`, status: 204, roundTrips: 1 },
+  // A BigDecimal no double holds: stored, answered and compared exactly (its sort key, decimal.ts).
+  { method: "POST", path: "/org.extent.sample.Magazine", raw: '{"title": "Exact", "issue": 1, "price": 123456789012345678901234567890.123456789}', status: 201, roundTrips: 1 },
+  read("/jdoql?query=" + q("SELECT title, price FROM org.extent.sample.Item WHERE price > 100.10 || price == 9.99 ORDER BY price DESC, title")),
   { method: "POST", path: "/org.extent.sample.Shelf", body: { label: "new", items: [{ class: "org.extent.sample.Book", id: 2 }, { class: "org.extent.sample.Magazine", id: 6 }] }, status: 201, roundTrips: 2 },
   { method: "POST", path: "/org.extent.sample.Member", body: { email: "ann@example.org", name: "Ann", phones: { home: "123" }, borrowed: [{ class: "org.extent.sample.Book", id: 1 }] }, status: 201, roundTrips: 2 },
   read("/org.extent.sample.Member/ann@example.org?fetchGroup=all"),

@@ -260,6 +260,12 @@ export function bindExpr(scope: Scope, e: SExpr, expected?: QType): QExpr {
   }
 }
 
+/** A number literal's decimal digits as written (without a type suffix); undefined for hex and octal. */
+const numberText = (raw: string | undefined): string | undefined => {
+  const text = raw?.replace(/[lLfFdD]$/, "");
+  return text && /^(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) && !/^0\d/.test(text) ? text.replace(/^\./, "0.").replace(/\.(?=$|[eE])/, "") : undefined;
+};
+
 function bindLiteral(e: Extract<SExpr, { type: "Literal" }>, expected?: QType): QExpr {
   switch (e.kind) {
     case "null":
@@ -276,9 +282,9 @@ function bindLiteral(e: Extract<SExpr, { type: "Literal" }>, expected?: QType): 
     }
     case "float":
     case "double":
-      return node({ k: "literal", value: e.value, type: { kind: "number", numeric: e.kind } }, e.pos);
+      return node({ k: "literal", value: e.value, text: numberText(e.raw), type: { kind: "number", numeric: e.kind } }, e.pos);
     default:
-      return node({ k: "literal", value: e.kind === "biginteger" ? Number(e.value) : e.value, type: { kind: "number", numeric: e.kind } }, e.pos);
+      return node({ k: "literal", value: e.kind === "biginteger" ? Number(e.value) : e.value, text: numberText(e.raw), type: { kind: "number", numeric: e.kind } }, e.pos);
   }
 }
 

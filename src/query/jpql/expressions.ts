@@ -225,7 +225,10 @@ function literal(e: Extract<JExpr, { type: "Literal" }>, expected?: QType): QExp
     default: {
       // A whole number keeps its digits past 2^53 (a `BI` literal within 64 bits too); others are doubles.
       const whole = (e.kind === "long" || e.kind === "biginteger") && typeof e.value === "string" ? BigInt(e.value) : undefined;
-      return lit(whole !== undefined && whole < 2n ** 63n ? integerValue(whole) : Number(e.value), { kind: "number", numeric: e.kind }, pos);
+      const number = lit(whole !== undefined && whole < 2n ** 63n ? integerValue(whole) : Number(e.value), { kind: "number", numeric: e.kind }, pos);
+      // The digits as written, which a BigDecimal compares with exactly (`100.10BD`, `1e-3`).
+      const text = e.kind === "decimal" ? String(e.value) : e.raw?.replace(/(bd|bi|[lfd])$/i, "");
+      return text && /^\d/.test(text) ? { ...number, text: text.replace(/\.(?=$|[eE])/, "") } as QExpr : number;
     }
   }
 }
