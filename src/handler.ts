@@ -5,7 +5,7 @@
  */
 import type { PersistenceContext } from "./config/context.ts";
 import { buildApp } from "./http/app.ts";
-import { resolveLimits } from "./config/limits.ts";
+import { type Limits, resolveLimits } from "./config/limits.ts";
 import { loadModel } from "./metadata/load-model.ts";
 import type { Model } from "./metadata/model.ts";
 import type { FetchPlan } from "./plan/fetch-plan.ts";
@@ -51,6 +51,8 @@ export interface RestHandler {
   ready: Promise<void>;
   model: Model;
   store: Store;
+  /** The limits in force (the context's over the defaults): a server in front needs `urlBytes`. */
+  limits: Limits;
   close(): void;
 }
 
@@ -77,6 +79,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     ready,
     model,
     store,
+    limits,
     close: () => store.close(),
   };
 }

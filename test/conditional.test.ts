@@ -106,6 +106,95 @@ describe("ETag, If-Match, If-None-Match", () => {
   });
 });
 
+describe("If-Match on reads and on collections (RFC 9110 §13.1.1)", () => {
+  let h: Harness;
+  let id: number;
+  let author: number;
+  before(async () => {
+    h = await startHarness({ metadata: sample.metadata });
+    id = (await h.post(BOOK, { title: "Read", isbn: "r", pages: 1 })).body.id;
+    await h.call("PUT", `${BOOK}/${id}`, { pages: 2 }); // version 2
+    author = (await h.post("/org.extent.sample.Author", { name: "Unversioned" })).body._id;
+  });
+  after(() => h.close());
+
+  test("GET and HEAD by key: If-Match of another tag is 412; the current tag or * is 200 with the ETag", async () => {
+    for (const method of ["GET", "HEAD"]) {
+      for (const tag of ['"1"', 'W/"2"', '"abc"', '"3", "4"']) {
+        const r = await h.call(method, `${BOOK}/${id}`, undefined, { "if-match": tag });
+        assert.equal(r.status, 412, `${method} ${tag}`);
+        if (method === "GET") assertProblem(r, 412, /If-Match failed: the entity tag of org.extent.sample.Book \d+ is "2"/);
+      }
+      for (const tag of ['"2"', '"1", "2"', "*"]) {
+        const r = await h.call(method, `${BOOK}/${id}`, undefined, { "if-match": tag });
+        assert.equal(r.status, 200, `${method} ${tag}`);
+        assert.equal(r.headers.get("etag"), '"2"');
+        if (method === "GET") assert.equal(r.body.id, id);
+        else assert.equal(r.text, "");
+      }
+    }
+  });
+
+  test("HEAD by key answers the ETag and 304 as GET does", async () => {
+    const r = await h.call("HEAD", `${BOOK}/${id}`);
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get("etag"), '"2"');
+    assert.equal((await h.call("HEAD", `${BOOK}/${id}`, undefined, { "if-none-match": '"2"' })).status, 304);
+    assert.equal((await h.call("HEAD", `${BOOK}/${id}`, undefined, { "if-none-match": '"1"' })).status, 200);
+  });
+
+  test("If-Match and If-None-Match together: If-Match first (412), then If-None-Match (304)", async () => {
+    assert.equal((await h.call("GET", `${BOOK}/${id}`, undefined, { "if-match": '"1"', "if-none-match": '"2"' })).status, 412);
+    assert.equal((await h.call("GET", `${BOOK}/${id}`, undefined, { "if-match": '"2"', "if-none-match": '"2"' })).status, 304);
+    const before = await databaseDigest(h.sql);
+    assertProblem(await h.call("PUT", `${BOOK}/${id}`, { title: "No" }, { "if-match": '"2"', "if-none-match": '"2"' }), 412, /If-Match "2" and If-None-Match "2": one failed/);
+    assertProblem(await h.call("DELETE", `${BOOK}/${id}`, undefined, { "if-match": "*", "if-none-match": "*" }), 412, /If-None-Match failed/);
+    assert.equal(await databaseDigest(h.sql), before);
+  });
+
+  test("an unversioned object has no entity tag: If-Match naming one is 412 on GET and HEAD, * is 200", async () => {
+    assertProblem(await h.call("GET", `/org.extent.sample.Author/${author}`, undefined, { "if-match": '"1"' }), 412, /not versioned/);
+    assert.equal((await h.call("HEAD", `/org.extent.sample.Author/${author}`, undefined, { "if-match": '"1"' })).status, 412);
+    assert.equal((await h.call("GET", `/org.extent.sample.Author/${author}`, undefined, { "if-match": "*" })).status, 200);
+  });
+
+  test("an absent object is 404 whatever If-Match says", async () => {
+    assert.equal((await h.call("GET", `${BOOK}/99999`, undefined, { "if-match": '"1"' })).status, 404);
+    assert.equal((await h.call("HEAD", `${BOOK}/99999`, undefined, { "if-match": "*" })).status, 404);
+  });
+
+  test("extents, filters and queries have no entity tag: If-Match other than * is 412, * is 200", async () => {
+    const paths = [
+      BOOK,
+      `${BOOK}?filter=${encodeURIComponent("pages > 0")}`,
+      `/jdoql?query=${encodeURIComponent("SELECT FROM org.extent.sample.Book")}`,
+      `/query?query=${encodeURIComponent("SELECT FROM org.extent.sample.Book")}`,
+      `/jpql?query=${encodeURIComponent("SELECT b FROM Book b")}`,
+    ];
+    for (const path of paths) {
+      for (const method of ["GET", "HEAD"]) {
+        if (method === "HEAD" && !path.includes("filter")) continue; // HEAD of an extent or a query has no meaning here
+        const refused = await h.call(method, path, undefined, { "if-match": '"2"' });
+        assert.equal(refused.status, 412, `${method} ${path}`);
+        if (method === "GET") assertProblem(refused, 412, /has no entity tag; only If-Match: \* matches it/);
+        assert.equal((await h.call(method, path, undefined, { "if-match": "*" })).status, 200, `${method} ${path} with *`);
+        assert.equal((await h.call(method, path, undefined, { "if-none-match": "*" })).status, 304, `${method} ${path} If-None-Match: *`);
+      }
+    }
+  });
+
+  test("DELETE and POST on a class: If-Match other than * is 412 and changes nothing; * deletes the extent", async () => {
+    const before = await databaseDigest(h.sql);
+    for (const tag of ['"2"', '"1", "2"', 'W/"2"']) assertProblem(await h.call("DELETE", BOOK, undefined, { "if-match": tag }), 412, /the extent of org.extent.sample.Book has no entity tag/);
+    assertProblem(await h.call("DELETE", BOOK, undefined, { "if-none-match": "*" }), 412, /If-None-Match failed: the extent of org.extent.sample.Book exists/);
+    assertProblem(await h.call("POST", BOOK, { title: "x", isbn: "x" }, { "if-match": '"2"' }), 412, /has no entity tag/);
+    assert.equal(await databaseDigest(h.sql), before);
+    assert.equal((await h.call("POST", BOOK, { title: "y", isbn: "y" }, { "if-match": "*" })).status, 201);
+    assert.equal((await h.call("DELETE", BOOK, undefined, { "if-match": "*" })).status, 204);
+    assert.deepEqual((await h.get(BOOK)).body, []);
+  });
+});
+
 describe("concurrent read-modify-write clients", () => {
   let h: Harness;
   const OBJECTS = 3;

@@ -185,6 +185,32 @@ describe("400 Bad Request", () => {
     await failsWithoutChange(h, 400, () => h.get(at("Line", { id: 1, kind: "a", label: "one-a" })));
   });
 
+  test("a key object whose \"class\" names another class (unrelated, a sibling, unknown), in the path or a DELETE body", async () => {
+    const circle = (await h.get(at("Circle"))).body[0].id;
+    const requests = [
+      () => h.get(at("Line", { class: `${PKG}.Company`, id: 1, kind: "a" })),
+      () => h.put(at("Line", { class: `${PKG}.Company`, id: 1, kind: "a" }), { label: "changed" }),
+      () => h.del(at("Line", { class: `${PKG}.Company`, id: 1, kind: "a" })),
+      () => h.del(at("Line"), { class: `${PKG}.Company`, id: 1, kind: "a" }),
+      () => h.get(at("Line", { class: `${PKG}.Nope`, id: 1, kind: "a" })),
+      () => h.get(at("Line", { class: 7, id: 1, kind: "a" })),
+      () => h.del(at("Circle", { class: `${PKG}.Square`, id: circle })),
+      () => h.get(at("Circle", { class: `${PKG}.Shape`, id: circle })),
+    ];
+    for (const request of requests) {
+      const r = await failsWithoutChange(h, 400, request);
+      assert.deepEqual(r.body.errors?.map((e: { path: string }) => e.path), ["/class"], r.text);
+    }
+  });
+
+  test("(control) a key object naming its class, a subclass or its key class (objectid-class) finds the object", async () => {
+    const circle = (await h.get(at("Circle"))).body[0].id;
+    for (const path of [at("Line", { class: `${PKG}.Line`, id: 1, kind: "a" }), at("Line", { class: `${PKG}.LineKey`, id: 1, kind: "a" }), at("Shape", { class: `${PKG}.Circle`, id: circle })]) {
+      const r = await h.get(path);
+      assert.equal(r.status, 200, `${path}: ${r.text}`);
+    }
+  });
+
   test("unknown fetch group on the extent", async () => {
     await failsWithoutChange(h, 400, () => h.get(`${at("Person")}?fetchGroup=nope`));
   });
@@ -265,6 +291,16 @@ describe("404 Not Found", () => {
 
   test("GET of an unknown composite key", async () => {
     await failsWithoutChange(h, 404, () => h.get(at("Line", { id: 1, kind: "zzz" })));
+  });
+
+  test("a key that names no object is quoted as the client writes it, never in its stored form", async () => {
+    const missing = { id: 1, kind: "zzz" };
+    const detail = `no ${PKG}.Line with key {"id":1,"kind":"zzz"}`;
+    for (const request of [() => h.get(at("Line", missing)), () => h.put(at("Line", missing), { label: "x" }), () => h.del(at("Line", missing)), () => h.del(at("Line"), missing)]) {
+      assert.equal((await failsWithoutChange(h, 404, request)).body.detail, detail);
+    }
+    assert.equal((await failsWithoutChange(h, 404, () => h.get(at("Tag", "none")))).body.detail, `no ${PKG}.Tag with key "none"`);
+    assert.equal((await failsWithoutChange(h, 404, () => h.get(at("Person", 999_999)))).body.detail, `no ${PKG}.Person with key 999999`);
   });
 
   test("PUT of an unknown key does not create it", async () => {

@@ -475,6 +475,42 @@ describe("ancestor (parent) keys", () => {
     expectStatus(await h.get(at("Node", { id: 10, kind: "root" })), 200);
   });
 
+  test("an ancestor key whose \"class\" names another class: 400 in the path, 422 in a body, nothing written", async () => {
+    const foreign = { ...child, parent: { class: `${PKG}.Versioned`, ...root } };
+    const g = await h.get(at("Node", foreign));
+    expectStatus(g, 400);
+    assert.deepEqual(g.body.errors.map((e: { path: string }) => e.path), ["/parent/class"]);
+    const p = await h.post(at("Node"), { id: 3, kind: "leaf", parent: { class: `${PKG}.Versioned`, ...root }, name: "foreign parent" });
+    expectStatus(p, 422);
+    assert.deepEqual(p.body.errors.map((e: { path: string }) => e.path), ["/parent/class"]);
+    expectStatus(await h.get(at("Node", { id: 3, kind: "leaf", parent: root })), 404);
+    // The key class, as answers write ancestor keys, and the class itself are its own.
+    expectStatus(await h.get(at("Node", { ...child, parent: { class: KEY_CLASS_NODE, ...root } })), 200);
+    expectStatus(await h.get(at("Node", { ...child, parent: { class: `${PKG}.Node`, ...root } })), 200);
+  });
+
+  test("a query parameter holding an ancestor key finds its object (with or without the key class)", async () => {
+    const names = async (params: unknown) => {
+      const r = await h.get(`/jdoql?query=${encodeURIComponent(`SELECT name FROM ${PKG}.Node WHERE this == :n`)}&params=${encodeURIComponent(JSON.stringify(params))}`);
+      expectStatus(r, 200);
+      return r.body;
+    };
+    assert.deepEqual(await names({ n: child }), ["the child"]);
+    assert.deepEqual(await names({ n: { ...child, parent: { class: KEY_CLASS_NODE, ...root } } }), ["the child"]);
+    assert.deepEqual(await names({ n: root }), ["the root"]);
+  });
+
+  test("a key with an ancestor that names no object is quoted as the client writes keys, not as it is stored", async () => {
+    const missing = { id: 9, kind: "leaf", parent: root };
+    const quoted = `{"id":9,"kind":"leaf","parent":{"class":"${KEY_CLASS_NODE}","id":1,"kind":"root","parent":null}}`;
+    for (const r of [await h.get(at("Node", missing)), await h.put(at("Node", missing), { name: "x" }), await h.del(at("Node", missing)), await h.del(at("Node"), missing)]) {
+      expectStatus(r, 404);
+      assert.equal(r.body.detail, `no ${PKG}.Node with key ${quoted}`);
+    }
+    const root9 = await h.get(at("Node", { id: 9, kind: "root" }));
+    assert.equal(root9.body.detail, `no ${PKG}.Node with key {"id":9,"kind":"root","parent":null}`);
+  });
+
   test("a child is found by its key, which nests the parent's key", async () => {
     const g = await h.get(at("Node", child));
     expectStatus(g, 200);
@@ -613,6 +649,44 @@ describe("versioned classes (version-number)", () => {
     const g = await h.get(at("VersionedWithField", r.body.id));
     assert.equal(g.body._version, 2);
     assert.equal(g.body.ver, 2);
+  });
+
+  describe("a version field-name field in queries reads the version (its own harness)", () => {
+    let q: Harness;
+    const get = (path: string) => q.get(path);
+    const jdoql = (text: string) => get(`/jdoql?query=${encodeURIComponent(text)}`);
+    const jpql = (text: string) => get(`/jpql?query=${encodeURIComponent(text)}`);
+    const VF = `${PKG}.VersionedWithField`;
+    before(async () => {
+      q = await startHarness(MODEL);
+      // Versions 1, 2 and 3: "one" is never changed, "two" once, "three" twice.
+      for (const [name, changes] of [["one", 0], ["two", 1], ["three", 2]] as const) {
+        const r = await q.post(at("VersionedWithField"), { name });
+        expectStatus(r, 201);
+        for (let i = 0; i < changes; i++) expectStatus(await q.put(at("VersionedWithField", r.body.id), { name }), 200);
+      }
+    });
+    after(() => q?.close());
+    const body = (r: Reply) => {
+      expectStatus(r, 200);
+      return r.body;
+    };
+
+    test("a filter compares it: GET ?filter=ver == 2, and ver > 1", async () => {
+      assert.deepEqual(body(await get(`${at("VersionedWithField")}?filter=${encodeURIComponent("ver == 2")}`)).map((o: any) => o.name), ["two"]);
+      assert.deepEqual(body(await get(`${at("VersionedWithField")}?filter=${encodeURIComponent("ver > 1")}`)).map((o: any) => o.ver).sort(), [2, 3]);
+    });
+    test("JDOQL selects, orders and groups by it, and it equals JDOHelper.getVersion(this)", async () => {
+      assert.deepEqual(body(await jdoql(`SELECT name, ver FROM ${VF} ORDER BY ver DESC`)), [["three", 3], ["two", 2], ["one", 1]]);
+      assert.deepEqual(body(await jdoql(`SELECT ver, count(this) FROM ${VF} GROUP BY ver ORDER BY ver ASC`)), [[1, 1], [2, 1], [3, 1]]);
+      assert.deepEqual(body(await jdoql(`SELECT count(this) FROM ${VF} WHERE ver == JDOHelper.getVersion(this)`)), 3);
+    });
+    test("JPQL compares, selects, orders and groups by it", async () => {
+      assert.deepEqual(body(await jpql("SELECT v.name FROM VersionedWithField v WHERE v.ver = 3")), ["three"]);
+      assert.deepEqual(body(await jpql("SELECT v.ver FROM VersionedWithField v ORDER BY v.ver")), [1, 2, 3]);
+      assert.deepEqual(body(await jpql("SELECT v.ver, COUNT(v) FROM VersionedWithField v GROUP BY v.ver HAVING v.ver >= 2 ORDER BY v.ver")), [[2, 1], [3, 1]]);
+      assert.deepEqual(body(await jpql("SELECT v.name FROM VersionedWithField v WHERE v.ver = VERSION(v) AND v.ver < 3 ORDER BY v.ver DESC")), ["two", "one"]);
+    });
   });
 
   test("a value sent for the version field does not change the version", async () => {

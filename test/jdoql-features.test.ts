@@ -92,7 +92,8 @@ let h: Harness;
 const { jdoql, filter, head } = queryClient(() => h);
 
 before(async () => {
-  h = await startHarness(MODEL);
+  // URLs up to a megabyte: the params tests send values far larger than the default urlBytes.
+  h = await startHarness({ ...MODEL, limits: { urlBytes: 1 << 20 } });
   const must = (r: Reply, status: number, what: string) => assert.equal(r.status, status, `${what}: ${r.text}`);
   for (const [id, name] of [[1, "Sales"], [2, "Research"], [3, "Admin"]] as const) must(await h.post(`/${Dept}`, { id, name }), 201, `POST Dept ${id}`);
   for (const [cls, body] of PEOPLE) must(await h.post(`/${cls}`, body), 201, `POST ${cls} ${body.id}`);
@@ -501,6 +502,36 @@ describe("String methods with parameters, and % and _ taken literally (2.9)", ()
   test("substring(0, 2) in the result", async () => {
     assert.deepEqual(ok(await jdoql(`SELECT name.substring(0, 2) FROM ${Person} ORDER BY id ASC`)), ["Al", "Bo", "Ca", "50", "50"]);
   });
+  // Java throws StringIndexOutOfBoundsException where SQLite's substr clamps and answers some text.
+  test("substring and charAt with indexes written that no string has: a 400 at the index", async () => {
+    for (const [q, index] of [
+      ["name.substring(-5, 2) == 'x'", "-5"],
+      ["name.substring(3, 1) == 'x'", "1)"],
+      ["name.charAt(-1) == 'x'", "-1"],
+      ["'abc'.substring(4) == name", "4)"],
+      ["'abc'.charAt(3) == initial", "3)"],
+    ]) {
+      problem(await filter(Person, q), 400, { position: at(q.indexOf(index)), mentions: "StringIndexOutOfBoundsException" });
+    }
+  });
+  test("substring and charAt out of a row's string are null, as Java's exception is a failed evaluation", async () => {
+    // Alice (5), Bob (3), Carol (5), 50%_off (7), 50abXoff (8).
+    assert.deepEqual(ok(await jdoql(`SELECT name.substring(4), name.substring(2, 6), name.charAt(4) FROM ${Person} ORDER BY id ASC`)), [
+      ["e", null, "e"], [null, null, null], ["l", null, "l"], ["off", "%_of", "o"], ["Xoff", "abXo", "X"],
+    ]);
+    assert.deepEqual(ok(await jdoql(`SELECT 'abc'.substring(3), 'abc'.charAt(2) FROM ${Person} WHERE id == 1`)), [["", "c"]]);
+  });
+  test("in a filter a comparison with such a value does not hold (the row does not match); == null does", async () => {
+    assert.deepEqual(await filterIds(Person, "name.charAt(4) != 'x'"), [1, 3, 4, 5]);
+    assert.deepEqual(await filterIds(Person, "name.substring(:b) == :s", { b: 10, s: "" }), []);
+    assert.deepEqual(await filterIds(Person, "name.substring(:b, :e) == :s", { b: 3, e: 2, s: "" }), []);
+    assert.deepEqual(await filterIds(Person, "name.substring(2, 6) == null"), [1, 2, 3]);
+  });
+  test("indexOf from a negative start searches from 0, startsWith at an offset outside the string is false (Java)", async () => {
+    assert.deepEqual(await filterIds(Person, "name.indexOf('o', -3) == 1"), [2]);
+    assert.deepEqual(await filterIds(Person, "name.startsWith('', -1)"), []);
+    assert.deepEqual(await filterIds(Person, "name.startsWith('', 6)"), [4, 5]);
+  });
   test(":s.startsWith(name): a parameter as the receiver", async () => {
     assert.deepEqual(await filterIds(Person, ":s.startsWith(name)", { s: "Carolina" }), [3]);
   });
@@ -520,6 +551,29 @@ describe("operators (2.7)", () => {
   });
   test("integer / and % in the result", async () => {
     assert.deepEqual(ok(await jdoql(`SELECT delta / 2, delta % 2 FROM ${Person} ORDER BY id ASC`)), [[-3, -1], [3, 1], [0, 0], [-4, 0], [2, 1]]);
+  });
+  // SQLite turns an integer result beyond 64 bits into an approximate double; Java's long wraps around.
+  test("long arithmetic wraps around past 64 bits, as Java's: Long.MAX_VALUE + 1 == Long.MIN_VALUE", async () => {
+    assert.deepEqual(await filterIds(Person, "Long.MAX_VALUE + 1 == Long.MIN_VALUE"), ALL);
+    const q = `SELECT Long.MIN_VALUE - 1 == Long.MAX_VALUE, Long.MAX_VALUE * 2 == -2, -Long.MIN_VALUE == Long.MIN_VALUE, Long.MIN_VALUE / -1 == Long.MIN_VALUE, 3037000500L * 3037000500L == -9223372036709301616L FROM ${Person} WHERE id == 1`;
+    assert.deepEqual(ok(await jdoql(q)), [[true, true, true, true, true]]);
+  });
+  test("long arithmetic on fields wraps too: id * 2^62 is negative for ids 2 and 3, 0 for 4", async () => {
+    assert.deepEqual(await filterIds(Person, "id * 4611686018427387904L < 0"), [2, 3]);
+    assert.deepEqual(await filterIds(Person, "id * 4611686018427387904L == 0"), [4]);
+    assert.deepEqual(await filterIds(Person, "id + :big < 0", { big: 9007199254740991 }), []);
+  });
+  test("long literals beyond 2^53 are exact: 9007199254740993L - 9007199254740992L == 1", async () => {
+    assert.deepEqual(await filterIds(Person, "9007199254740993L - 9007199254740992L == 1"), ALL);
+    assert.deepEqual(await filterIds(Person, "9223372036854775807L - id == 9223372036854775806L"), [1]);
+  });
+  test("a sum beyond 64 bits is a 400 in the query's terms (SQLite's own words stay out)", async () => {
+    const r = await jdoql(`SELECT sum(id + 9223372036854775800L) FROM ${Person}`);
+    problem(r, 400, { mentions: "out of range" });
+    assert.doesNotMatch(r.body.detail, /integer overflow/);
+  });
+  test("int arithmetic is exact in 64 bits (it does not wrap at 32 bits): Integer.MAX_VALUE + 1 == 2147483648L", async () => {
+    assert.deepEqual(await filterIds(Person, "Integer.MAX_VALUE + 1 == 2147483648L"), ALL);
   });
   test("int / int is an int, int / double a double: SELECT age / 2, age / 2.0 (age 25)", async () => {
     assert.deepEqual(ok(await jdoql(`SELECT age / 2, age / 2.0 FROM ${Person} WHERE id == 2`)), [[12, 12.5]]);
@@ -568,6 +622,9 @@ describe("operators (2.7)", () => {
   });
   test("a char field in arithmetic in the result: SELECT initial + 1 (an int)", async () => {
     assert.deepEqual(ok(await jdoql(`SELECT initial + 1 FROM ${Person} WHERE id < 4 ORDER BY id ASC`)), [66, 67, 68]);
+  });
+  test("a cast of a char to a number is its code point: SELECT (int) initial, (long) 'A'", async () => {
+    assert.deepEqual(ok(await jdoql(`SELECT (int) initial, (long) 'A' FROM ${Person} ORDER BY id ASC`)), [[65, 65], [66, 65], [67, 65], [37, 65], [120, 65]]);
   });
   test("a char field in the result is a one-character string", async () => {
     assert.deepEqual(ok(await jdoql(`SELECT initial FROM ${Person} ORDER BY id ASC`)), ["A", "B", "C", "%", "x"]);
@@ -709,7 +766,8 @@ describe("parameters (2.4) and params= (contract 5)", () => {
     problem(await filter(Person, "name == ?1 && age > :a", ["Bob", 1]), 400);
   });
   test("params that is not JSON → 400", async () => {
-    problem(await h.get(`/${Person}?filter=${encodeURIComponent("name == :a")}&params=${encodeURIComponent("{a:")}`), 400);
+    // Said where, as a body's JSON error is (engines word their own messages differently).
+    problem(await h.get(`/${Person}?filter=${encodeURIComponent("name == :a")}&params=${encodeURIComponent("{a:")}`), 400, { mentions: "params is not valid JSON: expected a property name in double quotes at line 1, column 2" });
   });
   test("params that is a JSON scalar, neither object nor array → 400", async () => {
     problem(await h.get(`/${Person}?filter=${encodeURIComponent("name == :a")}&params=3`), 400);
@@ -737,6 +795,13 @@ describe("parameters (2.4) and params= (contract 5)", () => {
   });
   test("an entity parameter with a malformed identity → 400", async () => {
     problem(await filter(Person, "dept == :d", { d: { nope: 1 } }), 400);
+  });
+  test("an entity parameter whose \"class\" is another class → 400 naming it; a subclass is the parameter's class too", async () => {
+    problem(await filter(Person, "dept == :d", { d: { class: Person, id: 1 } }), 400, { mentions: `"class" names ${Person}, which is not ${Dept}` });
+    problem(await filter(Person, ":ds.contains(dept)", { ds: [{ class: Dept, id: 1 }, { class: Person, id: 2 }] }), 400, { mentions: Person });
+    problem(await filter(Person, "this == :p", { p: { class: "org.x.Nope", id: 2 } }), 400, { mentions: "org.x.Nope" });
+    assert.deepEqual(await filterIds(Person, "this == :p", { p: { class: Student, id: 2 } }), [2]);
+    assert.deepEqual(await filterIds(Person, "dept == :d", { d: { class: Dept, id: 2 } }), [3]);
   });
   test("a collection parameter: :ids.contains(id)", async () => {
     assert.deepEqual(await filterIds(Person, ":ids.contains(id)", { ids: [1, 3, 5] }), [1, 3, 5]);

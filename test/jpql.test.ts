@@ -14,7 +14,8 @@ const day = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d);
 
 let h: Harness;
 before(async () => {
-  h = await startHarness({ metadata: [{ source: "jpql/package.jdo", text: MODEL }] });
+  // URLs longer than the default urlBytes: a parameter pattern longer than SQLite takes.
+  h = await startHarness({ metadata: [{ source: "jpql/package.jdo", text: MODEL }], limits: { urlBytes: 1 << 20 } });
   const seed: [string, unknown][] = [
     ["/jq.Customer", { id: 1, name: "Alice", status: "active", since: "2020-03-15", balance: 100.5, address: { street: "1 Main St", city: "Paris" } }],
     ["/jq.Customer", { id: 2, name: "Bob", status: "active", since: "2021-07-01", balance: 250, address: { street: "2 High St", city: "Berlin" } }],
@@ -71,6 +72,18 @@ test("an entity select gives objects with class and key, dates as epoch ms", asy
   assert.equal(body[0].name, "Alice");
   assert.equal(body[0].since, day(2020, 3, 15));
   assert.equal(body[0].balance, 100.5);
+});
+
+test("NEW with an unqualified name that is no class of the model is a 400 at the name", async () => {
+  const q = "SELECT NEW Nope(e.id) FROM Employee e";
+  const body = await refused(q);
+  assert.deepEqual(body.position, { line: 1, column: q.indexOf("Nope") + 1, offset: q.indexOf("Nope") });
+  assert.match(body.detail, /unknown class "Nope"/);
+});
+
+test("NEW with an entity of the model (by name or full name) answers the arguments keyed by name, as for any class", async () => {
+  assert.deepEqual(await run("SELECT NEW Customer(c.id, c.name) FROM Customer c WHERE c.id = 1"), [{ id: 1, name: "Alice" }]);
+  assert.deepEqual(await run("SELECT NEW jq.Customer(c.id, c.name) FROM Customer c WHERE c.id = 1"), [{ id: 1, name: "Alice" }]);
 });
 
 test("OBJECT(c) is the same as c", async () => {
@@ -274,6 +287,14 @@ test("an entity compares with an entity parameter given by identity", async () =
   assert.deepEqual(await run("SELECT o.id FROM PurchaseOrder o WHERE o.customer = :c ORDER BY o.id", { c: 2 }), [12, 13]);
 });
 
+test("an entity parameter whose \"class\" names an unrelated class is a 400; a subclass is fine", async () => {
+  const body = await refused("SELECT e FROM Employee e WHERE e = :p", 400, { p: { class: "jq.Project", id: 2 } });
+  assert.match(body.detail, /"class" names jq\.Project, which is not jq\.Employee or one of its subclasses/);
+  await refused("SELECT e FROM Employee e WHERE :p MEMBER OF e.projects", 400, { p: { class: "jq.Employee", id: 1 } });
+  assert.deepEqual(ids(await run("SELECT e FROM Employee e WHERE e = :p", { p: { class: "jq.Manager", id: 3 } })), [3]);
+  assert.deepEqual(await run("SELECT e.name FROM Employee e WHERE :p MEMBER OF e.projects ORDER BY e.id", { p: { class: "jq.Project", id: 2 } }), ["Meg", "Xavier"]);
+});
+
 test("BETWEEN and NOT BETWEEN are inclusive", async () => {
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance BETWEEN 0 AND 100.5 ORDER BY c.id"), [1, 3, 5]);
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance NOT BETWEEN 0 AND 100.5 ORDER BY c.id"), [2, 4]);
@@ -455,8 +476,11 @@ test("SQRT, LN and the arc functions outside their domains are null; EXP and POW
   assert.equal(await one("SQRT(-1)"), null);
   assert.deepEqual(await run("SELECT SQRT(:p) FROM Customer c WHERE c.id = 1", { p: -1 }), [null]);
   assert.equal(await one("LN(0)"), null);
-  assert.match((await refused("SELECT EXP(1000) FROM Customer c")).detail, /out of range/);
-  assert.match((await refused("SELECT POWER(10, 400) FROM Customer c")).detail, /out of range/);
+  for (const q of ["SELECT EXP(1000) FROM Customer c", "SELECT POWER(10, 400) FROM Customer c"]) {
+    const { detail } = await refused(q);
+    assert.match(detail, /out of range/);
+    assert.doesNotMatch(detail, /Numerical|result out of range\)/, "in the query's terms, not SQLite's");
+  }
 });
 
 test("CEILING, FLOOR and ROUND(x, n)", async () => {
@@ -466,6 +490,33 @@ test("CEILING, FLOOR and ROUND(x, n)", async () => {
   assert.equal(await one("FLOOR(c.balance)", "c.id = 4"), -21);
   assert.equal(await one("ROUND(1234.5678, 2)"), 1234.57);
   assert.equal(await one("ROUND(c.balance, 0)"), 101);
+});
+
+test("ROUND with negative places rounds to tens, hundreds (as BigDecimal's setScale), halves away from zero", async () => {
+  assert.deepEqual(await run("SELECT ROUND(38, -1), ROUND(35, -1), ROUND(-35, -1), ROUND(1250, -2), ROUND(38, -400) FROM Customer c WHERE c.id = 1"), [[40, 40, -40, 1300, 0]]);
+  assert.deepEqual(await run("SELECT ROUND(c.balance, -2) FROM Customer c ORDER BY c.id"), [100, 300, 0, 0, 0]);
+  assert.deepEqual(await run("SELECT ROUND(c.balance, :p) FROM Customer c WHERE c.id = 2", { p: -2 }), [300]);
+  assert.deepEqual(await run("SELECT ROUND(c.balance, :p) FROM Customer c WHERE c.id = 1", { p: 0 }), [101]);
+});
+
+test("long arithmetic wraps around past 64 bits, as Java's (SQLite would answer a double)", async () => {
+  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE 9223372036854775807L + c.id < 0 ORDER BY c.id"), [1, 2, 3, 4, 5]);
+  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE -(-9223372036854775807L - 1) < 0 AND c.id * 4611686018427387904L = 0 ORDER BY c.id"), [4]);
+});
+
+test("CAST of text to a number reads it as Java does: written text that is no number is a 400 at it, a value that is none is null", async () => {
+  const q = "SELECT CAST('Alice' AS DOUBLE) FROM Customer c";
+  const body = await refused(q);
+  assert.equal(body.position.offset, q.indexOf("'Alice'"));
+  for (const cast of ["CAST('12abc' AS INTEGER)", "CAST('1.5' AS INTEGER)", "CAST('2147483648' AS INTEGER)", "CAST('' AS LONG)", "CAST('NaN' AS DOUBLE)", "CAST('1e999' AS DOUBLE)", "CAST(c.since AS INTEGER)"]) {
+    await refused(`SELECT ${cast} FROM Customer c`);
+  }
+  assert.deepEqual(await run("SELECT CAST('12' AS INTEGER), CAST('-7' AS LONG), CAST(' 2.5 ' AS DOUBLE), CAST('1e3' AS FLOAT), CAST(3.7 AS INTEGER) FROM Customer c WHERE c.id = 1"), [[12, -7, 2.5, 1000, 3]]);
+  assert.deepEqual(await run("SELECT CAST(c.name AS INTEGER) FROM Customer c ORDER BY c.id"), [null, null, null, null, null]);
+  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE CAST(c.name AS DOUBLE) = 0"), []);
+  assert.deepEqual(await run("SELECT CAST(:p AS INTEGER) FROM Customer c WHERE c.id = 1", { p: "42" }), [42]);
+  assert.deepEqual(await run("SELECT CAST(:p AS INTEGER) FROM Customer c WHERE c.id = 1", { p: "4x2" }), [null]);
+  assert.deepEqual(await run("SELECT CAST(:p AS INTEGER) FROM Customer c WHERE c.id = 1", { p: 4.7 }), [4]);
 });
 
 test("SIZE counts collection elements, 0 when empty", async () => {
@@ -727,17 +778,31 @@ describe("TYPE as a value and the other EXTRACT fields", () => {
   });
 
   test("EXTRACT QUARTER, WEEK (ISO 8601), DATE and TIME", async () => {
-    const q = "SELECT EXTRACT(QUARTER FROM c.since), EXTRACT(WEEK FROM c.since), EXTRACT(DATE FROM c.since), EXTRACT(TIME FROM c.since) FROM Customer c WHERE c.since IS NOT NULL ORDER BY c.id";
+    const q = "SELECT EXTRACT(QUARTER FROM c.since), EXTRACT(WEEK FROM c.since), EXTRACT(DATE FROM c.since), EXTRACT(TIME FROM {ts '2020-03-15 10:11:12'}) FROM Customer c WHERE c.since IS NOT NULL ORDER BY c.id";
     const r = await h.get(`/jpql?query=${encodeURIComponent(q)}`);
     assert.equal(r.status, 200, r.text);
     // Alice, since Sunday 2020-03-15: the first quarter, ISO week 11.
-    assert.deepEqual(r.body[0], [1, 11, Date.UTC(2020, 2, 15), 0]);
-    for (const [quarter, week, date, time] of r.body) {
+    assert.deepEqual(r.body[0], [1, 11, Date.UTC(2020, 2, 15), ((10 * 60 + 11) * 60 + 12) * 1000]);
+    for (const [quarter, week, date] of r.body) {
       assert.ok(quarter >= 1 && quarter <= 4);
       assert.ok(week >= 1 && week <= 53);
       assert.equal(date % 86400000, 0);
-      assert.equal(time, 0, "a LocalDate has no time of day");
     }
+  });
+
+  test("EXTRACT of a part the type has not is a 400 at EXTRACT: a LocalTime has no date, a LocalDate no time of day", async () => {
+    for (const [q, mentions] of [
+      ["SELECT EXTRACT(YEAR FROM CURRENT_TIME) FROM Customer c", "a LocalTime has no YEAR"],
+      ["SELECT c.id FROM Customer c WHERE EXTRACT(DAY FROM {t '10:00:00'}) = 1", "a LocalTime has no DAY"],
+      ["SELECT EXTRACT(DATE FROM CURRENT_TIME) FROM Customer c", "a LocalTime has no DATE"],
+      ["SELECT EXTRACT(HOUR FROM c.since) FROM Customer c", "a LocalDate has no HOUR"],
+      ["SELECT EXTRACT(TIME FROM c.since) FROM Customer c", "a LocalDate has no TIME"],
+    ] as const) {
+      const body = await refused(q);
+      assert.ok(body.detail.includes(mentions), `${q}: ${body.detail}`);
+      assert.equal(body.position.offset, q.indexOf("EXTRACT"), q);
+    }
+    assert.deepEqual(await run("SELECT EXTRACT(HOUR FROM {t '10:00:00'}), EXTRACT(DAY FROM {ts '2020-01-02 10:11:12'}) FROM Customer c WHERE c.id = 1"), [[10, 2]]);
   });
 });
 

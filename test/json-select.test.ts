@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "libsql";
+import { createRequire } from "node:module";
 import { JsonNumber, decimalOf, parseJson, stringify } from "../src/json/exact.ts";
 import { Serializer } from "../src/json/serialize.ts";
 import { base64Marks } from "../src/json/sql-values.ts";
@@ -246,9 +246,20 @@ test("byte[] values are written as hex between U+0001 marks and read as base64",
   assert.equal(base64Marks('{"plain":"text"}'), '{"plain":"text"}');
 });
 
+/**
+ * The parser whose fixed stack the estimate is for: SQLite 3.45's, as libSQL's server (sqld) and D1
+ * run it; @libsql/client's own `libsql` 0.5 binding has it. (The embedded store's binding, 0.6, is
+ * SQLite 3.47, whose parser stack grows as needed: it reads every JSON select the estimate passes.)
+ */
+const FixedStackDatabase = createRequire(createRequire(import.meta.url).resolve("@libsql/client"))("libsql") as new (path: string) => {
+  exec(sql: string): void;
+  prepare(sql: string): { raw(on: boolean): { get(): unknown[] } };
+};
+
 describe("the parser nesting estimate", () => {
-  const db = new (Database as unknown as new (path: string) => { exec(sql: string): void; prepare(sql: string): unknown })(":memory:");
+  const db = new FixedStackDatabase(":memory:");
   db.exec("CREATE TABLE t(a, b)");
+  test("is measured on SQLite 3.45's parser", () => assert.match(String(db.prepare("SELECT sqlite_version()").raw(true).get()[0]), /^3\.45\./));
   const parses = (sql: string) => {
     try {
       db.prepare(sql);
@@ -276,7 +287,7 @@ describe("the parser nesting estimate", () => {
       const nested = (n: number) => `SELECT ${open.repeat(n)}1${close.repeat(n)}`;
       assert.ok(parses(nested(1)), `the construct itself parses: ${nested(1)}`);
       let n = 1;
-      while (parses(nested(n + 1))) n++;
+      while (n < 200 && parses(nested(n + 1))) n++;
       // n parses, n + 1 does not.
       assert.ok(parserNesting(nested(n + 1)) > PARSER_BUDGET, `${n + 1} levels overflow the parser, estimated ${parserNesting(nested(n + 1))}`);
       const passed = Math.floor(n * 0.75);

@@ -110,12 +110,24 @@ describe("limits set in the persistence context", () => {
   });
 });
 
-test("the defaults: 1 MiB bodies, depth 64, 10 000 objects, fetch depth 10, 10 000 characters, 100 parameters, 10 s", async () => {
-  assert.deepEqual({ ...DEFAULT_LIMITS }, { bodyBytes: 1 << 20, jsonDepth: 64, objectsPerRequest: 10_000, maxFetchDepth: 10, queryLength: 10_000, queryParameters: 100, requestTimeMs: 10_000 });
+test("the defaults: 1 MiB bodies, depth 64, 10 000 objects, fetch depth 10, 10 000 characters, 100 parameters, 10 s, 32 MiB answers, 1 KiB keys, 32 KiB URLs", async () => {
+  assert.deepEqual({ ...DEFAULT_LIMITS }, { bodyBytes: 1 << 20, jsonDepth: 64, objectsPerRequest: 10_000, maxFetchDepth: 10, queryLength: 10_000, queryParameters: 100, requestTimeMs: 10_000, answerBytes: 32 << 20, keyBytes: 1024, urlBytes: 32 * 1024 });
   const h = await startHarness({ metadata });
   try {
     assertProblem(await h.get(`${BOOK}?maxFetchDepth=11`), 400, /limit maxFetchDepth: 10/);
     assertProblem(await h.post(BOOK, { title: "deep", tags: nested(64) }), 413, /deeper than 64 levels/);
+    // A String key of 1024 UTF-8 bytes is stored and reached by its Location; one byte more is not stored.
+    const at = (local: string) => `${local}@${"x".repeat(1024 - local.length - 1)}`;
+    const created = await h.post("/org.extent.sample.Member", { email: at("edge"), name: "Edge" });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await h.get(created.headers.get("location")!)).body.name, "Edge");
+    const over = await unchanged(h, () => h.post("/org.extent.sample.Member", { email: at("edge") + "x", name: "Over" }));
+    assertProblem(over, 422, /does not fit/);
+    assert.deepEqual(over.body.errors, [{ path: "/email", message: "the key is 1025 bytes long (UTF-8); the limit is 1024 (limit keyBytes)" }]);
+    // A query parameter of 10 000 characters (the queryLength) fits in the default URL, percent-encoded.
+    const long = encodeURIComponent(`title == "${"x".repeat(10_000 - 12)}"`);
+    assert.equal((await h.get(`${BOOK}?filter=${long}`)).status, 200);
+    assertProblem(await h.get(`${BOOK}?filter=${long}&pad=${"x".repeat(32 * 1024)}`), 414, /limit urlBytes/);
   } finally {
     h.close();
   }
@@ -151,8 +163,8 @@ test("a limit that is not a whole number of at least 1 is refused where it is se
 /** The embedded store, slowed down: each batch waits `delayMs` before it runs (a remote store's latency). */
 class SlowStore implements Store {
   delayMs = 0;
-  /** As a synchronous driver: the request's clock cannot interrupt a batch, only refuse the next. */
-  blocking = false;
+  /** As a store that stops its own statements at the deadline it is given (an embedded file). */
+  interrupts = false;
   constructor(private readonly inner: Store) {}
   async batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]> {
     if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
@@ -203,10 +215,10 @@ describe("requestTimeMs: a request that holds the server too long is 503 with Re
     const before = await digest();
     // Item has subclasses, so a PUT looks the object up first; that read ends past the deadline.
     slow.delayMs = 200;
-    slow.blocking = true;
+    slow.interrupts = true;
     const r = await fetch("PUT", `/org.extent.sample.Item/1`, { title: "Changed" });
     slow.delayMs = 0;
-    slow.blocking = false;
+    slow.interrupts = false;
     assert.equal(r.status, 503);
     assert.equal(await digest(), before);
     assert.equal(((await (await fetch("GET", `${BOOK}/1`)).json()) as { title: string }).title, "Kept");
@@ -229,12 +241,12 @@ describe("requestTimeMs: a request that holds the server too long is 503 with Re
   });
 });
 
-test("an embedded file opened by its URL is a blocking store that keeps the request's deadline between statements", async () => {
+test("an embedded file opened by its URL stops its own statements at the request's deadline", async () => {
   const dir = mkdtempSync(join(tmpdir(), "extent-limits-"));
   const store = openLibsqlStore(`file:${join(dir, "t.db")}`);
   try {
-    // Known before the file is open: a request's clock never races a timer against a synchronous engine.
-    assert.equal(store.blocking, true);
+    // Known before the file is open: a request's clock never races a timer against an engine that stops itself.
+    assert.equal(store.interrupts, true);
     const one = { sql: "SELECT 1", params: [] };
     assert.deepEqual((await store.batch([one], "read")).map((r) => r.rows), [[[1]]]);
     await assert.rejects(store.batch([one, one], "read", Date.now() - 1), TimeLimitError);
@@ -256,4 +268,132 @@ test("half a UTF-16 surrogate pair, which no database stores, is refused: 422 in
   } finally {
     h.close();
   }
+});
+
+// --- keyBytes and urlBytes --------------------------------------------------------------------
+
+/** String keys, a composite key of two strings, and references to them (to-one and in a join table). */
+const KEYS_JDO = `<jdo><package name="k">
+  <class name="Tag" identity-type="application">
+    <field name="name" field-type="java.lang.String" primary-key="true"/>
+    <field name="note" field-type="java.lang.String"/>
+  </class>
+  <class name="Pair" identity-type="application" objectid-class="PairKey">
+    <field name="a" field-type="java.lang.String" primary-key="true"/>
+    <field name="b" field-type="java.lang.String" primary-key="true"/>
+  </class>
+  <class name="Post" identity-type="application">
+    <field name="id" field-type="long" primary-key="true" value-strategy="increment"/>
+    <field name="tag" field-type="k.Tag"/>
+    <field name="tags" table="POST_TAGS">
+      <collection element-type="k.Tag"/>
+      <join column="POST_ID"/>
+      <element column="TAG_NAME"/>
+    </field>
+  </class>
+</package></jdo>`;
+const KEYS_MODEL = [{ source: "keys.jdo", text: KEYS_JDO }];
+
+/** 16 UTF-8 bytes in 8 characters: the limit counts bytes, not characters. */
+const EDGE = "é".repeat(8);
+const OVER = EDGE + "x";
+
+/** The keyBytes edge on a handler whose limit is 16: keys in bodies (422 with the path), paths and parameters (400). */
+async function checkKeyEdge(h: Harness): Promise<void> {
+  const tag = (name: string) => `/k.Tag/${q(name)}`;
+  // A key of exactly the limit is stored, answered with its Location, and reachable by path, body key and parameter.
+  const created = await h.post("/k.Tag", { name: EDGE, note: "edge" });
+  assert.equal(created.status, 201, created.text);
+  assert.equal(created.headers.get("location"), tag(EDGE));
+  assert.equal((await h.get(tag(EDGE))).body.note, "edge");
+  assert.equal((await h.call("HEAD", tag(EDGE))).status, 200);
+  assert.equal((await h.post("/k.Post", { tag: { name: EDGE }, tags: [{ name: EDGE }] })).status, 201);
+  assert.equal((await h.get(`/k.Post?filter=${q("tag == :t")}&params=${q(JSON.stringify({ t: { name: EDGE } }))}`)).body.length, 1);
+  assert.equal((await h.post("/k.Pair", { a: "a".repeat(10), b: "b".repeat(6) })).status, 201);
+
+  // One byte more: refused, and nothing is stored.
+  const bad = async (body: unknown, cls: string, path: string) => {
+    const r = await unchanged(h, () => h.post(cls, body));
+    assertProblem(r, 422, /does not fit class/);
+    assert.ok(r.body.errors.some((e: { path: string; message: string }) => e.path === path && /17 bytes.*limit is 16/.test(e.message)), `${path} in ${r.text}`);
+  };
+  await bad({ name: OVER }, "/k.Tag", "/name");
+  await bad({ tag: { name: OVER } }, "/k.Post", "/tag/name");
+  await bad({ tags: [{ name: EDGE }, { name: OVER }] }, "/k.Post", "/tags/1/name");
+  // A composite key counts its parts together.
+  await bad({ a: "a".repeat(10), b: "b".repeat(7) }, "/k.Pair", "");
+  // In a body key (DELETE and GET on the class path): 422; in a path or a parameter: 400.
+  const deleted = await unchanged(h, () => h.del("/k.Tag", { name: OVER }));
+  assertProblem(deleted, 422, /17 bytes.*limit keyBytes/);
+  assert.deepEqual(deleted.body.errors.map((e: { path: string }) => e.path), ["/name"]);
+  for (const path of [tag(OVER), `/k.Pair/${q(JSON.stringify({ a: "a".repeat(10), b: "b".repeat(7) }))}`]) {
+    assertProblem(await h.get(path), 400, /17 bytes.*limit is 16 \(limit keyBytes\)/);
+    assertProblem(await unchanged(h, () => h.put(path, { note: "x" })), 400, /limit keyBytes/);
+    assertProblem(await unchanged(h, () => h.del(path)), 400, /limit keyBytes/);
+  }
+  assertProblem(await h.get(`/k.Post?filter=${q("tag == :t")}&params=${q(JSON.stringify({ t: { name: OVER } }))}`), 400, /parameter :t.*17 bytes.*limit keyBytes/);
+  assertProblem(await h.get(`/jdoql?query=${q("SELECT FROM k.Post WHERE tags.contains(:t)")}&params=${q(JSON.stringify({ t: OVER }))}`), 400, /limit keyBytes/);
+}
+
+describe("keyBytes: how long a key may be, in UTF-8 bytes of its text (the parts of a composite key summed)", () => {
+  test("set in code", async () => {
+    const h = await startHarness({ metadata: KEYS_MODEL, limits: { keyBytes: 16 } });
+    try {
+      await checkKeyEdge(h);
+    } finally {
+      h.close();
+    }
+  });
+
+  test("set as the property extent.limit.key-bytes", async () => {
+    const files = new Map([
+      ["persistence.xml", `<persistence><persistence-unit name="u"><mapping-file>keys.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/><property name="extent.limit.key-bytes" value="16"/></properties></persistence-unit></persistence>`],
+      ["keys.jdo", KEYS_JDO],
+    ]);
+    const { context, problems } = resolveContext(files, "u");
+    assert.deepEqual(problems, []);
+    assert.deepEqual(context.limits, { keyBytes: 16 });
+    const h = await startHarness({ metadata: context.metadata, limits: context.limits });
+    try {
+      await checkKeyEdge(h);
+    } finally {
+      h.close();
+    }
+  });
+
+  test("set with --limit-key-bytes", () => {
+    const cli = parseServeArgs(["--config", "c", "--persistence-context", "p", "--limit-key-bytes", "16", "--limit-url-bytes=300"]);
+    assert.ok(cli.ok);
+    assert.deepEqual(cli.options.limits, { keyBytes: 16, urlBytes: 300 });
+    assert.deepEqual(parseServeArgs(["--config", "c", "--persistence-context", "p", "--limit-key-bytes", "0"]), { ok: false, message: `--limit-key-bytes: must be a whole number of at least 1, got "0"` });
+  });
+});
+
+describe("urlBytes: the longest request target (path and query as sent); 414 beyond, before any work", () => {
+  test("exactly the limit is served, one byte more is 414 with a problem document; set in code and as a property", async () => {
+    const files = new Map([
+      ["persistence.xml", `<persistence><persistence-unit name="u"><mapping-file>keys.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/><property name="extent.limit.url-bytes" value="300"/></properties></persistence-unit></persistence>`],
+      ["keys.jdo", KEYS_JDO],
+    ]);
+    const fromProperty = resolveContext(files, "u");
+    assert.deepEqual(fromProperty.problems, []);
+    assert.deepEqual(fromProperty.context.limits, { urlBytes: 300 });
+    for (const limits of [{ urlBytes: 300 }, fromProperty.context.limits!]) {
+      const h = await startHarness({ metadata: KEYS_MODEL, limits });
+      try {
+        const start = `/k.Tag?filter=${q('name == "')}`;
+        const target = (n: number) => `${start}${"z".repeat(n - start.length - 3)}%22`;
+        assert.equal(target(300).length, 300);
+        assert.equal((await h.get(target(300))).status, 200);
+        for (const method of ["GET", "HEAD", "DELETE"]) {
+          const r = await unchanged(h, () => h.call(method, target(301)));
+          assert.equal(r.status, 414, `${method}: ${r.text}`);
+          if (method !== "HEAD") assertProblem(r, 414, /request target is 301 bytes long; the limit is 300 \(limit urlBytes\)/);
+        }
+        assertProblem(await unchanged(h, () => h.post(`/k.Tag?x=${"y".repeat(300)}`, { name: "t" })), 414, /limit urlBytes/);
+      } finally {
+        h.close();
+      }
+    }
+  });
 });

@@ -49,7 +49,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     const seeded = await seedIfEmpty(handler, JSON.parse(readFileSync(options.seed, "utf8")), options.prefix);
     if (seeded) console.log(`Seeded ${seeded} object(s) from ${options.seed}`);
   }
-  const served = await serve(handler.fetch, options.port, options.host).catch((e: Error) => fail(`extent serve: cannot listen on ${options.host}:${options.port}: ${e.message}`));
+  const served = await serve(handler.fetch, options.port, options.host, handler.limits.urlBytes).catch((e: Error) => fail(`extent serve: cannot listen on ${options.host}:${options.port}: ${e.message}`));
   console.log(`Extent serves "${context.name}" at ${served.url}${options.prefix} (${served.runtime})`);
 }
 

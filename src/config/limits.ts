@@ -21,10 +21,27 @@ export interface Limits {
   queryParameters: number;
   /**
    * Longest time a request may hold the server before its answer starts, in milliseconds: 503 with
-   * `Retry-After` beyond. Checked before each round trip to the store and while a read waits for
-   * one; a write batch once sent is waited for, so an answer never hides a write that happened.
+   * `Retry-After` beyond. Kept at the store: embedded files interrupt a running statement and roll
+   * its batch back; other stores give a read up and wait for a write once sent, so an answer never
+   * hides a write that happened.
    */
   requestTimeMs: number;
+  /**
+   * Largest answer the server builds at once, in bytes of its JSON (a whole answer, or one page of a
+   * streamed extent): 400 beyond, naming the limit and how to ask for less. Enforced while the
+   * answer is written, in SQL where SQL writes it, so nothing much larger is ever built. Rows a
+   * query projects count at least 32 + 8 per column bytes each: what the server holds them in.
+   */
+  answerBytes: number;
+  /**
+   * Longest key, in UTF-8 bytes of its text as a path carries it (a string's characters, a
+   * number's digits, an ancestor key's JSON), the parts of a composite key summed: 422 in a body
+   * (with the path), 400 in a path or a parameter. Keeps every `Location` and path within what
+   * clients and proxies carry.
+   */
+  keyBytes: number;
+  /** Longest request target (path and query, percent-encoded as sent) in bytes: 414 beyond. */
+  urlBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -35,6 +52,10 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   queryLength: 10_000,
   queryParameters: 100,
   requestTimeMs: 10_000,
+  answerBytes: 32 * 1024 * 1024,
+  keyBytes: 1024,
+  // A query of queryLength characters fits, percent-encoded, unless most of them need escaping.
+  urlBytes: 32 * 1024,
 });
 
 /** Names of the limits as properties (`extent.limit.body-bytes`) and CLI flags (`--limit-body-bytes`). */
@@ -46,6 +67,9 @@ export const LIMIT_NAMES: Readonly<Record<keyof Limits, string>> = {
   queryLength: "query-length",
   queryParameters: "query-parameters",
   requestTimeMs: "request-time-ms",
+  answerBytes: "answer-bytes",
+  keyBytes: "key-bytes",
+  urlBytes: "url-bytes",
 };
 
 export const LIMIT_PROPERTY = (name: keyof Limits) => `extent.limit.${LIMIT_NAMES[name]}`;
@@ -59,6 +83,9 @@ const LimitsSchema = v.strictObject({
   queryLength: v.optional(positive),
   queryParameters: v.optional(positive),
   requestTimeMs: v.optional(positive),
+  answerBytes: v.optional(positive),
+  keyBytes: v.optional(positive),
+  urlBytes: v.optional(positive),
 });
 
 /**

@@ -7,19 +7,21 @@ import { Hono, type Context } from "hono";
 import type { ClassMeta } from "../metadata/model.ts";
 import { type FetchPlan, parseFetchPlan } from "../plan/fetch-plan.ts";
 import { deleteExtent, deleteObject } from "../service/delete.ts";
-import { getObject, objectExists } from "../service/read.ts";
+import { getObject, objectVersion } from "../service/read.ts";
+import { noSuchObject } from "../service/absent.ts";
 import { extentBody } from "../service/read-extent.ts";
 import type { Runtime } from "../service/runtime.ts";
 import { DeadlineStore } from "../store/deadline-store.ts";
-import { CountingStore, StoreBusyError, TimeLimitError } from "../store/store.ts";
+import { CountingStore, StoreBusyError, StoreMemoryError, StoreTooBigError, TimeLimitError } from "../store/store.ts";
+import { AnswerTooLargeError } from "../json/answer-budget.ts";
 import { createObject, updateObject } from "../service/write.ts";
 import { readJsonBody } from "./body.ts";
 import { stringify } from "../json/exact.ts";
 import { keyFromObject, keyFromPath } from "./keys.ts";
-import { etagOf, notModified, writePrecondition } from "./conditional.ts";
+import { collectionNotModified, etagOf, notModified, writePreconditions } from "./conditional.ts";
 import type { ObjectJson } from "../json/answer.ts";
 import { HttpError, problem } from "./problem.ts";
-import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
+import { checkBodyShape, checkParameterCount, checkQueryLength, checkUrlLength } from "./request-limits.ts";
 import { queryText } from "./query-params.ts";
 import { QueryError } from "../query/errors.ts";
 import { bindParams, parseParams } from "../query/params.ts";
@@ -28,6 +30,12 @@ import { countMatches, runQuery } from "../query/run.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const QUERY_PATHS = new Set(["jdoql", "query", "jpql"]);
+
+/**
+ * The methods of each served path (HEAD answers what GET would, without the body). Any other
+ * method answers 405 with this `Allow`; OPTIONS answers 204 with it.
+ */
+const METHODS = { root: "GET, HEAD", query: "GET, HEAD", class: "GET, HEAD, POST, DELETE", object: "GET, HEAD, PUT, DELETE" };
 
 type Env = { Variables: { rt: Runtime } };
 
@@ -39,6 +47,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   let isReady = false;
   void ready().then(() => (isReady = true), () => {});
   base.use(async (c, next) => {
+    checkUrlLength(c.req.url, shared.limits);
     if (!isReady) await ready();
     // The request's own clock (limits.requestTimeMs) and, for Server-Timing, its own count of
     // what it cost the store.
@@ -68,7 +77,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       if (QUERY_PATHS.has(name)) {
         // GET /jdoql/x: the query path has nothing below it; another method on it is the 405.
         if (c.req.method === "GET" || c.req.method === "HEAD") throw new HttpError(404, `no resource at ${new URL(c.req.url).pathname}: give a query as /${name}?query=...`);
-        throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: "GET, HEAD" } });
+        throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: METHODS.query } });
       }
       throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
     }
@@ -100,21 +109,33 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   /** A composite key may come in the body of GET, HEAD and DELETE on the class path. */
   const bodyKey = async (c: Context<Env>, meta: ClassMeta): Promise<unknown[] | undefined> => {
     const body = await readBody(c, false);
-    return body === undefined ? undefined : keyFromObject(shared.model, meta, body);
+    return body === undefined ? undefined : keyFromObject(shared.model, meta, body, shared.limits.keyBytes, "body");
   };
 
   /** The `ETag` header of an object of a versioned class: its version. */
-  const tagged = (object: ObjectJson): Record<string, string> => {
+  const tagged = (object: Pick<ObjectJson, "version">): Record<string, string> => {
     const etag = etagOf(object.version);
     return etag ? { etag } : {};
   };
 
-  /** One object, or 304 when the client's `If-None-Match` names its current version. */
-  const objectAnswer = (c: Context<Env>, object: ObjectJson): Response => {
+  /** One object; 412 when `If-Match` fails, 304 when `If-None-Match` does (src/http/conditional.ts). */
+  const objectAnswer = (c: Context<Env>, meta: ClassMeta, key: unknown[], object: Pick<ObjectJson, "version"> & { json?: string }): Response => {
     const headers = tagged(object);
-    if (notModified(c.req.raw, headers.etag)) return new Response(null, { status: 304, headers });
-    return jsonText(c, object.json, 200, headers);
+    if (notModified(c.req.raw, headers.etag, `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`)) return new Response(null, { status: 304, headers });
+    return object.json === undefined ? new Response(null, { status: 200, headers }) : jsonText(c, object.json, 200, headers);
   };
+
+  /** HEAD of one object: its existence and ETag, read without the object. */
+  const headAnswer = async (c: Context<Env>, meta: ClassMeta, key: unknown[]): Promise<Response> => {
+    const found = await objectVersion(c.var.rt, meta, key);
+    // Absent: GET's 404, headers and all (the body is dropped for HEAD).
+    if (!found) throw noSuchObject(c.var.rt.model, meta, key);
+    return objectAnswer(c, meta, key, found);
+  };
+
+  /** A collection's answer (extent, filter, query), unless a precondition says 412 or 304. */
+  const unlessNotModified = async (c: Context<Env>, what: string, answer: () => Promise<Response>): Promise<Response> =>
+    collectionNotModified(c.req.raw, what) ? new Response(null, { status: 304 }) : answer();
 
   /** The path of an object, from its identity (its key fields as JSON, or `_id`). */
   const location = (meta: ClassMeta, object: Record<string, unknown>): string => {
@@ -141,7 +162,9 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       const { text, params, given } = queryOf(c, "query", "JDOQL query");
       if (!text?.trim()) throw new HttpError(400, "give the JDOQL query as ?query=... (URL-encoded)");
       const prepared = prepareJdoql(rt.model, text);
-      return jsonText(c, await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params)));
+      const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
+      const fetch = fetchPlanOf(c, undefined, params);
+      return unlessNotModified(c, "a query's answer", async () => jsonText(c, await runQuery(rt, prepared, values, fetch)));
     });
   }
   // JPQL: /jpql?query=Q and the raw /jpql?Q.
@@ -150,7 +173,9 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const { text, params, given } = queryOf(c, "query", "JPQL query");
     if (!text?.trim()) throw new HttpError(400, "give the JPQL query as ?query=... (URL-encoded)");
     const prepared = prepareJpql(rt.model, text);
-    return jsonText(c, await runQuery(rt, prepared, bindParams(prepared.params, given), fetchPlanOf(c, undefined, params)));
+    const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
+    const fetch = fetchPlanOf(c, undefined, params);
+    return unlessNotModified(c, "a query's answer", async () => jsonText(c, await runQuery(rt, prepared, values, fetch)));
   });
 
   app.get("/:class", async (c) => {
@@ -160,22 +185,24 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     if (filter !== undefined) {
       if (!filter.trim()) throw new HttpError(400, "the filter is empty");
       const prepared = prepareFilter(rt.model, meta, filter);
-      const values = bindParams(prepared.params, given);
+      const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
       if (c.req.method === "HEAD") {
-        const count = await countMatches(rt, prepared, values);
-        return new Response(null, { status: count === 1 ? 200 : 404, headers: { "x-match-count": String(count) } });
+        return unlessNotModified(c, "a filter's answer", async () => {
+          const count = await countMatches(rt, prepared, values);
+          return new Response(null, { status: count === 1 ? 200 : 404, headers: { "x-match-count": String(count) } });
+        });
       }
-      return jsonText(c, await runQuery(rt, prepared, values, fetchPlanOf(c, undefined, params)));
+      const fetch = fetchPlanOf(c, undefined, params);
+      return unlessNotModified(c, "a filter's answer", async () => jsonText(c, await runQuery(rt, prepared, values, fetch)));
     }
     const fetch = fetchPlanOf(c, undefined, params);
     const key = await bodyKey(c, meta);
-    if (c.req.method === "HEAD") {
-      if (!key) throw new HttpError(400, "HEAD on a class needs a key (in the body) or a filter");
-      return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
-    }
-    if (key) return objectAnswer(c, await getObject(rt, meta, key, fetch));
+    const head = c.req.method === "HEAD";
+    if (key) return head ? headAnswer(c, meta, key) : objectAnswer(c, meta, key, await getObject(rt, meta, key, fetch));
+    // The extent is always there (an empty one is `[]`): HEAD answers GET's 200 without reading it.
+    if (head) return unlessNotModified(c, `the extent of ${meta.name}`, async () => jsonText(c, ""));
     // Text when the extent fits one page, else a stream of pages (see src/service/read-extent.ts).
-    return new Response(await extentBody(rt, meta, fetch), { headers: { "content-type": JSON_TYPE } });
+    return unlessNotModified(c, `the extent of ${meta.name}`, async () => new Response(await extentBody(rt, meta, fetch), { headers: { "content-type": JSON_TYPE } }));
   });
 
   app.post("/:class", async (c) => {
@@ -183,6 +210,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     const meta = classOf(c);
     const fetch = fetchPlanOf(c, rt.writeFetchPlan);
     const body = await readBody(c, true);
+    collectionNotModified(c.req.raw, `the extent of ${meta.name}`);
     const result = await createObject(rt, meta, body, fetch);
     return jsonText(c, result.object.json, 201, { location: location(result.meta, result.identity), ...tagged(result.object) });
   });
@@ -195,44 +223,50 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     // `/{class}/` is an empty key, not the class: it must never delete the whole extent.
     if (url.pathname.endsWith("/")) throw new HttpError(400, `the key is empty: DELETE ${url.pathname}{key} deletes one object, DELETE ${url.pathname.slice(0, -1)} the whole extent`);
     const key = await bodyKey(c, meta);
-    if (key) await deleteObject(rt, meta, key, writePrecondition(c.req.raw, meta));
-    else await deleteExtent(rt, meta);
+    if (key) await deleteObject(rt, meta, key, writePreconditions(c.req.raw, meta));
+    else {
+      collectionNotModified(c.req.raw, `the extent of ${meta.name}`);
+      await deleteExtent(rt, meta);
+    }
     return c.body(null, 204);
   });
 
   app.get("/:class/:key", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    const key = keyFromPath(rt.model, meta, c.req.param("key"));
-    if (c.req.method === "HEAD") return (await objectExists(rt, meta, key)) ? c.body(null, 200) : c.body(null, 404);
-    return objectAnswer(c, await getObject(rt, meta, key, fetchPlanOf(c)));
+    const key = keyFromPath(rt.model, meta, c.req.param("key"), rt.limits.keyBytes);
+    const fetch = fetchPlanOf(c); // HEAD too: a fetch plan GET refuses is HEAD's 400 as well
+    if (c.req.method === "HEAD") return headAnswer(c, meta, key);
+    return objectAnswer(c, meta, key, await getObject(rt, meta, key, fetch));
   });
 
   app.put("/:class/:key", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    const key = keyFromPath(rt.model, meta, c.req.param("key"));
+    const key = keyFromPath(rt.model, meta, c.req.param("key"), rt.limits.keyBytes);
     const fetch = fetchPlanOf(c, rt.writeFetchPlan);
     const body = await readBody(c, true);
-    const { object } = await updateObject(rt, meta, key, body, fetch, writePrecondition(c.req.raw, meta));
+    const { object } = await updateObject(rt, meta, key, body, fetch, writePreconditions(c.req.raw, meta));
     return jsonText(c, object.json, 200, tagged(object));
   });
 
   app.delete("/:class/:key", async (c) => {
     const rt = c.var.rt;
     const meta = classOf(c);
-    await deleteObject(rt, meta, keyFromPath(rt.model, meta, c.req.param("key")), writePrecondition(c.req.raw, meta));
+    await deleteObject(rt, meta, keyFromPath(rt.model, meta, c.req.param("key"), rt.limits.keyBytes), writePreconditions(c.req.raw, meta));
     return c.body(null, 204);
   });
 
-  // Any other method on a known path shape: 405 with the methods that are allowed.
-  const allow = (methods: string) => (c: Context<Env>) => {
-    classOf(c);
-    throw new HttpError(405, `${c.req.method} is not allowed here; allowed: ${methods}`, { headers: { allow: methods } });
+  // Any other method on a served path: OPTIONS is 204, the rest 405, each with the path's methods.
+  const others = (methods: string, what: string, served: (c: Context<Env>) => unknown = () => {}) => (c: Context<Env>) => {
+    served(c); // an unknown class is a 404 whatever the method
+    if (c.req.method === "OPTIONS") return c.body(null, 204, { allow: methods });
+    throw new HttpError(405, `${c.req.method} is not allowed on ${what}; allowed: ${methods}`, { headers: { allow: methods } });
   };
-  for (const path of ["/jdoql", "/query", "/jpql"]) app.all(path, (c) => { throw new HttpError(405, `${c.req.method} is not allowed on ${path}: queries are GET`, { headers: { allow: "GET, HEAD" } }); });
-  app.all("/:class", allow("GET, HEAD, POST, DELETE"));
-  app.all("/:class/:key", allow("GET, HEAD, PUT, DELETE"));
+  app.all("/", others(METHODS.root, "the root"));
+  for (const path of ["/jdoql", "/query", "/jpql"]) app.all(path, others(METHODS.query, `${path}: queries are GET`));
+  app.all("/:class", others(METHODS.class, "a class", classOf));
+  app.all("/:class/:key", others(METHODS.object, "an object", classOf));
 
   base.notFound((c) => problem(404, `no resource at ${new URL(c.req.url).pathname}`));
   base.onError((error) => {
@@ -246,6 +280,12 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
     }
     if (error instanceof TimeLimitError) {
       return problem(503, `the request took longer than this server allows (limit requestTimeMs: ${error.limitMs} ms); nothing was changed, retry later or ask for less`, { headers: { "retry-after": "1" } });
+    }
+    if (error instanceof AnswerTooLargeError || error instanceof StoreTooBigError) {
+      return problem(400, `the answer would be larger than this server builds at once (limit answerBytes: ${shared.limits.answerBytes} bytes); ask for less: a range (RANGE in a query), a smaller fetch group or a smaller maxFetchDepth`);
+    }
+    if (error instanceof StoreMemoryError) {
+      return problem(503, "the server cannot spare the memory this request needs now; nothing was changed: retry later, or ask for less (a range, a smaller maxFetchDepth)", { headers: { "retry-after": "1" } });
     }
     if (error instanceof StoreBusyError) {
       return problem(503, "the database is busy with another writer; retry the request", { headers: { "retry-after": "1" } });

@@ -1,6 +1,9 @@
 /**
- * Reading a JSON request body within the size limit: 415 for non-JSON media types, 413 when too
- * large, 400 when malformed: not JSON, or not UTF-8 at all (JSON text is UTF-8, RFC 8259 §8.1).
+ * Reading a JSON request body: one decision for every request that sends one. Its media type
+ * must be JSON (415 otherwise, a missing one included: no HTML form or `sendBeacon` can send it
+ * without a CORS preflight); its content coding `identity`, `gzip` or `deflate` (415 otherwise,
+ * with `Accept-Encoding`); its size, after decoding, within the limit (413); its text UTF-8 (JSON
+ * text is, RFC 8259 §8.1) and JSON (400).
  */
 import { HttpError } from "./problem.ts";
 import { findJsonSyntaxError } from "./json-syntax.ts";
@@ -8,9 +11,26 @@ import { parseJson } from "../json/exact.ts";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-function isJson(contentType: string): boolean {
-  const media = contentType.split(";")[0]!.trim().toLowerCase();
-  return media === "application/json" || media.endsWith("+json");
+/** `application/json` or `application/<x>+json`, parameters (charset) aside. */
+const JSON_MEDIA = /^application\/([!#$%&'*.^_`|~0-9a-z-]+\+)?json$/;
+
+function checkMediaType(request: Request): void {
+  const contentType = request.headers.get("content-type");
+  if (contentType !== null && JSON_MEDIA.test(contentType.split(";")[0]!.trim().toLowerCase())) return;
+  const given = contentType === null ? "no Content-Type" : `Content-Type ${contentType}`;
+  throw new HttpError(415, `the body must be JSON, sent with Content-Type: application/json; this request has ${given}`, { headers: { "accept-post": "application/json" } });
+}
+
+/** The content codings a body may come in, as `DecompressionStream` formats (RFC 9110 §8.4.1). */
+const CODINGS: Record<string, CompressionFormat | undefined> = { identity: undefined, gzip: "gzip", "x-gzip": "gzip", deflate: "deflate" };
+
+/** The decoding a body needs (undefined: none); 415 with the codings taken for any other. */
+function codingOf(request: Request): CompressionFormat | undefined {
+  const header = request.headers.get("content-encoding");
+  if (header === null || header.trim() === "") return undefined;
+  const coding = header.trim().toLowerCase();
+  if (Object.hasOwn(CODINGS, coding)) return CODINGS[coding];
+  throw new HttpError(415, `the body's Content-Encoding ${JSON.stringify(header)} is not taken: send it as gzip, deflate or identity (one coding)`, { headers: { "accept-encoding": "gzip, deflate" } });
 }
 
 /**
@@ -27,35 +47,43 @@ function mayHaveBody(request: Request): boolean {
 const tooLarge = (limit: number) => new HttpError(413, `the body is larger than the limit of ${limit} bytes`);
 
 /**
- * The raw text of the body, or `undefined` when there is none. A body whose length is declared
- * (and within the limit) is read at once, which servers do fastest (@hono/node-server takes the
- * socket's bytes without building a Request); one without is read chunk by chunk and given up as
- * soon as it passes the limit.
+ * The raw text of the body, or `undefined` when there is none. A plain body whose length is
+ * declared (and within the limit) is read at once, which servers do fastest (@hono/node-server
+ * takes the socket's bytes without building a Request); any other is read chunk by chunk, decoded
+ * as it comes, and given up as soon as the decoded bytes pass the limit: a small compressed body
+ * that would decode to gigabytes costs no more than the limit.
  */
 export async function readBodyText(request: Request, limit: number): Promise<string | undefined> {
   const length = request.headers.get("content-length");
   const declared = length !== null && /^\s*\d+\s*$/.test(length) ? Number(length) : undefined;
   if (declared !== undefined && declared > limit) throw new HttpError(413, `the body is ${declared} bytes; the limit is ${limit} bytes`);
-  if (!mayHaveBody(request)) return undefined;
-  if (declared !== undefined) {
-    if (declared === 0) return undefined;
+  if (!mayHaveBody(request) || declared === 0) return undefined;
+  const coding = codingOf(request);
+  if (declared !== undefined && !coding) {
     const bytes = await request.arrayBuffer();
     if (bytes.byteLength > limit) throw tooLarge(limit);
     return bytes.byteLength ? utf8(new Uint8Array(bytes)) : undefined;
   }
   if (!request.body) return undefined;
-  const reader = request.body.getReader();
+  const stream = coding ? request.body.pipeThrough(new DecompressionStream(coding)) : request.body;
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
+    let next: ReadableStreamReadResult<Uint8Array>;
+    try {
+      next = await reader.read();
+    } catch (error) {
+      if (!coding) throw error;
+      throw new HttpError(400, `the body is not valid ${coding}: it cannot be decoded`);
+    }
+    if (next.done) break;
+    size += next.value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      await reader.cancel().catch(() => {});
       throw tooLarge(limit);
     }
-    chunks.push(value);
+    chunks.push(next.value);
   }
   if (size === 0) return undefined;
   const bytes = new Uint8Array(size);
@@ -99,13 +127,12 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 }
 
 export async function readJsonBody(request: Request, limit: number, required: boolean): Promise<unknown> {
-  const contentType = request.headers.get("content-type");
   const text = await readBodyText(request, limit);
   if (text === undefined) {
     if (required) throw new HttpError(400, "the request needs a JSON body");
     return undefined;
   }
-  if (contentType && !isJson(contentType)) throw new HttpError(415, `the body must be JSON (Content-Type: application/json), not ${contentType}`, { headers: { "accept-post": "application/json" } });
+  checkMediaType(request);
   try {
     // Numbers a double cannot hold keep their digits (src/json/exact.ts).
     return parseJson(text);

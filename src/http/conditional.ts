@@ -1,9 +1,12 @@
 /**
- * Conditional requests on versioned classes (RFC 9110 §13): an object's entity tag is its
- * version, `"3"`. `If-Match` on PUT and DELETE makes the write wait for nothing and change
- * nothing unless the version is still the one the client read (412 otherwise: optimistic
- * concurrency); `If-None-Match` on GET answers 304 when the client's copy is current. The version
- * is compared inside the write batch (a guard), so no other writer can slip in between.
+ * Conditional requests (RFC 9110 §13), decided here and nowhere else. An object of a versioned
+ * class has an entity tag, its version (`"3"`); an object of an unversioned class, an extent, a
+ * filter's or a query's answer has none. `If-Match` holds when it is `*` and the resource exists,
+ * or when one of its strong tags is the current one; when it fails the answer is 412 whatever the
+ * method, GET included, and nothing changes. `If-None-Match` then holds unless it is `*` or names
+ * the current tag (weak comparison); when it fails GET and HEAD answer 304, other methods 412.
+ * An absent object is 404 before any precondition (§13.2.1). On PUT and DELETE of an object the
+ * version is compared inside the write batch (a guard), so no other writer can slip in between.
  */
 import type { ClassMeta } from "../metadata/model.ts";
 import type { VersionCondition } from "../plan/write-plan.ts";
@@ -43,36 +46,65 @@ function versions(tags: { tag: string }[]): number[] {
 }
 
 /**
- * The precondition of a PUT or DELETE on `meta`, if the request has one. `If-Match` compares
- * strongly (a weak tag never matches), `If-None-Match` weakly. A class without a version has no
- * entity tag: `If-Match` naming tags fails at once (412).
+ * The preconditions of a PUT or DELETE on an object of `meta`, each checked by a guard of the
+ * write batch. `If-Match` compares strongly (a weak tag never matches), `If-None-Match` weakly;
+ * `If-Match: *` adds nothing to the batch's existence guard (404). A class without a version has
+ * no entity tag: `If-Match` naming tags fails at once (412), `If-None-Match` naming tags holds.
  */
-export function writePrecondition(request: Request, meta: ClassMeta): Precondition | undefined {
+export function writePreconditions(request: Request, meta: ClassMeta): Precondition[] {
+  const out: Precondition[] = [];
   const ifMatch = request.headers.get("if-match");
   if (ifMatch !== null) {
     const tags = parseTags("If-Match", ifMatch);
-    if (tags === "*") return undefined; // any current object: the batch's existence guard says so already (404)
-    if (!meta.version) throw new HttpError(412, `If-Match cannot hold: ${meta.name} is not versioned, so its objects have no entity tag`);
-    return { header: "If-Match", value: ifMatch, want: "match", versions: versions(tags.filter((t) => !t.weak)) };
+    if (tags !== "*") {
+      if (!meta.version) throw new HttpError(412, `If-Match cannot hold: ${meta.name} is not versioned, so its objects have no entity tag`);
+      out.push({ header: "If-Match", value: ifMatch, want: "match", versions: versions(tags.filter((t) => !t.weak)) });
+    }
   }
   const ifNoneMatch = request.headers.get("if-none-match");
   if (ifNoneMatch !== null) {
     const tags = parseTags("If-None-Match", ifNoneMatch);
-    if (tags !== "*" && !meta.version) return undefined;
-    return { header: "If-None-Match", value: ifNoneMatch, want: "none", versions: tags === "*" ? "*" : versions(tags) };
+    if (tags === "*" || meta.version) out.push({ header: "If-None-Match", value: ifNoneMatch, want: "none", versions: tags === "*" ? "*" : versions(tags) });
   }
-  return undefined;
+  return out;
 }
 
-/** GET: true when `If-None-Match` names the object's current tag (or `*`), so 304 is the answer. */
-export function notModified(request: Request, etag: string | undefined): boolean {
+/**
+ * GET and HEAD of one existing object whose entity tag is `etag` (undefined when its class is
+ * not versioned): throws 412 when `If-Match` fails; true when `If-None-Match` fails, so the
+ * answer is 304.
+ */
+export function notModified(request: Request, etag: string | undefined, what: string): boolean {
+  const ifMatch = request.headers.get("if-match");
+  if (ifMatch !== null) {
+    const tags = parseTags("If-Match", ifMatch);
+    if (tags !== "*" && !tags.some((t) => !t.weak && `"${t.tag}"` === etag)) {
+      throw new HttpError(412, etag === undefined ? `If-Match cannot hold: ${what} is not versioned, so it has no entity tag` : `If-Match failed: the entity tag of ${what} is ${etag}, not ${ifMatch}`);
+    }
+  }
   const header = request.headers.get("if-none-match");
-  if (header === null || etag === undefined) return false;
+  if (header === null) return false;
   const tags = parseTags("If-None-Match", header);
-  return tags === "*" || tags.some((t) => `"${t.tag}"` === etag);
+  return tags === "*" || (etag !== undefined && tags.some((t) => `"${t.tag}"` === etag));
 }
 
-export function preconditionFailed(condition: Precondition, what: string): HttpError {
-  const expectation = condition.want === "match" ? `is not ${condition.value}` : `matches ${condition.value}`;
-  return new HttpError(412, `${condition.header} failed: the version of ${what} ${expectation}; GET it for its current ETag and retry`);
+/**
+ * A request on a collection (an extent, a filter's or a query's answer, `DELETE /{class}`): a
+ * collection has no entity tag and always exists, so only `If-Match: *` holds (412 otherwise) and
+ * `If-None-Match: *` fails (true for GET and HEAD, which answer 304; 412 for other methods).
+ */
+export function collectionNotModified(request: Request, what: string): boolean {
+  const ifMatch = request.headers.get("if-match");
+  if (ifMatch !== null && parseTags("If-Match", ifMatch) !== "*") throw new HttpError(412, `If-Match cannot hold: ${what} has no entity tag; only If-Match: * matches it`);
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch === null || parseTags("If-None-Match", ifNoneMatch) !== "*") return false;
+  if (request.method === "GET" || request.method === "HEAD") return true;
+  throw new HttpError(412, `If-None-Match failed: ${what} exists`);
+}
+
+/** The 412 of a write whose guard found the version failing one of `conditions`. */
+export function preconditionFailed(conditions: readonly Precondition[], what: string): HttpError {
+  const failed = conditions.map((c) => `${c.header} ${c.value}`).join(" and ");
+  const expectation = conditions.map((c) => (c.want === "match" ? `is not ${c.value}` : `matches ${c.value}`)).join(" or ");
+  return new HttpError(412, `${conditions.length === 1 ? `${conditions[0]!.header} failed` : `${failed}: one failed`}: the version of ${what} ${expectation}; GET it for its current ETag and retry`);
 }

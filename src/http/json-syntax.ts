@@ -14,8 +14,8 @@ class Stop {
   constructor(readonly at: number, readonly expected: string) {}
 }
 
-/** The first syntax error in `text` (which `JSON.parse` refused), or undefined if there is none. */
-export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
+/** The first syntax error in `text` (which `JSON.parse` refused), or undefined if there is none; `what` names the text. */
+export function findJsonSyntaxError(text: string, what = "the body"): JsonSyntaxError | undefined {
   let i = 0;
   const ws = () => {
     while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
@@ -102,14 +102,14 @@ export function findJsonSyntaxError(text: string): JsonSyntaxError | undefined {
   try {
     value();
     ws();
-    if (i < text.length) expect("the end of the body");
+    if (i < text.length) expect(`the end of ${what}`);
     return undefined;
   } catch (stop) {
     if (!(stop instanceof Stop)) throw stop;
     const before = text.slice(0, stop.at);
     const line = before.split("\n").length;
     const column = stop.at - before.lastIndexOf("\n");
-    const found = stop.at < text.length ? JSON.stringify(text[stop.at]) : "the end of the body";
+    const found = stop.at < text.length ? JSON.stringify(text[stop.at]) : `the end of ${what}`;
     return { message: `expected ${stop.expected} at line ${line}, column ${column}, found ${found}`, offset: stop.at, line, column };
   }
 }

@@ -15,15 +15,18 @@ export interface ProblemExtras {
   headers?: Record<string, string>;
 }
 
-const TITLES: Record<number, string> = {
+export const TITLES: Readonly<Record<number, string>> = {
   400: "Bad Request",
   404: "Not Found",
   405: "Method Not Allowed",
+  408: "Request Timeout",
   409: "Conflict",
   412: "Precondition Failed",
   413: "Content Too Large",
+  414: "URI Too Long",
   415: "Unsupported Media Type",
   422: "Unprocessable Content",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   503: "Service Unavailable",
 };
@@ -39,7 +42,17 @@ export class HttpError extends Error {
   }
 }
 
+export const PROBLEM_TYPE = "application/problem+json; charset=utf-8";
+
 export function problem(status: number, detail: string, extras: ProblemExtras = {}, instance?: string): Response {
+  return new Response(problemText(status, detail, extras, instance), {
+    status,
+    headers: { "content-type": PROBLEM_TYPE, ...extras.headers },
+  });
+}
+
+/** The problem document's JSON text (for answers written without a Response, see src/runtime/node-client-errors.ts). */
+export function problemText(status: number, detail: string, extras: ProblemExtras = {}, instance?: string): string {
   const body: Record<string, unknown> = {
     type: `https://extent.dev/problems/${status}`,
     title: TITLES[status] ?? "Error",
@@ -50,8 +63,5 @@ export function problem(status: number, detail: string, extras: ProblemExtras = 
   if (extras.errors) body.errors = extras.errors;
   if (extras.position) body.position = extras.position;
   if (extras.expected) body.expected = extras.expected;
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/problem+json; charset=utf-8", ...extras.headers },
-  });
+  return JSON.stringify(body);
 }

@@ -1,12 +1,26 @@
 /**
  * The request limits that the HTTP layer checks before any work starts (see src/config/limits.ts):
- * the shape of a JSON body, the length of a query text and the number of its parameter values.
+ * the length of the URL, the shape of a JSON body, the length of a query text and the number of
+ * its parameter values.
  * Body size is checked while the body is read (body.ts), time by the store (deadline-store.ts).
  */
 import type { Limits } from "../config/limits.ts";
 import { JsonNumber } from "../json/exact.ts";
 import { pointer } from "../json/values.ts";
 import { HttpError } from "./problem.ts";
+
+/**
+ * The request target (path and query, percent-encoded as sent) no longer than the limit: 414
+ * beyond, first of all. `url` is a Request's absolute URL, ASCII once parsed, so its length is
+ * its size in bytes.
+ */
+export function checkUrlLength(url: string, limits: Pick<Limits, "urlBytes">): void {
+  const path = url.indexOf("/", url.indexOf("//") + 2);
+  const length = path < 0 ? 1 : url.length - path;
+  if (length > limits.urlBytes) {
+    throw new HttpError(414, `the request target is ${length} bytes long; the limit is ${limits.urlBytes} (limit urlBytes): send less in the query, or a shorter key`);
+  }
+}
 
 /**
  * How deeply a parsed body nests and how many objects it holds, walked with an explicit stack, so

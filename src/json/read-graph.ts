@@ -2,9 +2,11 @@
  * Reading a request body into an object graph: every JSON object becomes a node of a class
  * (its `"class"`, or the declared type), with validated, stored-form values. Nothing touches the
  * store here; every bad value is collected with its JSON pointer so one 422 lists them all.
- * Two objects with the same identity in one body are the same node (cycles by identity).
+ * Two objects with the same identity in one body are the same node (cycles by identity): their
+ * fields are joined, and a field given two different values, or classes neither of which is
+ * the other's superclass, is an error at the later object (one object cannot be two things).
  */
-import { keyFieldColumns, keyString } from "../mapping/keys.ts";
+import { keyClassProblem, keyFieldColumns, keyLengthProblem, keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
 import { JsonNumber, parseJson, stringify } from "./exact.ts";
 import { isWholeNumber } from "./sql-values.ts";
@@ -43,10 +45,13 @@ function describe(json: unknown): string {
   return json === null ? "null" : Array.isArray(json) ? "an array" : json instanceof JsonNumber ? "number" : typeof json;
 }
 
-export function readGraph(model: Model, declared: ClassMeta, body: unknown): Graph {
+/** `keyBytes`: the longest key an object of the body may give (limits.keyBytes), its own or a reference's. */
+export function readGraph(model: Model, declared: ClassMeta, body: unknown, keyBytes = Infinity): Graph {
   const nodes: GraphNode[] = [];
   const errors: FieldError[] = [];
   const byIdentity = new Map<string, GraphNode>();
+  // Where each node starts in the body (objects in document order), to tell which of two is the later.
+  const order = new Map<GraphNode, number>();
 
   const readObject = (json: unknown, declaredType: ClassMeta, path: string, depth: number): GraphNode | undefined => {
     if (json === null || typeof json !== "object" || Array.isArray(json) || json instanceof JsonNumber) {
@@ -63,6 +68,7 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown): Gra
     const node: GraphNode = { meta, declared: declaredType, explicitClass: obj.class !== undefined, path, values: new Map(), refs: new Map(), many: new Map() };
 
     nodes.push(node);
+    order.set(node, order.size);
     const parts = keyFieldColumns(meta);
     const key: unknown[] = [];
     for (const part of parts) {
@@ -75,6 +81,9 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown): Gra
       else key[parts.indexOf(part)] = decoded.value;
     }
     if (parts.every((_, i) => key[i] !== undefined)) node.key = key;
+    // The parts given (a generated part is short), at the key field's path or, composite, the object's.
+    const tooLong = keyLengthProblem(key.filter((v) => v !== undefined), keyBytes);
+    if (tooLong) errors.push({ path: parts.length === 1 ? pointer(path, parts[0]!.field) : path, message: tooLong });
 
     for (const [name, value] of Object.entries(obj)) {
       if (name === "class" || name === "_version" || parts.some((p) => p.field === name)) continue;
@@ -89,11 +98,11 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown): Gra
     }
 
     if (node.key) {
-      const id = keyString(meta.root, node.key);
+      const id = keyString(keySpace(model, meta), node.key);
       const known = byIdentity.get(id);
       if (known) {
         nodes.splice(nodes.indexOf(node), 1);
-        return mergeInto(known, node);
+        return mergeInto(model, known, node, order.get(node)! > order.get(known)!, errors);
       }
       byIdentity.set(id, node);
     }
@@ -153,6 +162,34 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown): Gra
   return { root: root ?? placeholder(declared), nodes, errors: root ? errors : errors.length ? errors : [{ path: "", message: "expected an object" }] };
 }
 
+const keySpaces = new WeakMap<Model, Map<string, string>>();
+
+/**
+ * Where a key names one object: the class's hierarchy (its root), joined with every hierarchy
+ * that keeps rows in one of its primary tables (the table's PRIMARY KEY holds both hierarchies'
+ * keys, so the same key there is the same row). Worked out once per model.
+ */
+function keySpace(model: Model, meta: ClassMeta): string {
+  let spaces = keySpaces.get(model);
+  if (!spaces) {
+    const parent = new Map<string, string>();
+    const find = (root: string): string => {
+      const up = parent.get(root);
+      return up === undefined || up === root ? root : find(up);
+    };
+    const byTable = new Map<string, string>();
+    for (const c of model.classes.values()) {
+      if (!c.primaryTable) continue;
+      const other = byTable.get(c.primaryTable);
+      if (other === undefined) byTable.set(c.primaryTable, c.root);
+      else if (find(other) !== find(c.root)) parent.set(find(c.root), find(other));
+    }
+    spaces = new Map([...model.classes.values()].map((c) => [c.name, find(c.root)]));
+    keySpaces.set(model, spaces);
+  }
+  return spaces.get(meta.name)!;
+}
+
 /**
  * A to-one field whose storage is the other side's (an inverse foreign key, or the other side's
  * join table) is written like a one-element collection of that other side.
@@ -166,16 +203,52 @@ function placeholder(meta: ClassMeta): GraphNode {
   return { meta, declared: meta, explicitClass: false, path: "", values: new Map(), refs: new Map(), many: new Map() };
 }
 
-/** A later occurrence of the same identity adds its fields to the first. */
-function mergeInto(known: GraphNode, other: GraphNode): GraphNode {
-  for (const [k, v] of other.values) known.values.set(k, v);
-  for (const [k, v] of other.refs) known.refs.set(k, v);
-  for (const [k, v] of other.many) known.many.set(k, v);
-  if (other.explicitClass && !known.explicitClass) {
-    known.meta = other.meta;
-    known.explicitClass = true;
+/**
+ * Joins a second occurrence of an identity into the first node: the more specific of the two
+ * classes, every field of both. A field both give differently, or two classes that cannot be one
+ * object's, is an error at the occurrence that comes later in the body (`otherIsLater` says which).
+ */
+function mergeInto(model: Model, known: GraphNode, other: GraphNode, otherIsLater: boolean, errors: FieldError[]): GraphNode {
+  const [first, later] = otherIsLater ? [known, other] : [other, known];
+  if (isAncestor(model, known.meta.name, other.meta.name)) known.meta = other.meta;
+  else if (!isAncestor(model, other.meta.name, known.meta.name)) {
+    const same = first.meta.root === later.meta.root ? "the same identity" : "the same key in a table whose rows both classes share";
+    errors.push({ path: later.path, message: `this is the object at ${first.path || "the root"} again (${same}), which is a ${first.meta.name}: one object cannot also be a ${later.meta.name}` });
+    return known;
+  }
+  known.explicitClass ||= other.explicitClass;
+  const conflict = (name: string) => errors.push({ path: pointer(later.path, name), message: `the object at ${first.path || "the root"} has the same identity and gives ${name} another value: one object has one value per field` });
+  for (const [k, v] of other.values) {
+    if (known.values.has(k) && !sameValue(known.values.get(k), v)) conflict(k);
+    else known.values.set(k, v);
+  }
+  for (const [k, v] of other.refs) {
+    if (known.refs.has(k) && known.refs.get(k) !== v) conflict(k);
+    else known.refs.set(k, v);
+  }
+  for (const [k, v] of other.many) {
+    const mine = known.many.get(k);
+    if (mine && !sameElements(mine, v, known.meta.fields.get(k)!)) conflict(k);
+    else known.many.set(k, v);
   }
   return known;
+}
+
+/** Stored-form values (numbers, strings, bytes, embedded records) compared by content. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return a.length === b.length && a.every((x, i) => x === b[i]);
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object" || a instanceof Uint8Array || b instanceof Uint8Array) return false;
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => k in b && sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** The same objects in a to-many field: in the same order for a list or an array, as sets otherwise. */
+function sameElements(a: readonly GraphNode[], b: readonly GraphNode[], field: FieldMeta): boolean {
+  const type = field.type;
+  if (type.kind === "collection" && (type.collection === "list" || type.collection === "array")) return a.length === b.length && a.every((n, i) => n === b[i]);
+  const set = new Set(a);
+  return new Set(b).size === set.size && b.every((n) => set.has(n));
 }
 
 function chooseClass(model: Model, declared: ClassMeta, name: unknown, path: string, errors: FieldError[]): ClassMeta | undefined {
@@ -243,6 +316,8 @@ function canonicalKey(model: Model, meta: ClassMeta, json: unknown, at: string, 
     return { error: { path: at, message: `expected a key object of ${meta.identity.kind === "application" ? (meta.identity.keyClass ?? meta.name) : meta.name}, got ${describe(json)}` } };
   }
   const obj = json as Record<string, unknown>;
+  const classProblem = keyClassProblem(model, meta, obj.class);
+  if (classProblem) return { error: { path: pointer(at, "class"), message: classProblem } };
   const out: Record<string, unknown> = {};
   for (const part of keyFieldColumns(meta)) {
     const v = obj[part.field];

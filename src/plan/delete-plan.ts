@@ -2,14 +2,15 @@
  * Delete plans: one object, or a whole extent (subclasses included), in one atomic batch.
  * References to the deleted objects are released (foreign keys set to null, join-table rows
  * removed) so no object is left pointing at nothing; then the rows go, subclass tables first.
+ * First, every versioned object the deletion changes through a relation takes a version step.
  * Compiled once per class and cached.
  */
-import { type ClassMeta, type Model, isAncestor, subtree } from "../metadata/model.ts";
+import { type ClassMeta, type Model, classOf, isAncestor, subtree } from "../metadata/model.ts";
 import { guardInsert } from "../store/migrate.ts";
 import { type Compiled, type SQL, bind, compile, ident, join, sql, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import { DELETE_PLAN_LIMIT, perModelCache } from "./plan-cache.ts";
-import { clearReference } from "./release-reference.ts";
+import { type At, VersionSteps, clearReference, mirrored } from "./version-steps.ts";
 import { alias, discriminatorFilter, extentKeys, groupsOf, keyRefs } from "./row-layout.ts";
 
 /** Two per class at most (one object, the extent): bounded by the model, the limit is a backstop. */
@@ -40,29 +41,46 @@ function guardMissing(model: Model, meta: ClassMeta, keys: SQL): SQL {
 
 function deleteStatements(model: Model, meta: ClassMeta, keys: SQL): SQL[] {
   const out: SQL[] = [];
+  // Objects the deletion changes through their relations take a version step (src/plan/version-steps.ts).
+  const steps = new VersionSteps<never>(model);
+  const closed = (q: SQL) => () => q;
   const inHierarchy = (target: string) => isAncestor(model, target, meta.name) || isAncestor(model, meta.name, target);
   const keyIn = (columns: readonly string[]) => sql`${tuple(columns.map((c) => ident(c)))} IN (${keys})`;
+  const cols = (columns: readonly string[]) => join(columns.map((c) => ident(c)));
   const released = new Set<string>();
   for (const c of model.classes.values()) {
     for (const field of c.fields.values()) {
       const rel = field.relation;
       if (!rel || field.declaringClass !== c.name) continue;
       const s = rel.storage;
-      // Join-table rows owned by a deleted object, or naming one as their element.
+      // Join-table rows owned by a deleted object (its elements' mapped-by fields lose it), or
+      // naming one as their element (their owners' collections lose it).
       if (s.kind === "join-table") {
-        if (isAncestor(model, c.name, meta.name) || isAncestor(model, meta.name, c.name)) out.push(sql`DELETE FROM ${ident(s.table)} WHERE ${keyIn(s.ownerColumns)}`);
-        if (inHierarchy(rel.target)) out.push(sql`DELETE FROM ${ident(s.table)} WHERE ${keyIn(s.elementColumns)}`);
+        if (isAncestor(model, c.name, meta.name) || isAncestor(model, meta.name, c.name)) {
+          if (mirrored(model, field)) steps.keysIn(classOf(model, rel.target), "", [], closed(sql`SELECT ${cols(s.elementColumns)} FROM ${ident(s.table)} WHERE ${keyIn(s.ownerColumns)}`));
+          out.push(sql`DELETE FROM ${ident(s.table)} WHERE ${keyIn(s.ownerColumns)}`);
+        }
+        if (inHierarchy(rel.target)) {
+          steps.keysIn(c, "", [], closed(sql`SELECT ${cols(s.ownerColumns)} FROM ${ident(s.table)} WHERE ${keyIn(s.elementColumns)}`));
+          out.push(sql`DELETE FROM ${ident(s.table)} WHERE ${keyIn(s.elementColumns)}`);
+        }
       }
     }
   }
   for (const c of model.classes.values()) {
     for (const [name, table] of c.fieldTables) {
       const field = c.fields.get(name)!;
-      if (!field.fkColumns || !inHierarchy(field.relation!.target)) continue;
+      if (!field.fkColumns) continue;
       const id = `${table}.${field.fkColumns.join(",")}`;
-      if (released.has(id)) continue;
+      // References held by a deleted object: the objects they name lose it from their mapped-by field.
+      if (subtree(model, meta.name).includes(c) && mirrored(model, field) && !released.has(`held ${id}`)) {
+        released.add(`held ${id}`);
+        steps.keysIn(classOf(model, field.relation!.target), "", [], closed(sql`SELECT ${cols(field.fkColumns)} FROM ${ident(table)} WHERE ${keyIn(meta.keyColumns)}`));
+      }
+      // References to a deleted object are cleared: the objects holding them change.
+      if (!inHierarchy(field.relation!.target) || released.has(id)) continue;
       released.add(id);
-      out.push(...clearReference(model, table, field.fkColumns, keyIn(field.fkColumns)));
+      out.push(clearReference(steps, table, field.fkColumns, "", [], closed(keyIn(field.fkColumns)))(noValues));
     }
   }
   // Subclass tables before the primary tables their key subquery reads.
@@ -76,5 +94,11 @@ function deleteStatements(model: Model, meta: ClassMeta, keys: SQL): SQL[] {
   }
   for (const t of tables.filter((t) => !primaries.includes(t))) out.push(sql`DELETE FROM ${ident(t)} WHERE ${keyIn(meta.keyColumns)}`);
   for (const t of primaries) out.push(sql`DELETE FROM ${ident(t)} WHERE ${keyIn(meta.keyColumns)}`);
-  return out;
+  // The steps read the rows as they were: before anything is deleted or cleared.
+  return [...steps.statements().map((s) => s.sql(noValues)), ...out];
 }
+
+/** A delete plan's statements are whole when compiled: the key is the only placeholder. */
+const noValues: At = () => {
+  throw new Error("internal: a delete plan has no values of its own");
+};

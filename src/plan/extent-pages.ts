@@ -6,6 +6,7 @@
  * batch with the same statements as the whole extent's (plus the level-by-level rounds beyond the
  * batch's depth, as for any read), so round trips grow with extent size / page size only.
  */
+import type { AnswerBudget } from "../json/answer-budget.ts";
 import { type ClassMeta, type Model, subtree } from "../metadata/model.ts";
 import type { Store } from "../store/store.ts";
 import { type SQL, ident, join, param, sql, tuple } from "../store/sql.ts";
@@ -41,8 +42,8 @@ export interface JsonPage {
  * The page as `loadExtentPage` reads it, written by SQL (src/plan/json-select.ts); undefined when
  * no JSON select can write it.
  */
-export async function readExtentPageJson(store: Store, model: Model, meta: ClassMeta, fetch: FetchPlan, size: number, after?: Cursor): Promise<JsonPage | undefined> {
-  const select = jsonSelect(model, meta, pageSelector(model, meta, after), fetch);
+export async function readExtentPageJson(store: Store, model: Model, meta: ClassMeta, fetch: FetchPlan, size: number, after: Cursor | undefined, budget: AnswerBudget): Promise<JsonPage | undefined> {
+  const select = jsonSelect(model, meta, pageSelector(model, meta, after), fetch, budget.limit);
   if (!select) return undefined;
   if (select.array) {
     // One row: the page's texts joined, and the row one past the page (which the read peeks at).
@@ -55,6 +56,7 @@ export async function readExtentPageJson(store: Store, model: Model, meta: Class
   const results = await store.batch(jsonStatements(select, pageValues(size, after)), "read");
   // Every root row, visible or not, in extent order: the cursor follows rows, not objects.
   const rows = jsonRows(model, select, results);
+  for (const r of rows) budget.spend(r.json?.length ?? 0);
   if (rows.length <= size) return { elements: jsonTexts(rows) };
   const last = rows[size - 1]!;
   return { elements: jsonTexts(rows.slice(0, size)), next: { group: last.group, key: last.key } };

@@ -76,27 +76,31 @@ const selects = perModelCache<JsonSelect | Refused>("jsonSelects", READ_PLAN_LIM
   weigh: (key, s) => ("steps" in s ? s.steps.reduce((n, step) => n + step.compiled.sql.length, key.length + (s.array?.sql.length ?? 0)) : key.length),
 });
 
-/** The JSON select reading `meta`'s objects chosen by `selector` with `fetch`, or undefined where the object path must read them. */
-export function jsonSelect(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): JsonSelect | undefined {
-  const built = cached(model, meta, selector, fetch);
+/**
+ * The JSON select reading `meta`'s objects chosen by `selector` with `fetch`, or undefined where
+ * the object path must read them. Its statements fail (SQLITE_TOOBIG) as soon as a collection's
+ * text, or the answer as one row, grows past `answerBytes` characters.
+ */
+export function jsonSelect(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes = Infinity): JsonSelect | undefined {
+  const built = cached(model, meta, selector, fetch, answerBytes);
   return "steps" in built ? built : undefined;
 }
 
 /** Why no JSON select writes this read (undefined when one does): for tests and whoever tunes a model. */
 export function jsonSelectRefusal(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): string | undefined {
-  const built = cached(model, meta, selector, fetch);
+  const built = cached(model, meta, selector, fetch, Infinity);
   return "refused" in built ? built.refused : undefined;
 }
 
-function cached(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): JsonSelect | Refused {
+function cached(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes: number): JsonSelect | Refused {
   if (fetch.maxDepth < 1) return { refused: "unlimited fetch depth" };
-  const key = `${meta.name}|${selector.kind === "subquery" ? "q:" + selector.cacheKey : selector.kind}|${planKey(fetch)}|${fetch.maxDepth}`;
-  return selects(model).get(key, () => build(model, meta, selector, fetch));
+  const key = `${meta.name}|${selector.kind === "subquery" ? "q:" + selector.cacheKey : selector.kind}|${planKey(fetch)}|${fetch.maxDepth}|${answerBytes}`;
+  return selects(model).get(key, () => build(model, meta, selector, fetch, answerBytes));
 }
 
-function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): JsonSelect | Refused {
+function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes: number): JsonSelect | Refused {
   try {
-    const writer = new Writer(model, fetch);
+    const writer = new Writer(model, fetch, answerBytes);
     // A query's keys are built once (its prepared query keeps no SQL tree, only the query).
     const subquery = selector.kind === "subquery" ? selector.keys(meta) : undefined;
     const ordered = selector.kind === "subquery" && !!selector.ordered;
@@ -107,7 +111,7 @@ function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: Fet
     // The rows in their order feed the aggregate in that order (as a collection's do).
     // The greatest key of a long or BigInteger, read as its digits past 2^53, is the greatest integer.
     const last = groups[0]!.wideKeys[0] ? exactIntegerSql(sql`max(k0 + 0)`) : sql`max(k0)`;
-    const array = groups.length === 1 && meta.keyColumns.length === 1 ? checked(compile(sql`SELECT group_concat(j, ',') AS a, count(*) AS n, count(j) AS m, ${last} AS k, j AS t FROM (${queries[0]!})`)) : undefined;
+    const array = groups.length === 1 && meta.keyColumns.length === 1 ? checked(compile(sql`SELECT ${bounded(sql`group_concat(j, ',')`, answerBytes)} AS a, count(*) AS n, count(j) AS m, ${last} AS k, j AS t FROM (${queries[0]!})`)) : undefined;
     return { steps, ordered, array };
   } catch (error) {
     if (error instanceof NotInSql) return { refused: error.message };
@@ -140,6 +144,7 @@ class Writer {
   constructor(
     private readonly model: Model,
     private readonly fetch: FetchPlan,
+    private readonly answerBytes: number,
   ) {}
 
   /** The statement of one root table group: every row of the selection, in its order (`j` NULL for an invisible one). */
@@ -380,7 +385,7 @@ class Writer {
         const order = join(keyRefs(group, related.prefix));
         const value = this.element(related, scope);
         parts.push(
-          toMany ? inOrder(value, sql`${from} WHERE ${where}`, order) : sql`(SELECT ${value} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT 1)`,
+          toMany ? this.inOrder(value, sql`${from} WHERE ${where}`, order) : sql`(SELECT ${value} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT 1)`,
         );
       }
     }
@@ -396,10 +401,21 @@ class Writer {
     });
     const value = found.length === 1 ? found[0]! : sql`coalesce(${join([...found, sql`NULL`])})`;
     const from = sql`${ident(link.table)} ${ident(link.alias)} WHERE ${tuple(link.owner)} = ${tuple(keyRefs(row.group, row.prefix))}`;
-    if (toMany) return ["[", inOrder(value, from, join(link.order)), "]"];
+    if (toMany) return ["[", this.inOrder(value, from, join(link.order)), "]"];
     const names = link.order.map((_, i) => sql.raw(`o${i}`));
     const ordered = join(link.order.map((o, i) => sql`${o} AS ${names[i]!}`));
     return [sql`coalesce((SELECT x FROM (SELECT ${value} AS x, ${ordered} FROM ${from}) WHERE x IS NOT NULL ORDER BY ${join(names)} LIMIT 1), 'null')`];
+  }
+
+  /**
+   * The texts `value` of the rows of `from` (a FROM and WHERE) joined by commas in `order`; NULL for
+   * no rows. The rows come from an ordered subquery, which SQLite runs as a coroutine feeding the
+   * aggregate in order, rather than group_concat's own ORDER BY (SQLite 3.44), which sqld's
+   * statement parser refuses. A collection is where a fetch plan multiplies what it writes (an
+   * object is written once per path reaching it), so each is bounded by `answerBytes`.
+   */
+  private inOrder(value: SQL, from: SQL, order: SQL): SQL {
+    return sql`(SELECT ${bounded(sql`group_concat(x, ',')`, this.answerBytes)} FROM (SELECT ${value} AS x FROM ${from} ORDER BY ${order}))`;
   }
 
   /** A fresh alias prefix for a nested row; counts the plan's subqueries against MAX_SUBQUERIES. */
@@ -416,13 +432,13 @@ function listOf(parts: SQL[]): Piece[] {
 }
 
 /**
- * The texts `value` of the rows of `from` (a FROM and WHERE) joined by commas in `order`; NULL for
- * no rows. The rows come from an ordered subquery, which SQLite runs as a coroutine feeding the
- * aggregate in order, rather than group_concat's own ORDER BY (SQLite 3.44), which sqld's
- * statement parser refuses.
+ * An aggregate's text, or SQLITE_TOOBIG ("string or blob too big", from a zeroblob no engine will
+ * make) when it is longer than `limit` characters. SQLite computes an aggregate written twice
+ * once. No limit: the text as it is.
  */
-function inOrder(value: SQL, from: SQL, order: SQL): SQL {
-  return sql`(SELECT group_concat(x, ',') FROM (SELECT ${value} AS x FROM ${from} ORDER BY ${order}))`;
+function bounded(aggregate: SQL, limit: number): SQL {
+  if (limit === Infinity) return aggregate;
+  return sql`CASE WHEN length(${aggregate}) > ${sql.raw(String(limit))} THEN zeroblob(2147483647) ELSE ${aggregate} END`;
 }
 
 /** The first group's object, or null. */

@@ -106,6 +106,11 @@ export class BoundedCache<V> {
     return value;
   }
 
+  /** Whether `key` has an entry (its place in the LRU order unchanged). */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   /** Drops `key`'s entry, if it has one. */
   delete(key: string): void {
     this.remove(key);

@@ -10,13 +10,14 @@ import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, isAncestor, subtree } from "../metadata/model.ts";
 import type { GraphNode } from "../json/read-graph.ts";
 import { SEQUENCE_TABLE, guardInsert } from "../store/migrate.ts";
-import { type SQL, bind, compile, ident, join, sql, statement, tuple } from "../store/sql.ts";
+import { type SQL, bind, compile, ident, join, qualified, sql, statement, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import type { Compiled } from "../store/sql.ts";
 import { NUL_CHAR } from "../json/values.ts";
 import { findInSubtree, owningJoinTable } from "./read-plan.ts";
 import { processCache } from "./plan-cache.ts";
-import { clearReference } from "./release-reference.ts";
+import { type At, type VersionSteps, clearReference } from "./version-steps.ts";
+import { WriteSteps, holdingTables } from "./write-steps.ts";
 
 /** A node after resolution: created, or an existing object (with its runtime class). */
 export interface WriteNode {
@@ -179,10 +180,14 @@ export const keySlots = (key: readonly unknown[]): Slot[] => key.map(value);
 
 const DEFAULTS: Record<string, unknown> = { boolean: 0, byte: 0, short: 0, int: 0, long: 0, float: 0, double: 0, char: NUL_CHAR };
 
-/** Builds the statements that write every node of the graph. */
+/**
+ * Builds the statements that write every node of the graph: first the version steps of every
+ * existing object the batch changes, written or relinked (src/plan/write-steps.ts), then the rows.
+ */
 export function writeStatements(model: Model, writes: readonly WriteNode[]): Statement[] {
   const byNode = new Map(writes.map((w) => [w.node, w]));
   const keyOf = (n: GraphNode): Slot[] => byNode.get(n)!.key;
+  const steps = new WriteSteps(model);
 
   // Inverse collections are stored in the elements' rows: each element's foreign key names its owner.
   const assigned = new Map<GraphNode, Map<string, GraphNode>>();
@@ -193,6 +198,8 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
       const field = w.meta.fields.get(fieldName)!;
       const s = field.relation!.storage;
       const target = classOf(model, field.relation!.target);
+      steps.relation(w, field, elements.map(keyOf));
+      changed.add(w);
       if (s.kind === "fk-inverse") {
         for (const e of elements) {
           if (!assigned.has(e)) assigned.set(e, new Map());
@@ -202,12 +209,10 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
       } else if (s.kind === "join-table") {
         if (w.mode === "update") extra.push(deleteLinks(s.table, s.ownerColumns, w.key));
         elements.forEach((e, i) => extra.push(joinRow(s, w.key, keyOf(e), i)));
-        changed.add(w);
       } else if (s.kind === "join-inverse") {
         const jt = owningJoinTable(model, target, s.targetField)!;
         if (w.mode === "update") extra.push(deleteLinks(jt.table, jt.elementColumns, w.key));
         for (const e of elements) extra.push(joinRow(jt, keyOf(e), w.key, undefined));
-        changed.add(w);
       }
     }
   }
@@ -217,11 +222,15 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
     for (const [fieldName, target] of w.node.refs) {
       const field = w.meta.fields.get(fieldName)!;
       // One-to-one: the target leaves whichever other object held it through this field.
-      const release = target && field.relation?.kind === "one-to-one" && field.fkColumns ? releaseOneToOne(model, w, field, target, keyOf(target)) : undefined;
+      const release = target && field.relation?.kind === "one-to-one" && field.fkColumns ? releaseOneToOne(model, steps.steps, w, field, target, keyOf(target)) : undefined;
       if (release) extra.push(release);
     }
     const refs = new Map<string, GraphNode | null>(w.node.refs);
     for (const [f, owner] of assigned.get(w.node) ?? []) refs.set(f, owner);
+    for (const [fieldName, target] of refs) {
+      const field = w.meta.fields.get(fieldName)!;
+      if (field.fkColumns) steps.relation(w, field, target ? [keyOf(target)] : []);
+    }
     const rows = rowValues(model, w, refs, keyOf);
     if (w.mode === "create") {
       w.meta.tables.forEach((table, i) => {
@@ -249,18 +258,10 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
       }
     }
   }
-  out.push(...extra);
-  for (const w of changed) {
-    if (w.mode === "update" && w.meta.version) {
-      const column = ident(w.meta.version.column);
-      out.push(
-        shaped(`version|${w.meta.primaryTable}|${w.meta.version.column}`, w.key, (slot) =>
-          sql`UPDATE ${ident(w.meta.primaryTable!)} SET ${column} = COALESCE(${column}, 0) + 1 WHERE ${keyEquals(w.meta.keyColumns, range(slot, 0, w.key.length))}`,
-        ),
-      );
-    }
-  }
-  return out;
+  for (const w of changed) steps.written(w);
+  // The steps read the rows as they were, so they come before every change.
+  const stepping = steps.finish().statements().map((s) => shaped(s.shape, s.values, s.sql));
+  return [...stepping, ...out, ...extra];
 }
 
 /** Column values per table for the fields present (all fields when creating). */
@@ -322,20 +323,19 @@ function joinRow(s: { table: string; ownerColumns: readonly string[]; elementCol
   });
 }
 
-/** Elements that left an inverse collection no longer point at its owner. */
+/** Elements that left an inverse collection no longer point at its owner (their steps: WriteSteps.relation). */
 function releaseInverse(model: Model, target: ClassMeta, fieldName: string, owner: Slot[], keep: Slot[][]): Statement[] {
   const field = findInSubtree(model, target, fieldName);
   if (!field?.fkColumns) return [];
-  const tables = new Set<string>();
-  for (const c of model.classes.values()) if (c.fields.get(fieldName)?.declaringClass === field.declaringClass && c.fieldTables.get(fieldName)) tables.add(c.fieldTables.get(fieldName)!);
-  return [...tables].flatMap((table) => {
+  return holdingTables(model, field).map((table) => {
     const notKept = keep.length ? sql` AND ${tuple(target.keyColumns.map((c) => ident(c)))} NOT IN (VALUES ${join(keep.map((k) => sql`(${join(k.map(inline))})`))})` : sql``;
     // Only rows that still point at the owner: a row that already left changes no more.
-    return clearReference(model, table, field.fkColumns!, sql`${keyEquals(field.fkColumns!, owner.map(inline))}${notKept}`).map(statement);
+    return statement(sql`UPDATE ${ident(table)} SET ${join(field.fkColumns!.map((c) => sql`${ident(c)} = NULL`))} WHERE ${keyEquals(field.fkColumns!, owner.map(inline))}${notKept}`);
   });
 }
 
-function releaseOneToOne(model: Model, w: WriteNode, field: FieldMeta, target: GraphNode, targetSlots: Slot[]): Statement | undefined {
+/** The target of a one-to-one leaves the other objects that held it through `field`; they step. */
+function releaseOneToOne(model: Model, steps: VersionSteps<Slot>, w: WriteNode, field: FieldMeta, target: GraphNode, targetSlots: Slot[]): Statement | undefined {
   // Only the inverse to-one field that covers this object's class is one-to-one: an Insurance.employee
   // may be both Employee.dentalInsurance's and Employee.medicalInsurance's other side.
   const inverse = [...target.meta.fields.values()].find((f) => {
@@ -344,12 +344,17 @@ function releaseOneToOne(model: Model, w: WriteNode, field: FieldMeta, target: G
   });
   if (!inverse) return undefined;
   const table = w.meta.fieldTables.get(field.name)!;
-  const sets = field.fkColumns!.map((c) => sql`${ident(c)} = NULL`);
   const scope = classOf(model, inverse.relation!.target);
   const primary = scope.primaryTable!;
-  const others = sql`${keyEquals(field.fkColumns!, targetSlots.map(inline))} AND NOT ${keyEquals(w.meta.keyColumns, w.key.map(inline))}`;
-  const filter = scope.discriminator
-    ? sql` AND ${tuple(w.meta.keyColumns.map((c) => ident(c)))} IN (SELECT ${join(w.meta.keyColumns.map((c) => ident(c)))} FROM ${ident(primary)} WHERE ${ident(scope.discriminator.column)} IN (${join(subtree(model, scope.name).map((c) => sql`${c.discriminator?.values[c.name] ?? c.name}`))}))`
-    : sql``;
-  return statement(sql`UPDATE ${ident(table)} SET ${join(sets)} WHERE ${others}${filter}`);
+  const slots = [...targetSlots, ...w.key];
+  const where = (slot: At) => {
+    const others = sql`${keyEquals(field.fkColumns!, range(slot, 0, targetSlots.length))} AND NOT ${keyEquals(w.meta.keyColumns, range(slot, targetSlots.length, w.key.length))}`;
+    if (!scope.discriminator) return others;
+    const values = subtree(model, scope.name).map((c) => sql`${c.discriminator?.values[c.name] ?? c.name}`);
+    // Correlated, so only the rows that held the target are looked up (not every row of the class).
+    const sameRow = join(w.meta.keyColumns.map((c) => sql`${qualified("x_d", c)} = ${qualified(table, c)}`), sql` AND `);
+    return sql`${others} AND EXISTS (SELECT 1 FROM ${ident(primary)} ${ident("x_d")} WHERE ${sameRow} AND ${qualified("x_d", scope.discriminator.column)} IN (${join(values)}))`;
+  };
+  const shape = `release-one|${table}|${field.name}|${scope.name}`;
+  return shaped(shape, slots, clearReference(steps, table, field.fkColumns!, shape, slots, where));
 }

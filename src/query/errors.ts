@@ -17,3 +17,11 @@ export class QueryError extends Error {
 export function fail(message: string, pos?: Pos): never {
   throw new QueryError(message, pos);
 }
+
+/**
+ * A state no query should reach: the compiler's bug, not the client's error. It answers 500 with a
+ * logged request id (as every bug does), not a 400 whose detail would blame the query.
+ */
+export function internal(message: string): never {
+  throw new Error(`internal: ${message}`);
+}

@@ -78,8 +78,12 @@ export type QExpr = (
   | { k: "negate"; operand: QExpr }
   | { k: "bitnot"; operand: QExpr }
   | { k: "concat"; items: QExpr[] }
-  /** Scalar functions, with JDOQL's and JPQL's position conventions already normalized to 0-based. */
-  | { k: "fn"; name: FnName; args: QExpr[] }
+  /**
+   * Scalar functions, with JDOQL's and JPQL's position conventions already normalized to 0-based.
+   * `javaBounds` (JDOQL's substring and charAt): an index outside the string, where Java throws,
+   * makes the value null, as a failed navigation does; without it (JPQL), SQL's clamping.
+   */
+  | { k: "fn"; name: FnName; args: QExpr[]; javaBounds?: boolean }
   | { k: "contains"; collection: QExpr; element: QExpr }
   | { k: "isEmpty"; collection: QExpr }
   | { k: "size"; collection: QExpr }

@@ -4,11 +4,13 @@
  * checked and converted to its stored form by the type the query gives the parameter; an
  * object is given by its identity.
  */
+import { findJsonSyntaxError } from "../http/json-syntax.ts";
 import { decimalKey } from "../json/decimal.ts";
 import { JsonNumber, decimalOf, parseJson, stringify, wholeNumber } from "../json/exact.ts";
+import { decodeKeyPart } from "../json/read-graph.ts";
 import { charMessage, decodeValue } from "../json/values.ts";
-import { keyFieldColumns } from "../mapping/keys.ts";
-import type { ClassMeta, ValueType } from "../metadata/model.ts";
+import { keyClassProblem, keyFieldColumns, keyLengthProblem } from "../mapping/keys.ts";
+import type { ClassMeta, Model, ValueType } from "../metadata/model.ts";
 import { QueryError } from "./errors.ts";
 import type { NumericKind, ParamSpec, QType } from "./model.ts";
 import { paramName } from "./sql/context.ts";
@@ -19,9 +21,11 @@ export function parseParams(raw: string | null): Record<string, unknown> | unkno
   if (raw === null) return undefined;
   let parsed: unknown;
   try {
+    // Numbers a double cannot hold keep their digits (src/json/exact.ts).
     parsed = parseJson(raw);
-  } catch (error) {
-    throw new QueryError(`params must be a JSON object or array: ${(error as Error).message}`);
+  } catch {
+    // Where, as a body's JSON error says it: engines word their own messages differently.
+    throw new QueryError(`params is not valid JSON: ${findJsonSyntaxError(raw, "params")?.message ?? "it cannot be parsed"}`);
   }
   if (parsed === null || typeof parsed !== "object" || parsed instanceof JsonNumber) throw new QueryError("params must be a JSON object (named parameters) or a JSON array (in order)");
   if (nestsDeeperThan(parsed, MAX_PARAMS_DEPTH)) throw new QueryError(`params nest deeper than ${MAX_PARAMS_DEPTH} levels of arrays and objects`);
@@ -51,8 +55,8 @@ function preview(json: unknown): string {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
-/** Placeholder values for a query's parameters. */
-export function bindParams(specs: readonly ParamSpec[], given: Record<string, unknown> | unknown[] | undefined): Record<string, unknown> {
+/** Placeholder values for a query's parameters; an object's key no longer than `keyBytes` (limits.keyBytes). */
+export function bindParams(model: Model, specs: readonly ParamSpec[], given: Record<string, unknown> | unknown[] | undefined, keyBytes = Infinity): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   if (!specs.length) {
     if (given && (Array.isArray(given) ? given.length : Object.keys(given).length)) throw new QueryError("the query has no parameters, but params were given");
@@ -62,7 +66,7 @@ export function bindParams(specs: readonly ParamSpec[], given: Record<string, un
   const ordered = [...specs].sort((a, b) => (typeof a.key === "number" && typeof b.key === "number" ? a.key - b.key : a.pos.offset - b.pos.offset));
   if (Array.isArray(given)) {
     if (given.length !== ordered.length) throw new QueryError(`the query has ${ordered.length} parameter(s) (${ordered.map(label).join(", ")}) but params has ${given.length}`);
-    ordered.forEach((spec, i) => convertInto(values, spec, given[i]));
+    ordered.forEach((spec, i) => convertInto(model, values, spec, given[i], keyBytes));
   } else {
     for (const name of Object.keys(given)) {
       if (!specs.some((s) => String(s.key) === name)) throw new QueryError(`params names "${name}", which the query does not use`);
@@ -70,7 +74,7 @@ export function bindParams(specs: readonly ParamSpec[], given: Record<string, un
     for (const spec of specs) {
       // Own members only: `in` would find `:constructor` and `:toString` on Object.prototype.
       if (!Object.hasOwn(given, String(spec.key))) throw new QueryError(`parameter ${label(spec)} is not bound`, spec.pos);
-      convertInto(values, spec, given[String(spec.key)]);
+      convertInto(model, values, spec, given[String(spec.key)], keyBytes);
     }
   }
   return values;
@@ -78,7 +82,7 @@ export function bindParams(specs: readonly ParamSpec[], given: Record<string, un
 
 const label = (spec: ParamSpec) => (typeof spec.key === "number" ? `?${spec.key}` : `:${spec.key}`);
 
-function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unknown): void {
+function convertInto(model: Model, values: Record<string, unknown>, spec: ParamSpec, json: unknown, keyBytes: number): void {
   const where = `parameter ${label(spec)}`;
   if (json === null || json === undefined) {
     if (spec.primitive) throw new QueryError(`${where} is declared ${describeType(spec.type)} and cannot be null`, spec.pos);
@@ -91,11 +95,11 @@ function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unk
     return;
   }
   if (spec.type.kind === "entity") {
-    keyOfParam(spec.type.meta, json, where).forEach((v, i) => (values[paramName(spec.key, i)] = v));
+    keyOfParam(model, spec.type.meta, json, where, keyBytes).forEach((v, i) => (values[paramName(spec.key, i)] = v));
     values[paramName(spec.key)] = null;
     return;
   }
-  values[paramName(spec.key)] = convert(spec.type, json, where);
+  values[paramName(spec.key)] = convert(model, spec.type, json, where, keyBytes);
   if (comparesWithDecimals(spec.type)) values[paramName(spec.key, "key")] = decimalKeys(spec.type, json);
   if (spec.like && typeof json === "string") values[paramName(spec.key, "glob")] = likeToGlob(json, spec.like.escape);
   if (spec.pattern && typeof json === "string") {
@@ -105,7 +109,7 @@ function convertInto(values: Record<string, unknown>, spec: ParamSpec, json: unk
   }
 }
 
-function convert(type: QType, json: unknown, where: string): unknown {
+function convert(model: Model, type: QType, json: unknown, where: string, keyBytes: number): unknown {
   const bad = (expected: string): never => {
     throw new QueryError(`${where} must be ${expected}, not ${preview(json)}`);
   };
@@ -136,7 +140,7 @@ function convert(type: QType, json: unknown, where: string): unknown {
       // Whole numbers past 2^53, held as digits, are JSON numbers in the array (SQL reads it as JSON).
       const element = type.element;
       const asJson = (v: unknown) => (typeof v === "string" && element.kind === "number" ? new JsonNumber(v) : v);
-      return stringify(json.map((e) => (element.kind === "entity" ? scalarKey(keyOfParam(element.meta, e, where)) : asJson(convert(element, e, where)))));
+      return stringify(json.map((e) => (element.kind === "entity" ? scalarKey(keyOfParam(model, element.meta, e, where, keyBytes)) : asJson(convert(model, element, e, where, keyBytes)))));
     }
     case "map":
       return json && typeof json === "object" && !Array.isArray(json) && !(json instanceof JsonNumber) ? stringify(json) : bad("a JSON object");
@@ -177,16 +181,25 @@ function numberParam(numeric: NumericKind, json: unknown, bad: (expected: string
   return json instanceof JsonNumber ? Number(json.text) : json;
 }
 
-/** An object parameter is its identity: the key value, or an object of key fields. */
-function keyOfParam(meta: ClassMeta, json: unknown, where: string): unknown[] {
+/**
+ * An object parameter is its identity: the key value, or an object of key fields (with an optional
+ * `"class"`, which must be the parameter's class or a subclass), read as keys are read everywhere
+ * (an ancestor key becomes the canonical text it is stored as), no longer than `keyBytes`.
+ */
+function keyOfParam(model: Model, meta: ClassMeta, json: unknown, where: string, keyBytes: number): unknown[] {
   const parts = keyFieldColumns(meta);
   const obj = json !== null && typeof json === "object" && !Array.isArray(json) && !(json instanceof JsonNumber) ? (json as Record<string, unknown>) : parts.length === 1 ? { [parts[0]!.field]: json } : undefined;
   if (!obj) throw new QueryError(`${where} is a ${meta.name}: give its key as an object of ${parts.map((p) => p.field).join(", ")}`);
-  return parts.map((p) => {
+  const classProblem = keyClassProblem(model, meta, obj.class);
+  if (classProblem) throw new QueryError(`${where} is a ${meta.name}: ${classProblem}`);
+  const key = parts.map((p) => {
     const v = obj[p.field];
-    if (p.type.kind === "key") return v === undefined || v === null ? "" : JSON.stringify(v);
-    const d = v === undefined ? undefined : decodeValue(v, p.type, false);
-    if (!d || !d.ok) throw new QueryError(`${where} is a ${meta.name}: key field "${p.field}" ${d ? d.message : "is missing"}`);
+    if (v === undefined && p.type.kind !== "key") throw new QueryError(`${where} is a ${meta.name}: key field "${p.field}" is missing`);
+    const d = decodeKeyPart(model, meta, p.type, v ?? null, `/${p.field}`);
+    if (!d.ok) throw new QueryError(`${where} is a ${meta.name}: ${d.error.path === `/${p.field}` ? `key field "${p.field}"` : `at ${d.error.path}:`} ${d.error.message}`);
     return d.value;
   });
+  const tooLong = keyLengthProblem(key, keyBytes);
+  if (tooLong) throw new QueryError(`${where} is a ${meta.name} whose key is too long: ${tooLong}`);
+  return key;
 }

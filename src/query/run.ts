@@ -4,6 +4,7 @@
  * array of rows, INTO and constructors objects keyed by alias, UNIQUE and ungrouped aggregates one
  * value (null when nothing matches). Objects inside projections are loaded by a second batch.
  */
+import { AnswerBudget, AnswerTooLargeError } from "../json/answer-budget.ts";
 import { Serializer } from "../json/serialize.ts";
 import { decimalJson } from "../json/decimal.ts";
 import { integerJson, stringify } from "../json/exact.ts";
@@ -16,6 +17,7 @@ import { jsonTexts, readJson, readJsonArray } from "../plan/json-rows.ts";
 import { jsonSelect } from "../plan/json-select.ts";
 import { IdentityMap, type LoadedObject } from "../plan/objects.ts";
 import { bind } from "../store/sql.ts";
+import { type Statement, unboundedReads } from "../store/store.ts";
 import type { Runtime } from "../service/runtime.ts";
 import { QueryError } from "./errors.ts";
 import type { QType } from "./model.ts";
@@ -28,16 +30,19 @@ import type { ResultColumn } from "./sql/select.ts";
  * a SUM past 2^63), a LIKE pattern over 50,000 bytes. That is the query's fault, not the server's: a 400.
  */
 const TOO_DEEP = /parser stack overflow|Expression tree is too large|too many terms in compound SELECT/i;
-const OUT_OF_RANGE = /Numerical (argument out of domain|result out of range)|integer overflow/i;
+const INTEGER_OVERFLOW = /integer overflow/i;
+const MATH_OUT_OF_RANGE = /Numerical (argument out of domain|result out of range)/i;
 const PATTERN_TOO_LONG = /LIKE or GLOB pattern too complex/i;
 
+/** Each refusal said in the query's terms (never SQLite's own words). */
 async function refusalIs400<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
     const message = String((error as Error)?.message);
     if (TOO_DEEP.test(message)) throw new QueryError("the query is nested too deeply for the database to run it");
-    if (OUT_OF_RANGE.test(message)) throw new QueryError(`a value the query computes is out of range (${OUT_OF_RANGE.exec(message)![0]})`);
+    if (INTEGER_OVERFLOW.test(message)) throw new QueryError("a whole number the query computes is out of range: a sum (or an absolute value) beyond 64 bits");
+    if (MATH_OUT_OF_RANGE.test(message)) throw new QueryError("a number the query computes is out of range: a math function's result (EXP, POWER...) beyond what a double holds");
     if (PATTERN_TOO_LONG.test(message)) throw new QueryError("a LIKE or matches() pattern is longer than the database takes (50,000 bytes)");
     throw error;
   }
@@ -45,16 +50,17 @@ async function refusalIs400<T>(read: () => Promise<T>): Promise<T> {
 
 /** The query's answer as JSON text. */
 export function runQuery(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<string> {
-  return refusalIs400(() => run(rt, prepared, values, requested));
+  return refusalIs400(() => run({ ...rt, store: unboundedReads(rt.store) }, prepared, values, requested));
 }
 
 async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<string> {
   const q = prepared.query;
   // JOIN FETCH adds its relations to the fetch plan.
   const fetch = q.fetchFields?.length ? { ...requested, fields: [...(requested.fields ?? []), ...q.fetchFields] } : requested;
+  const budget = new AnswerBudget(rt.limits.answerBytes);
   if (prepared.selector) {
     // Candidates: written by SQL where a JSON select can, else read as objects.
-    const select = jsonSelect(rt.model, prepared.candidate, prepared.selector, fetch);
+    const select = jsonSelect(rt.model, prepared.candidate, prepared.selector, fetch, budget.limit);
     if (select?.array) {
       const { text, visible } = await readJsonArray(rt.store, select, values);
       if (q.unique) checkUnique(visible);
@@ -62,25 +68,40 @@ async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, 
     }
     if (select) {
       const texts = jsonTexts(await readJson(rt.store, rt.model, select, values));
+      for (const t of texts) budget.spend(t.length + 1);
       if (q.unique) checkUnique(texts.length);
       return q.unique ? (texts[0] ?? "null") : `[${texts.join(",")}]`;
     }
     const { roots, objects } = await load(rt.store, rt.model, prepared.candidate, prepared.selector, fetch, values);
-    const serializer = new Serializer(rt.model, objects, fetch);
-    const out = roots.map((r) => serializer.object(r));
-    return stringify(q.unique ? unique(out) : out);
+    const serializer = new Serializer(rt.model, objects, fetch, budget);
+    const out = serializer.all(roots);
+    return budget.checked(stringify(q.unique ? unique(out) : out));
   }
   const { compiled, columns } = prepared.projection!;
-  const [result] = await rt.store.batch([bind(compiled, values)], "read");
+  // Rows cross into JavaScript as arrays: at most as many as answerBytes holds (ROW_BYTES each).
+  const width = columns.reduce((n, c) => n + c.width, 0);
+  const most = Math.floor(budget.limit / (ROW_BYTES + COLUMN_BYTES * width));
+  const [result] = await rt.store.batch([capped(bind(compiled, values), most)], "read");
   const rows = result!.rows;
-  const objects = await loadObjects(rt, rows, columns, fetch);
+  if (rows.length > most) throw new AnswerTooLargeError(budget.limit);
+  const objects = await loadObjects(rt, rows, columns, fetch, budget);
   const shaped = rows.map((row) => shapeRow(row, columns, q.shape, objects));
-  return stringify(q.unique ? unique(shaped) : shaped);
+  return budget.checked(stringify(q.unique ? unique(shaped) : shaped));
+}
+
+/** What a projected row certainly takes in memory: an array, and a slot a column. */
+const ROW_BYTES = 32;
+const COLUMN_BYTES = 8;
+
+/** The read's first `most + 1` rows: one more than allowed tells the answer is too large, without reading the rest. */
+function capped(read: Statement, most: number): Statement {
+  if (!Number.isFinite(most)) return read;
+  return { sql: `SELECT * FROM (${read.sql}) LIMIT ?`, params: [...read.params, most + 1] };
 }
 
 /** How many candidates match (HEAD with a filter). */
 export async function countMatches(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>): Promise<number> {
-  const [result] = await refusalIs400(() => rt.store.batch([bind(prepared.count!, values)], "read"));
+  const [result] = await refusalIs400(() => rt.store.batch([{ ...bind(prepared.count!, values), unbounded: true }], "read"));
   return Number(result!.rows[0]![0]);
 }
 
@@ -99,7 +120,7 @@ interface Objects {
 }
 
 /** Objects selected by a projection, read with the fetch plan in one more batch. */
-async function loadObjects(rt: Runtime, rows: unknown[][], columns: ResultColumn[], fetch: FetchPlan): Promise<Objects> {
+async function loadObjects(rt: Runtime, rows: unknown[][], columns: ResultColumn[], fetch: FetchPlan, budget: AnswerBudget): Promise<Objects> {
   const byColumn = new Map<ResultColumn, Map<string, LoadedObject>>();
   const wanted = new Map<ClassMeta, unknown[][]>();
   let offset = 0;
@@ -127,7 +148,7 @@ async function loadObjects(rt: Runtime, rows: unknown[][], columns: ResultColumn
     at += p.statements.length;
   }
   await expandFurther(rt.store, rt.model, fetch, objects);
-  const serializer = new Serializer(rt.model, objects, fetch);
+  const serializer = new Serializer(rt.model, objects, fetch, budget);
   for (const c of columns) {
     if (c.expr.type.kind !== "entity") continue;
     const meta = classOf(rt.model, c.expr.type.meta.name);

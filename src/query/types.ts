@@ -1,6 +1,6 @@
 /** Types of query expressions: from metadata field types, and the rules that combine them. */
 import { type FieldMeta, type FieldType, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
-import type { NumericKind, QType } from "./model.ts";
+import type { FnName, NumericKind, QType } from "./model.ts";
 
 export const BOOLEAN: QType = { kind: "boolean" };
 export const STRING: QType = { kind: "string" };
@@ -47,6 +47,15 @@ export function fieldQType(model: Model, field: FieldMeta): QType {
   return valueQType(model, t, field.enumOrdinal);
 }
 
+/**
+ * A long value as the query model holds it: a number when a double holds it exactly, else a
+ * BigInt, which is bound exactly. Beyond 64 bits it wraps around, as Java's long does.
+ */
+export function longValue(v: bigint): number | bigint {
+  const wrapped = BigInt.asIntN(64, v);
+  return Number.isSafeInteger(Number(wrapped)) ? Number(wrapped) : wrapped;
+}
+
 const NUMERIC_RANK: NumericKind[] = ["byte", "short", "int", "long", "biginteger", "float", "double", "decimal"];
 
 /** Java's binary numeric promotion, extended with BigInteger and BigDecimal. */
@@ -70,16 +79,37 @@ export function describeType(t: QType): string {
     case "enum":
       return t.type.name;
     case "temporal":
-      return t.basic;
+      return TEMPORAL_NAMES[t.basic];
     case "collection":
       return `collection of ${describeType(t.element)}`;
     case "map":
       return `map of ${describeType(t.key)} to ${describeType(t.value)}`;
     case "string":
       return t.char ? "char" : "String";
+    // A parameter nothing gives a type: any value, as Java's Object.
+    case "unknown":
+      return "Object";
     default:
       return t.kind;
   }
+}
+
+type TemporalKind = Extract<QType, { kind: "temporal" }>["basic"];
+
+const TEMPORAL_NAMES: Record<TemporalKind, string> = {
+  date: "java.util.Date", "sql-date": "java.sql.Date", timestamp: "java.sql.Timestamp", instant: "Instant",
+  "local-date": "LocalDate", "local-date-time": "LocalDateTime", "local-time": "LocalTime",
+};
+
+const TIME_OF_DAY: ReadonlySet<FnName> = new Set<FnName>(["hour", "minute", "second", "timePart"]);
+
+/**
+ * Whether a date or time type has the part a date function reads (both languages): a LocalTime
+ * has no date (no year, month, day, week...), a LocalDate or java.sql.Date no time of day. Java has
+ * no such getter there, or throws.
+ */
+export function hasPart(basic: TemporalKind, part: FnName): boolean {
+  return TIME_OF_DAY.has(part) ? basic !== "local-date" && basic !== "sql-date" : basic !== "local-time";
 }
 
 /** Whether values of the two types can be compared with == / !=. */

@@ -46,7 +46,9 @@ function dependsOnRows(e: QExpr): boolean {
 
 /** A structural key for an expression (positions left out), to compare grouping expressions. */
 export function fingerprint(e: QExpr): string {
-  return JSON.stringify(e, (k, v) => (k === "pos" || k === "type" || k === "owner" ? undefined : k === "field" ? `${v.declaringClass}.${v.name}` : k === "binding" ? v.name : k === "query" ? "subquery" : v));
+  return JSON.stringify(e, (k, v) =>
+    k === "pos" || k === "type" || k === "owner" ? undefined : k === "field" ? `${v.declaringClass}.${v.name}` : k === "binding" ? v.name : k === "query" ? "subquery" : typeof v === "bigint" ? `${v}n` : v,
+  );
 }
 
 /** Where aggregates may stand: never in the filter, grouping or range; in ordering only for grouped or aggregate results. */

@@ -1,8 +1,20 @@
 /**
  * Serving a fetch handler over HTTP on whichever runtime runs us: `Bun.serve` on Bun,
  * `Deno.serve` on Deno, `@hono/node-server` on Node. The local entry and the CLI share it.
+ *
+ * The server must read a URL as long as the handler takes (`limits.urlBytes`), so that the
+ * handler, not the server, answers a longer one (414, as a problem document). Node reads request
+ * heads of `urlBytes` plus the 16 KiB it allows by default for the other header fields, and a
+ * larger head is answered as a problem document too (node-client-errors.ts). Bun reads heads of
+ * 16 KiB (`bun --max-http-header-size`), Deno of 64 KiB; neither takes a limit per server.
  */
+import { DEFAULT_LIMITS } from "../config/limits.ts";
+import { answerClientErrors } from "./node-client-errors.ts";
+
 type Fetch = (request: Request) => Response | Promise<Response>;
+
+/** What Node allows a request head beyond its URL: its default `maxHeaderSize`. */
+const HEADER_FIELDS_BYTES = 16 * 1024;
 
 export interface Served {
   /** `http://host:port` the server listens on. */
@@ -24,7 +36,8 @@ interface DenoLike {
 
 const runtimeGlobals = globalThis as { Bun?: BunLike; Deno?: DenoLike };
 
-export async function serve(fetch: Fetch, port: number, hostname: string): Promise<Served> {
+/** `urlBytes`: the longest request target the handler takes (its `limits.urlBytes`). */
+export async function serve(fetch: Fetch, port: number, hostname: string, urlBytes = DEFAULT_LIMITS.urlBytes): Promise<Served> {
   const { Bun, Deno } = runtimeGlobals;
   if (Bun) {
     const server = Bun.serve({ fetch, port, hostname });
@@ -38,10 +51,13 @@ export async function serve(fetch: Fetch, port: number, hostname: string): Promi
     return { url: urlOf(host, actual), runtime: "deno", close: () => server.shutdown() };
   }
   const { serve: serveNode } = await import("@hono/node-server");
+  const { Server } = await import("node:http");
+  const maxHeaderSize = urlBytes + HEADER_FIELDS_BYTES;
   return new Promise((resolve, reject) => {
-    const server = serveNode({ fetch, port, hostname }, (info) => {
+    const server = serveNode({ fetch, port, hostname, serverOptions: { maxHeaderSize } }, (info) => {
       resolve({ url: urlOf(info.address, info.port), runtime: "node", close: () => new Promise((done) => server.close(() => done())) });
     });
+    if (server instanceof Server) answerClientErrors(server, urlBytes, maxHeaderSize);
     server.once("error", reject);
   });
 }

@@ -3,19 +3,19 @@ import type { ClassMeta } from "../metadata/model.ts";
 import { deleteExtentStatements, deleteOneStatements } from "../plan/delete-plan.ts";
 import { StoreConstraintError } from "../store/store.ts";
 import { type Precondition, preconditionFailed } from "../http/conditional.ts";
-import { HttpError } from "../http/problem.ts";
+import { noSuchObject, objectNamed } from "./absent.ts";
 import { guardVersion, keySlots } from "../plan/write-plan.ts";
 import type { Runtime } from "./runtime.ts";
 
-export async function deleteObject(rt: Runtime, meta: ClassMeta, key: unknown[], condition?: Precondition): Promise<void> {
+export async function deleteObject(rt: Runtime, meta: ClassMeta, key: unknown[], conditions: readonly Precondition[] = []): Promise<void> {
   const statements = deleteOneStatements(rt.model, meta, key);
   // After the existence guard: an absent object is a 404 whatever the precondition.
-  if (condition) statements.splice(1, 0, guardVersion(meta, keySlots(key), condition));
+  statements.splice(1, 0, ...conditions.map((c) => guardVersion(meta, keySlots(key), c)));
   try {
     await rt.store.batch(statements, "write");
   } catch (error) {
-    if (condition && error instanceof StoreConstraintError && error.guard === "stale") throw preconditionFailed(condition, `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
-    if (error instanceof StoreConstraintError && error.kind === "guard") throw new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
+    if (error instanceof StoreConstraintError && error.guard === "stale") throw preconditionFailed(conditions, objectNamed(rt.model, meta, key));
+    if (error instanceof StoreConstraintError && error.kind === "guard") throw noSuchObject(rt.model, meta, key);
     throw error;
   }
 }

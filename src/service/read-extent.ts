@@ -12,6 +12,7 @@
  * full make small pages, so the server's memory does not grow with what a fetch plan asks for.
  */
 import { type ArrayPage, jsonArrayBody } from "../json/array-stream.ts";
+import { AnswerBudget } from "../json/answer-budget.ts";
 import { stringify } from "../json/exact.ts";
 import { Serializer } from "../json/serialize.ts";
 import type { ClassMeta } from "../metadata/model.ts";
@@ -35,12 +36,14 @@ async function page(rt: Runtime, meta: ClassMeta, fetch: FetchPlan, size: number
   // Written by SQL where a JSON select can (src/plan/json-select.ts), else read as objects.
   let elements: string[];
   let next: Cursor | undefined;
-  const json = await readExtentPageJson(rt.store, rt.model, meta, fetch, size, after);
+  // A page is what the server builds at once: it is held to answerBytes.
+  const budget = new AnswerBudget(rt.limits.answerBytes);
+  const json = await readExtentPageJson(rt.store, rt.model, meta, fetch, size, after, budget);
   if (json) ({ elements, next } = json);
   else {
     const loaded = await loadExtentPage(rt.store, rt.model, meta, fetch, size, after);
-    const serializer = new Serializer(rt.model, loaded.objects, fetch);
-    elements = loaded.roots.map((r) => stringify(serializer.object(r)));
+    const serializer = new Serializer(rt.model, loaded.objects, fetch, budget);
+    elements = serializer.all(loaded.roots).map((o) => stringify(o));
     next = loaded.next;
   }
   if (!next) return { elements };

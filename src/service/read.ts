@@ -3,6 +3,7 @@
  * writes the answer where it can (src/plan/json-select.ts); the loader and serializer otherwise.
  */
 import { type ObjectJson, serialized } from "../json/answer.ts";
+import { AnswerBudget } from "../json/answer-budget.ts";
 import { Serializer } from "../json/serialize.ts";
 import { keyString } from "../mapping/keys.ts";
 import { type ClassMeta, isAncestor } from "../metadata/model.ts";
@@ -11,33 +12,34 @@ import { readJson } from "../plan/json-rows.ts";
 import { jsonSelect } from "../plan/json-select.ts";
 import { load } from "../plan/load.ts";
 import { findExisting } from "../plan/resolve.ts";
-import { HttpError } from "../http/problem.ts";
+import { noSuchObject } from "./absent.ts";
 import type { Runtime } from "./runtime.ts";
 
 const keysParam = (key: readonly unknown[]) => JSON.stringify([key.length === 1 ? key[0] : key]);
 
 export async function getObject(rt: Runtime, meta: ClassMeta, key: unknown[], fetch: FetchPlan): Promise<ObjectJson> {
   const values = { keys: keysParam(key) };
-  const notFound = () => new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
-  const select = jsonSelect(rt.model, meta, { kind: "keys" }, fetch);
+  const notFound = () => noSuchObject(rt.model, meta, key);
+  const budget = new AnswerBudget(rt.limits.answerBytes);
+  const select = jsonSelect(rt.model, meta, { kind: "keys" }, fetch, budget.limit);
   if (select) {
     const found = (await readJson(rt.store, rt.model, select, values, true)).find((r) => r.json !== null);
     if (!found) throw notFound();
-    return { json: found.json!, version: found.version };
+    return { json: budget.checked(found.json!), version: found.version };
   }
   const { roots, objects } = await load(rt.store, rt.model, meta, { kind: "keys" }, fetch, values);
   if (!roots[0]) throw notFound();
-  return serialized(new Serializer(rt.model, objects, fetch).object(roots[0]));
+  return serialized(new Serializer(rt.model, objects, fetch, budget).all([roots[0]])[0]!, budget);
 }
 
 export async function getExtent(rt: Runtime, meta: ClassMeta, fetch: FetchPlan): Promise<Record<string, unknown>[]> {
   const { roots, objects } = await load(rt.store, rt.model, meta, { kind: "extent" }, fetch);
-  const serializer = new Serializer(rt.model, objects, fetch);
-  return roots.map((r) => serializer.object(r));
+  return new Serializer(rt.model, objects, fetch, new AnswerBudget(rt.limits.answerBytes)).all(roots);
 }
 
-/** Existence only: reads the identity, not the object. */
-export async function objectExists(rt: Runtime, meta: ClassMeta, key: unknown[]): Promise<boolean> {
+/** Existence and version only (HEAD): reads the identity, not the object; undefined when absent. */
+export async function objectVersion(rt: Runtime, meta: ClassMeta, key: unknown[]): Promise<{ version: number | null } | undefined> {
   const found = (await findExisting(rt.store, rt.model, [{ root: meta.root, key }])).get(keyString(meta.root, key));
-  return !!found && isAncestor(rt.model, meta.name, found.meta.name);
+  if (!found || !isAncestor(rt.model, meta.name, found.meta.name)) return undefined;
+  return { version: found.meta.version ? (found.version ?? 0) : null };
 }

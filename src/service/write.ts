@@ -17,6 +17,7 @@ import { type Existing, findExisting } from "../plan/resolve.ts";
 import { type WriteNode, assignKeys, guardExists, guardVersion, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../plan/write-plan.ts";
 import { join, sql } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";
+import { noSuchObject, objectNamed } from "./absent.ts";
 import { type Precondition, preconditionFailed } from "../http/conditional.ts";
 import { HttpError } from "../http/problem.ts";
 import type { Runtime } from "./runtime.ts";
@@ -109,13 +110,13 @@ async function answer(rt: Runtime, back: ReturnType<typeof readBack>, results: A
   return { object: serialized(new Serializer(rt.model, objects, fetch).object(roots[0])), meta, identity: keyFieldsJson(rt.model, meta, key) };
 }
 
-async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resolveModes>, fetch: FetchPlan, condition?: Precondition): Promise<WriteResult> {
+async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resolveModes>, fetch: FetchPlan, conditions: readonly Precondition[] = []): Promise<WriteResult> {
   const { writes, prelude } = assignKeys(modes);
   const rootWrite = writes.find((w) => w.node === graph.root)!;
   const guards = writes
     .filter((w) => w.mode === "update")
     // The version condition after the root's existence guard: an absent object is a 404 whatever the precondition.
-    .flatMap((w) => w === rootWrite ? [guardExists(w.meta, w.key, "missing"), ...(condition ? [guardVersion(w.meta, w.key, condition)] : [])] : [guardExists(w.meta, w.key, "changed")]);
+    .flatMap((w) => w === rootWrite ? [guardExists(w.meta, w.key, "missing"), ...conditions.map((c) => guardVersion(w.meta, w.key, c))] : [guardExists(w.meta, w.key, "changed")]);
   const back = readBack(rt, rootWrite, fetch);
   const statements = [...guards, ...prelude, ...writeStatements(rt.model, writes), ...back.statements];
   let results;
@@ -123,8 +124,8 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
     results = await rt.store.batch(statements, "write");
   } catch (error) {
     if (!(error instanceof StoreConstraintError)) throw error;
-    if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(condition!, `${graph.root.declared.name} ${JSON.stringify(graph.root.key?.length === 1 ? graph.root.key[0] : graph.root.key)}`);
-    if (error.kind === "guard" && error.guard === "missing") throw new HttpError(404, `no ${graph.root.declared.name} with key ${JSON.stringify(graph.root.key?.length === 1 ? graph.root.key[0] : graph.root.key)}`);
+    if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(conditions, objectNamed(rt.model, graph.root.declared, graph.root.key!));
+    if (error.kind === "guard" && error.guard === "missing") throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
     if (error.kind === "guard" && error.guard === "sequence") throw new HttpError(409, "a generated key would pass 9223372036854775807, the largest long: the key sequence has no numbers left (give the key instead)");
     if (error.kind === "guard") throw new HttpError(409, "an object of the request was deleted or changed by another request meanwhile; retry");
     if (error.kind === "unique") throw new HttpError(409, "an object with the same key already exists");
@@ -134,7 +135,7 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
 }
 
 export async function createObject(rt: Runtime, meta: ClassMeta, body: unknown, fetch: FetchPlan): Promise<WriteResult> {
-  const graph = readGraph(rt.model, meta, body);
+  const graph = readGraph(rt.model, meta, body, rt.limits.keyBytes);
   if (graph.errors.length) unprocessable(graph);
   // A new object whose whole hierarchy keeps its keys in one table, in a body naming no other
   // object: that table's PRIMARY KEY refuses a duplicate inside the batch (409), so there is
@@ -176,28 +177,28 @@ function perClass(decide: (model: Model, meta: ClassMeta) => boolean): (rt: Runt
   };
 }
 
-export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[], body: unknown, fetch: FetchPlan, condition?: Precondition): Promise<WriteResult> {
+export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[], body: unknown, fetch: FetchPlan, conditions: readonly Precondition[] = []): Promise<WriteResult> {
   const rootId = { root: meta.root, key };
-  let graph = readGraph(rt.model, meta, body);
+  let graph = readGraph(rt.model, meta, body, rt.limits.keyBytes);
   if (!graph.errors.length && guardKnowsClass(rt, meta) && graph.nodes.every((n) => n === graph.root || !n.key)) {
     // Nothing to look up: the batch's own guard answers 404 unless a `meta` has this key. One round trip.
     if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) throw keyChanged();
     graph.root.key = key;
-    return execute(rt, graph, resolveModes(rt, graph, new Map([[keyString(meta.root, key), { meta }]]), { mode: "update", key }), fetch, condition);
+    return execute(rt, graph, resolveModes(rt, graph, new Map([[keyString(meta.root, key), { meta }]]), { mode: "update", key }), fetch, conditions);
   }
   // Nested identities are looked up with the root even if the body had errors for the declared
   // class: the root may be a subclass whose fields make the body valid.
   let existing = await lookup(rt, graph.nodes.filter((n) => n !== graph.root), [rootId]);
   const found = existing.get(keyString(meta.root, key));
-  if (!found || !isAncestor(rt.model, meta.name, found.meta.name)) throw new HttpError(404, `no ${meta.name} with key ${JSON.stringify(key.length === 1 ? key[0] : key)}`);
+  if (!found || !isAncestor(rt.model, meta.name, found.meta.name)) throw noSuchObject(rt.model, meta, key);
   if (found.meta !== meta || graph.errors.length) {
     // The object is of a subclass: its own fields are allowed too.
-    graph = readGraph(rt.model, found.meta, body);
+    graph = readGraph(rt.model, found.meta, body, rt.limits.keyBytes);
     if (graph.errors.length) unprocessable(graph);
     const missing = graph.nodes.filter((n) => n.key && !existing.has(keyString(n.meta.root, n.key)));
     if (missing.length) existing = new Map([...existing, ...(await lookup(rt, missing))]);
   }
   if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) throw keyChanged();
   graph.root.key = key;
-  return execute(rt, graph, resolveModes(rt, graph, existing, { mode: "update", key }), fetch, condition);
+  return execute(rt, graph, resolveModes(rt, graph, existing, { mode: "update", key }), fetch, conditions);
 }

@@ -1,22 +1,24 @@
 /**
  * A request's time limit, enforced where the time goes: at the store. Each request gets its own
- * `DeadlineStore` over the shared one. A batch is refused once the deadline has passed; a read
- * still running at the deadline is given up (its result would only be read); a write, once sent,
- * is always waited for, and the reads after it are not timed, so a 503 never hides a change that
- * happened. When the answer starts, the
- * limit is released: a streamed extent is paced by its client, not by the request's clock.
+ * `DeadlineStore` over the shared one. A batch is refused once the deadline has passed. A store
+ * that `interrupts` (embedded files) is given the deadline and stops there itself, a running
+ * statement included, rolling back. Any other store cannot take a batch back once sent: a read
+ * still running at the deadline is given up (its result would only be read); a write is always
+ * waited for. Either way, once a write has happened the reads after it are not timed, so a 503
+ * never hides a change that happened. When the answer starts, the limit is released: a streamed
+ * extent is paced by its client, not by the request's clock.
  */
 import { type Statement, type StatementResult, type Store, TimeLimitError } from "./store.ts";
 
 export class DeadlineStore implements Store {
-  readonly blocking?: boolean;
+  readonly interrupts?: boolean;
   private deadline: number;
 
   constructor(
     private readonly inner: Store,
     private readonly limitMs: number,
   ) {
-    this.blocking = inner.blocking;
+    this.interrupts = inner.interrupts;
     this.deadline = Date.now() + limitMs;
   }
 
@@ -29,14 +31,17 @@ export class DeadlineStore implements Store {
     const left = this.deadline - Date.now();
     if (left <= 0) throw new TimeLimitError(this.limitMs);
     if (left === Infinity) return this.inner.batch(statements, mode);
-    if (mode === "write") {
-      // Once a write has happened, the request must answer what it did: nothing after it is timed.
-      const results = await this.inner.batch(statements, mode);
-      this.release();
-      return results;
-    }
     try {
-      if (this.inner.blocking) return await this.inner.batch(statements, mode, this.deadline);
+      if (this.inner.interrupts) {
+        const results = await this.inner.batch(statements, mode, this.deadline);
+        if (mode === "write") this.release();
+        return results;
+      }
+      if (mode === "write") {
+        const results = await this.inner.batch(statements, mode);
+        this.release();
+        return results;
+      }
       return await raceDeadline(this.inner.batch(statements, mode, this.deadline), left);
     } catch (error) {
       throw error instanceof TimeLimitError ? new TimeLimitError(this.limitMs) : error;

@@ -6,16 +6,16 @@
  */
 import { createClient, type Client, type InStatement, type InValue, type ResultSet } from "@libsql/client";
 import { translateStoreError } from "./store-errors.ts";
-import { EmbeddedStore } from "./embedded-store.ts";
+import { type EmbeddedOptions, EmbeddedStore } from "./embedded-store.ts";
 import type { Statement, StatementResult, Store } from "./store.ts";
 
 /**
  * A store for a libSQL URL: embedded files and `:memory:` on the native engine directly (see
  * embedded-store.ts), servers through the client.
  */
-export function openLibsqlStore(url: string, authToken?: string): Store {
+export function openLibsqlStore(url: string, authToken?: string, options?: EmbeddedOptions): Store {
   const path = embeddedPath(url);
-  return path === undefined ? new LibsqlStore(createClient({ url, authToken })) : new OpeningStore(EmbeddedStore.open(path), true);
+  return path === undefined ? new LibsqlStore(createClient({ url, authToken })) : new OpeningStore(EmbeddedStore.open(path, options), true);
 }
 
 /** The file path of an embedded URL (`file:path`, `file:///abs`, `:memory:`), else undefined. */
@@ -28,15 +28,15 @@ export function embeddedPath(url: string): string | undefined {
 
 /**
  * A store that is being opened: calls wait for it (the handler's first call is its schema work),
- * then go straight to it, with the request's deadline. `blocking` is known before it opens (an
- * embedded file runs synchronously), so a request's time limit never races a timer against it.
+ * then go straight to it, with the request's deadline. `interrupts` is known before it opens (an
+ * embedded file stops its own statements), so a request's time limit never races a timer against it.
  */
 class OpeningStore implements Store {
   private open: Store | undefined;
 
   constructor(
     private readonly opening: Promise<Store>,
-    readonly blocking: boolean,
+    readonly interrupts: boolean,
   ) {
     opening.then((store) => (this.open = store), () => {});
   }

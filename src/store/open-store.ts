@@ -4,6 +4,7 @@
  */
 import type { PersistenceContext } from "../config/context.ts";
 import { normalizeConnectionUrl } from "../config/connection-url.ts";
+import { DEFAULT_LIMITS } from "../config/limits.ts";
 import { type D1Binding, D1Store } from "./d1-store.ts";
 import { LibsqlStore, openLibsqlStore } from "./libsql-store.ts";
 import type { Store } from "./store.ts";
@@ -11,7 +12,15 @@ import type { Store } from "./store.ts";
 export function openStore(context: PersistenceContext): Store {
   if (context.database !== undefined) return storeOfDatabase(context.database);
   if (context.url === undefined) throw new Error(`persistence context "${context.name}" names neither a connection URL nor a database`);
-  return openLibsqlStore(normalizeConnectionUrl(context.url), context.authToken);
+  return openLibsqlStore(normalizeConnectionUrl(context.url), context.authToken, { heapLimitBytes: sqliteHeapLimit(context.limits?.answerBytes ?? DEFAULT_LIMITS.answerBytes) });
+}
+
+/**
+ * What SQLite may allocate in the process when it runs embedded: room for a few answers at their
+ * limit beside its page caches, so that no request can grow the process until the system kills it.
+ */
+export function sqliteHeapLimit(answerBytes: number): number {
+  return Math.max(256 * 1024 * 1024, 4 * answerBytes);
 }
 
 /** A Drizzle database (`drizzle(client)`) or the client itself: a libSQL `Client` or a D1 binding. */

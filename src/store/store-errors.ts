@@ -3,7 +3,7 @@
  * error type (`LibsqlError`, `SqliteError`, D1's `D1_ERROR: ...`). The message is what they share,
  * so the translation into the store's errors is read from it once, here.
  */
-import { StoreBusyError, StoreConstraintError } from "./store.ts";
+import { StoreBusyError, StoreConstraintError, StoreMemoryError, StoreTooBigError } from "./store.ts";
 import { GUARD_TABLE, SEQUENCE_TABLE } from "./migrate.ts";
 
 const GUARD = new RegExp(`NOT NULL constraint failed: ${GUARD_TABLE}\\.(\\w+)`);
@@ -12,11 +12,15 @@ const SEQUENCE_END = new RegExp(`NOT NULL constraint failed: ${SEQUENCE_TABLE}\\
 
 /**
  * The error as a `StoreConstraintError` when a constraint refused the batch, a `StoreBusyError`
- * when another writer held the database past the busy timeout; otherwise unchanged.
+ * when another writer held the database past the busy timeout, a `StoreMemoryError` when the
+ * engine ran out of the memory it may use, a `StoreTooBigError` when it refused to build a value
+ * past its length limit; otherwise unchanged.
  */
 export function translateStoreError(error: unknown): unknown {
   const message = String((error as Error)?.message ?? error);
   if (/SQLITE_BUSY|database is locked/i.test(message)) return new StoreBusyError(message);
+  if ((error as { code?: string })?.code === "SQLITE_NOMEM" || /^out of memory$/i.test(message)) return new StoreMemoryError(message);
+  if (/string or blob too big/i.test(message)) return new StoreTooBigError(message);
   if (!/constraint failed/i.test(message)) return error;
   const guard = GUARD.exec(message);
   if (guard) return new StoreConstraintError("guard", message, guard[1]);

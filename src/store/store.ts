@@ -10,6 +10,11 @@ export interface Statement {
   params: readonly unknown[];
   /** A read of one row at most (a store may fetch that row alone). */
   oneRow?: boolean;
+  /**
+   * A read whose cost the client decides (a query it wrote, which may join an extent to itself
+   * ten times): a store whose engine shares the thread that answers requests runs it elsewhere.
+   */
+  unbounded?: boolean;
 }
 
 /** The result of one statement: rows as arrays in select order, and the number of rows changed. */
@@ -20,12 +25,17 @@ export interface StatementResult {
 
 export interface Store {
   /**
-   * Runs the statements in order as one atomic batch, in one round trip. A read given a
-   * `deadline` (a `Date.now()` time) may stop at it with a `TimeLimitError`; writes always finish.
+   * Runs the statements in order as one atomic batch, in one round trip. Given a `deadline` (a
+   * `Date.now()` time), a store that `interrupts` stops the batch there, a statement running
+   * included, rolls it back and throws `TimeLimitError`.
    */
   batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]>;
-  /** The driver runs a batch synchronously (embedded files): a timer cannot fire while it runs. */
-  readonly blocking?: boolean;
+  /**
+   * The store stops its own statements at the deadline it is given, writes included (embedded
+   * files: the engine interrupts a statement). Other stores cannot take back a batch once sent:
+   * a read is given up at the deadline, a write waited for.
+   */
+  readonly interrupts?: boolean;
   /** Runs schema statements at start-up, one after another (not on the request path). */
   migrate(statements: readonly Statement[]): Promise<StatementResult[]>;
   close(): void;
@@ -53,6 +63,22 @@ export class StoreBusyError extends Error {
   }
 }
 
+/** The engine refused to build a value past its length limit (SQLITE_TOOBIG): a JSON select's answer past answerBytes (400). */
+export class StoreTooBigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreTooBigError";
+  }
+}
+
+/** The engine could not get the memory a statement needed (SQLite's heap limit): the request may be retried, or ask for less (503). */
+export class StoreMemoryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoreMemoryError";
+  }
+}
+
 /** A request ran past its time limit before its answer started: nothing was changed (503). */
 export class TimeLimitError extends Error {
   constructor(readonly limitMs: number) {
@@ -65,9 +91,9 @@ export class TimeLimitError extends Error {
 export class CountingStore implements Store {
   statements = 0;
   roundTrips = 0;
-  readonly blocking?: boolean;
+  readonly interrupts?: boolean;
   constructor(readonly inner: Store) {
-    this.blocking = inner.blocking;
+    this.interrupts = inner.interrupts;
   }
   batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]> {
     this.statements += statements.length;
@@ -84,4 +110,14 @@ export class CountingStore implements Store {
   close(): void {
     this.inner.close();
   }
+}
+
+/** The store as seen by reads whose cost the client decides (its queries): every statement is marked `unbounded`. */
+export function unboundedReads(store: Store): Store {
+  return {
+    interrupts: store.interrupts,
+    batch: (statements, mode) => store.batch(statements.map((s) => ({ ...s, unbounded: true })), mode),
+    migrate: (statements) => store.migrate(statements),
+    close: () => store.close(),
+  };
 }

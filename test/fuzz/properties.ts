@@ -10,6 +10,7 @@
  *  3. a request that is refused, or that only reads, leaves every table byte for byte as it was.
  */
 import fc from "fast-check";
+import { DEFAULT_LIMITS } from "../../src/config/limits.ts";
 import { databaseDigest } from "../support/digest.ts";
 import type { Reply } from "../support/harness.ts";
 import { type FuzzRequest, type RequestKind, classSegment, createRequest, deleteRequest, describeRequest, fetchPlanPairs, methodRequest, query, readRequest, request, updateRequest } from "./arbitraries.ts";
@@ -95,6 +96,12 @@ export function allowedStatuses(r: FuzzRequest): Set<number> {
   // Any body: size and nesting limits (413), a media type that is not JSON (415), half a UTF-16
   // surrogate pair, which no text column keeps (422, even in a DELETE's key object).
   if (r.body !== undefined) allowed.add(413).add(415).add(422);
+  if (r.method === "OPTIONS") allowed.add(204); // on a served path: its Allow
+  // The URL as the handler sees it: `/%2E%2E` is the root (which takes GET and HEAD), and a key
+  // nested thousands deep or a long query percent-encoded (' too) may pass urlBytes.
+  const url = new URL(`http://x${r.path}`);
+  if (url.pathname === "/") allowed.add(405);
+  if (url.href.length - url.origin.length > DEFAULT_LIMITS.urlBytes) allowed.add(414);
   if (QUERY_PATHS.has(r.path.split(/[/?]/)[1]!)) allowed.add(405); // /jdoql/1 and POST /jdoql: queries are GET
   if (/^\/[^/?]*\/(\?|$)/.test(r.path)) allowed.add(405); // an empty key: `PUT /{class}/` is the class's path
   return allowed;

@@ -25,6 +25,8 @@ export interface Harness {
   post(path: string, body: unknown): Promise<Reply>;
   put(path: string, body: unknown): Promise<Reply>;
   del(path: string, body?: unknown): Promise<Reply>;
+  /** A Request of the test's own making (a binary body, no Content-Type), answered by the handler. */
+  fetch(request: Request): Promise<Response>;
   store: CountingStore;
   /** The handler's model (to inspect per-model state such as cacheSizes). */
   model: Model;
@@ -44,7 +46,7 @@ export interface HarnessHooks {
 export async function startHarness(context: Omit<PersistenceContext, "name" | "url"> & { url?: string }, options: Omit<RestHandlerOptions, "context" | "store"> = {}, hooks: HarnessHooks = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "extent-test-"));
   const url = context.url ?? `file:${join(dir, "test.db")}`;
-  const embedded = await EmbeddedStore.open(embeddedPath(url)!, distinctColumns);
+  const embedded = await EmbeddedStore.open(embeddedPath(url)!, { checkColumns: distinctColumns });
   const store = new CountingStore(hooks.wrapStore ? hooks.wrapStore(embedded) : embedded);
   const handler = createRestHandler({ ...options, context: { name: "test", ...context, url }, store });
   await handler.ready;
@@ -71,6 +73,7 @@ export async function startHarness(context: Omit<PersistenceContext, "name" | "u
     post: (p, b) => call("POST", p, b),
     put: (p, b) => call("PUT", p, b),
     del: (p, b) => call("DELETE", p, b),
+    fetch: (request) => handler.fetch(request),
     store,
     url,
     model: handler.model,

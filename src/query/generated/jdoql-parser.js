@@ -32,8 +32,10 @@
 
   const MAX_INT = 2n ** 31n - 1n;
   const MAX_LONG = 2n ** 63n - 1n;
-  // A long past 2^53 keeps its digits (a double would round them).
   const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+  // A long beyond 2^53 stays a BigInt, to be bound exactly: a double would round it.
+  const longValue = (big) => (big <= MAX_SAFE ? Number(big) : big);
 
   function isMixedCaseKeyword(word) {
     const lower = word.toLowerCase();
@@ -45,15 +47,14 @@
       + ` ("${word.toUpperCase()}" or "${word.toLowerCase()}")`;
   }
 
-  // Java integer literal -> [kind, value]: unsuffixed fits in 32 bits -> int, else long (its
-  // digits past 2^53); beyond 64 bits -> biginteger (value: decimal digits). Hex and octal count
-  // by magnitude.
+  // Java integer literal -> [kind, value]: unsuffixed fits in 32 bits -> int, else long;
+  // beyond 64 bits -> biginteger (value: decimal digits). Hex and octal count by magnitude.
   function integerValue(raw) {
     const suffixed = /[lL]$/.test(raw);
     const body = suffixed ? raw.slice(0, -1) : raw;
     const big = /^0[0-7]+$/.test(body) ? BigInt("0o" + body.slice(1)) : BigInt(body);
     if (big > MAX_LONG) return ["biginteger", big.toString()];
-    if (suffixed || big > MAX_INT) return ["long", big > MAX_SAFE ? big.toString() : Number(big)];
+    if (suffixed || big > MAX_INT) return ["long", longValue(big)];
     return ["int", Number(big)];
   }
 

@@ -33,8 +33,10 @@
 
   const MAX_INT = 2n ** 31n - 1n;
   const MAX_LONG = 2n ** 63n - 1n;
-  // A long past 2^53 keeps its digits (a double would round them).
   const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+  // A long beyond 2^53 stays a BigInt, to be bound exactly: a double would round it.
+  const longValue = (big) => (big <= MAX_SAFE ? Number(big) : big);
 
   const isReserved = (word) => RESERVED.has(word.toUpperCase());
 
@@ -47,15 +49,14 @@
       && UNRESERVED_FUNCTIONS.has(path.head.toUpperCase());
 
   // Integer literal (decimal digits, optional `L` or `BI` suffix, any case) -> [kind, value]:
-  // unsuffixed fits in 32 bits -> int, else long (its digits past 2^53); beyond 64 bits ->
-  // biginteger (decimal digits).
+  // unsuffixed fits in 32 bits -> int, else long; beyond 64 bits -> biginteger (decimal digits).
   // Returns null for an `L` literal too big for a long.
   function integerValue(raw) {
     if (/bi$/i.test(raw)) return ["biginteger", BigInt(raw.slice(0, -2)).toString()];
     const suffixed = /l$/i.test(raw);
     const big = BigInt(suffixed ? raw.slice(0, -1) : raw);
     if (big > MAX_LONG) return suffixed ? null : ["biginteger", big.toString()];
-    if (suffixed || big > MAX_INT) return ["long", big > MAX_SAFE ? big.toString() : Number(big)];
+    if (suffixed || big > MAX_INT) return ["long", longValue(big)];
     return ["int", Number(big)];
   }
 
@@ -612,98 +613,99 @@ function peg$parse(input, options) {
     return { distinct: distinct !== null, items: [head, ...tail] };
   }
   function peg$f10(expr, variable) {    return compact({ expr, variable, pos: here() });  }
-  function peg$f11(className, head, tail) {
-    return { type: "New", className, args: [head, ...tail], pos: here() };
+  function peg$f11(name, head, tail) {
+    return { type: "New", className: name.className, classPos: name.pos, args: [head, ...tail], pos: here() };
   }
-  function peg$f12(variable) {    return { type: "Object", variable, pos: here() };  }
-  function peg$f13(word) {    reservedVariable(word, "a result variable");  }
-  function peg$f14(head, tail) {    return fromClause([head, ...tail], false);  }
-  function peg$f15(entity, at, variable, joins) {
+  function peg$f12(className) {    return { className, pos: here() };  }
+  function peg$f13(variable) {    return { type: "Object", variable, pos: here() };  }
+  function peg$f14(word) {    reservedVariable(word, "a result variable");  }
+  function peg$f15(head, tail) {    return fromClause([head, ...tail], false);  }
+  function peg$f16(entity, at, variable, joins) {
     return withVariableAt(compact({ kind: "range", entity, variable, joins, pos: here() }), at);
   }
-  function peg$f16(path, at, variable) {
+  function peg$f17(path, at, variable) {
     requireVariable(variable, at, "a collection member declaration");
     return { kind: "member", path, variable, pos: here() };
   }
-  function peg$f17(word) {    reservedVariable(word, "an identification variable");  }
-  function peg$f18(kind, target) {
+  function peg$f18(word) {    reservedVariable(word, "an identification variable");  }
+  function peg$f19(kind, target) {
     return { kind, fetch: true, target, pos: here() };
   }
-  function peg$f19() {    error("a fetch join has no identification variable");  }
-  function peg$f20() {    error("a fetch join has no ON condition");  }
-  function peg$f21(kind, target, at, variable, on) {
+  function peg$f20() {    error("a fetch join has no identification variable");  }
+  function peg$f21() {    error("a fetch join has no ON condition");  }
+  function peg$f22(kind, target, at, variable, on) {
     requireVariable(variable, at, "a join");
     return compact({ kind, fetch: false, target, variable, on, pos: here() });
   }
-  function peg$f22() {    return "left";  }
-  function peg$f23() {    return "inner";  }
-  function peg$f24() {    error("RIGHT JOIN is not JPQL; swap the roots and use LEFT JOIN");  }
-  function peg$f25(path) {    return { kind: "path", path };  }
-  function peg$f26(entity) {    return { kind: "entity", entity };  }
-  function peg$f27(path) {    return path.type !== "Path" || path.names.length > 0;  }
-  function peg$f28(path) {    return path;  }
-  function peg$f29(head, tail) {    return [head, ...tail];  }
+  function peg$f23() {    return "left";  }
+  function peg$f24() {    return "inner";  }
+  function peg$f25() {    error("RIGHT JOIN is not JPQL; swap the roots and use LEFT JOIN");  }
+  function peg$f26(path) {    return { kind: "path", path };  }
+  function peg$f27(entity) {    return { kind: "entity", entity };  }
+  function peg$f28(path) {    return path.type !== "Path" || path.names.length > 0;  }
+  function peg$f29(path) {    return path;  }
   function peg$f30(head, tail) {    return [head, ...tail];  }
-  function peg$f31(expr, descending, nulls) {
+  function peg$f31(head, tail) {    return [head, ...tail];  }
+  function peg$f32(expr, descending, nulls) {
     return compact({ expr, descending: descending ?? false, nulls, pos: here() });
   }
-  function peg$f32() {    return false;  }
-  function peg$f33() {    return true;  }
-  function peg$f34() {    return "first";  }
-  function peg$f35() {    return "last";  }
-  function peg$f36(query) {    return { type: "Subquery", query, pos: here() };  }
-  function peg$f37(distinct, item, from, rest) {
+  function peg$f33() {    return false;  }
+  function peg$f34() {    return true;  }
+  function peg$f35() {    return "first";  }
+  function peg$f36() {    return "last";  }
+  function peg$f37(query) {    return { type: "Subquery", query, pos: here() };  }
+  function peg$f38(distinct, item, from, rest) {
     return selectQuery({ distinct: distinct !== null, items: [item] }, from, rest);
   }
-  function peg$f38(expr) {    return { expr, pos: here() };  }
-  function peg$f39() {    error("a subquery selects a single item");  }
-  function peg$f40(head, tail) {    return fromClause([head, ...tail], true);  }
-  function peg$f41(path, at, variable, joins) {
+  function peg$f39(expr) {    return { expr, pos: here() };  }
+  function peg$f40() {    error("a subquery selects a single item");  }
+  function peg$f41(head, tail) {    return fromClause([head, ...tail], true);  }
+  function peg$f42(path, at, variable, joins) {
     requireVariable(variable, at, "a derived path");
     return { kind: "derived", path, variable, joins, pos: here() };
   }
-  function peg$f42(entity, variable, head, tail, where) {
+  function peg$f43(entity, variable, head, tail, where) {
     return compact({ type: "Update", entity, variable, set: [head, ...tail], where, pos: here() });
   }
-  function peg$f43(path, value) {    return { path, value, pos: here() };  }
-  function peg$f44(head, names) {    return { type: "Path", head, names, pos: here() };  }
-  function peg$f45(entity, variable, where) {
+  function peg$f44(path, value) {    return { path, value, pos: here() };  }
+  function peg$f45(head, names) {    return { type: "Path", head, names, pos: here() };  }
+  function peg$f46(entity, variable, where) {
     return compact({ type: "Delete", entity, variable, where, pos: here() });
   }
-  function peg$f46() {    error("INSERT is not a JPQL statement");  }
-  function peg$f47(head, tail) {    return binary(head, tail.map((right) => ["OR", right]));  }
-  function peg$f48(head, tail) {    return binary(head, tail.map((right) => ["AND", right]));  }
-  function peg$f49(operand) {    return { type: "Unary", op: "NOT", operand, pos: here() };  }
-  function peg$f50(not, subquery) {    return { type: "Exists", not: not !== null, subquery, pos: here() };  }
-  function peg$f51(left, suffix) {    return suffix === null ? left : predicate(left, suffix);  }
-  function peg$f52(op, right) {    return { type: "Binary", op, right };  }
-  function peg$f53(not, low, high) {
+  function peg$f47() {    error("INSERT is not a JPQL statement");  }
+  function peg$f48(head, tail) {    return binary(head, tail.map((right) => ["OR", right]));  }
+  function peg$f49(head, tail) {    return binary(head, tail.map((right) => ["AND", right]));  }
+  function peg$f50(operand) {    return { type: "Unary", op: "NOT", operand, pos: here() };  }
+  function peg$f51(not, subquery) {    return { type: "Exists", not: not !== null, subquery, pos: here() };  }
+  function peg$f52(left, suffix) {    return suffix === null ? left : predicate(left, suffix);  }
+  function peg$f53(op, right) {    return { type: "Binary", op, right };  }
+  function peg$f54(not, low, high) {
     return { type: "Between", not: not !== null, low, high };
   }
-  function peg$f54(not, pattern, escape) {
+  function peg$f55(not, pattern, escape) {
     return compact({ type: "Like", not: not !== null, pattern, escape });
   }
-  function peg$f55(not, source) {    return { type: "In", not: not !== null, source };  }
-  function peg$f56(not) {    return { type: "IsNull", not: not !== null };  }
-  function peg$f57(not) {    return { type: "IsEmpty", not: not !== null };  }
-  function peg$f58(not, collection) {    return { type: "MemberOf", not: not !== null, collection };  }
-  function peg$f59(quantifier, subquery) {    return { type: "Quantified", quantifier, subquery, pos: here() };  }
-  function peg$f60(subquery) {    return { kind: "subquery", subquery };  }
-  function peg$f61() {    error("an IN list needs at least one item");  }
-  function peg$f62(head, tail) {    return { kind: "list", items: [head, ...tail] };  }
-  function peg$f63(param) {    return { kind: "param", param };  }
-  function peg$f64(head, tail) {    return binary(head, tail);  }
+  function peg$f56(not, source) {    return { type: "In", not: not !== null, source };  }
+  function peg$f57(not) {    return { type: "IsNull", not: not !== null };  }
+  function peg$f58(not) {    return { type: "IsEmpty", not: not !== null };  }
+  function peg$f59(not, collection) {    return { type: "MemberOf", not: not !== null, collection };  }
+  function peg$f60(quantifier, subquery) {    return { type: "Quantified", quantifier, subquery, pos: here() };  }
+  function peg$f61(subquery) {    return { kind: "subquery", subquery };  }
+  function peg$f62() {    error("an IN list needs at least one item");  }
+  function peg$f63(head, tail) {    return { kind: "list", items: [head, ...tail] };  }
+  function peg$f64(param) {    return { kind: "param", param };  }
   function peg$f65(head, tail) {    return binary(head, tail);  }
   function peg$f66(head, tail) {    return binary(head, tail);  }
-  function peg$f67(op, operand) {    return { type: "Unary", op, operand, pos: here() };  }
-  function peg$f68() {    error('"!" is not a JPQL operator; use NOT');  }
-  function peg$f69(op) {
+  function peg$f67(head, tail) {    return binary(head, tail);  }
+  function peg$f68(op, operand) {    return { type: "Unary", op, operand, pos: here() };  }
+  function peg$f69() {    error('"!" is not a JPQL operator; use NOT');  }
+  function peg$f70(op) {
     const hint = { "==": '"="', "!=": '"<>"', "&&": "AND", "&": "AND", "|": "OR", "%": "MOD(a, b)" }[op];
     error(`"${op}" is not a JPQL operator; use ${hint}`);
   }
-  function peg$f70(path, at) {    return true;  }
-  function peg$f71(path, at, call) {    return call === null || !isKnownFunction(path);  }
-  function peg$f72(path, at, call) {
+  function peg$f71(path, at) {    return true;  }
+  function peg$f72(path, at, call) {    return call === null || !isKnownFunction(path);  }
+  function peg$f73(path, at, call) {
     if (call !== null) {
       if (path.type === "Path" && typeof path.head === "string" && path.names.length === 0) {
         error(`unknown function "${path.head}"; call a database function with FUNCTION('${path.head}', ...)`, locationAt(path.pos));
@@ -712,175 +714,175 @@ function peg$parse(input, options) {
     }
     return path;
   }
-  function peg$f73(head, names) {    return path(head, names);  }
-  function peg$f74(path, entity) {    return { type: "Treat", path, entity, pos: here() };  }
-  function peg$f75(fn, variable) {    return { type: "KeyValueEntry", fn, variable, pos: here() };  }
-  function peg$f76(arg) {    return { type: "Type", arg, pos: here() };  }
-  function peg$f77(name) {    return { type: "NamedParam", name, pos: here() };  }
-  function peg$f78(index) {    return { type: "PositionalParam", index, pos: here() };  }
-  function peg$f79(digits) {
+  function peg$f74(head, names) {    return path(head, names);  }
+  function peg$f75(path, entity) {    return { type: "Treat", path, entity, pos: here() };  }
+  function peg$f76(fn, variable) {    return { type: "KeyValueEntry", fn, variable, pos: here() };  }
+  function peg$f77(arg) {    return { type: "Type", arg, pos: here() };  }
+  function peg$f78(name) {    return { type: "NamedParam", name, pos: here() };  }
+  function peg$f79(index) {    return { type: "PositionalParam", index, pos: here() };  }
+  function peg$f80(digits) {
     const index = Number(digits);
     if (index < 1) error("positional parameters are numbered from 1");
     return index;
   }
-  function peg$f80(operand, whens, otherwise) {
+  function peg$f81(operand, whens, otherwise) {
     return compact({ type: "Case", operand, whens, else: otherwise, pos: here() });
   }
-  function peg$f81(when, then) {    return { when, then, pos: here() };  }
-  function peg$f82(head, tail) {
+  function peg$f82(when, then) {    return { when, then, pos: here() };  }
+  function peg$f83(head, tail) {
     return { type: "Coalesce", args: [head, ...tail], pos: here() };
   }
-  function peg$f83(left, right) {    return { type: "Nullif", left, right, pos: here() };  }
-  function peg$f84() {    error("COUNT(*) is not JPQL; count an identification variable, e.g. COUNT(e)");  }
-  function peg$f85(fn, distinct, arg) {
+  function peg$f84(left, right) {    return { type: "Nullif", left, right, pos: here() };  }
+  function peg$f85() {    error("COUNT(*) is not JPQL; count an identification variable, e.g. COUNT(e)");  }
+  function peg$f86(fn, distinct, arg) {
     return { type: "Aggregate", fn, distinct: distinct !== null, arg, pos: here() };
   }
-  function peg$f86(spec, char, from) {
+  function peg$f87(spec, char, from) {
     return compact({ type: "Trim", spec: spec ?? "BOTH", char, from, pos: here() });
   }
-  function peg$f87(from) {    return { type: "Trim", spec: "BOTH", from, pos: here() };  }
-  function peg$f88(field, from) {    return { type: "Extract", field, from, pos: here() };  }
-  function peg$f89(word) {    return EXTRACT_FIELDS.has(word.toUpperCase());  }
-  function peg$f90(word) {    return word.toUpperCase();  }
-  function peg$f91(operand, target) {    return { type: "Cast", operand, target, pos: here() };  }
-  function peg$f92(word) {    return CAST_TARGETS.has(word.toUpperCase());  }
-  function peg$f93(word) {    return word.toUpperCase();  }
-  function peg$f94(name, args) {
+  function peg$f88(from) {    return { type: "Trim", spec: "BOTH", from, pos: here() };  }
+  function peg$f89(field, from) {    return { type: "Extract", field, from, pos: here() };  }
+  function peg$f90(word) {    return EXTRACT_FIELDS.has(word.toUpperCase());  }
+  function peg$f91(word) {    return word.toUpperCase();  }
+  function peg$f92(operand, target) {    return { type: "Cast", operand, target, pos: here() };  }
+  function peg$f93(word) {    return CAST_TARGETS.has(word.toUpperCase());  }
+  function peg$f94(word) {    return word.toUpperCase();  }
+  function peg$f95(name, args) {
     return { type: "Function", name: "FUNCTION", args: [name, ...args], pos: here() };
   }
-  function peg$f95(name, a) {    return { type: "Function", name, args: [a], pos: here() };  }
-  function peg$f96(name, a, b) {
+  function peg$f96(name, a) {    return { type: "Function", name, args: [a], pos: here() };  }
+  function peg$f97(name, a, b) {
     return { type: "Function", name, args: [a, b], pos: here() };
   }
-  function peg$f97(name, a, b, c) {
+  function peg$f98(name, a, b, c) {
     return { type: "Function", name, args: c === null ? [a, b] : [a, b, c], pos: here() };
   }
-  function peg$f98(name, a, b, c) {
+  function peg$f99(name, a, b, c) {
     return { type: "Function", name, args: [a, b, c], pos: here() };
   }
-  function peg$f99(name, head, tail) {
+  function peg$f100(name, head, tail) {
     return { type: "Function", name, args: [head, ...tail], pos: here() };
   }
-  function peg$f100(word) {    return ONE_ARG_FUNCTIONS.has(word.toUpperCase());  }
-  function peg$f101(word) {    return word.toUpperCase();  }
-  function peg$f102(word) {    return TWO_ARG_FUNCTIONS.has(word.toUpperCase());  }
-  function peg$f103(word) {    return word.toUpperCase();  }
-  function peg$f104(word) {    return TWO_OR_THREE_ARG_FUNCTIONS.has(word.toUpperCase());  }
-  function peg$f105(word) {    return word.toUpperCase();  }
-  function peg$f106(name) {    return { type: "Function", name, args: [], pos: here() };  }
-  function peg$f107(word) {    return NILADIC_FUNCTIONS.has(word.toUpperCase());  }
-  function peg$f108(word) {    return word.toUpperCase();  }
-  function peg$f109(part) {    return { type: "Function", name: "LOCAL " + part, args: [], pos: here() };  }
-  function peg$f110(raw) {    const [kind, value] = floatValue(raw); return literal(kind, value, raw);  }
-  function peg$f111(raw) {
+  function peg$f101(word) {    return ONE_ARG_FUNCTIONS.has(word.toUpperCase());  }
+  function peg$f102(word) {    return word.toUpperCase();  }
+  function peg$f103(word) {    return TWO_ARG_FUNCTIONS.has(word.toUpperCase());  }
+  function peg$f104(word) {    return word.toUpperCase();  }
+  function peg$f105(word) {    return TWO_OR_THREE_ARG_FUNCTIONS.has(word.toUpperCase());  }
+  function peg$f106(word) {    return word.toUpperCase();  }
+  function peg$f107(name) {    return { type: "Function", name, args: [], pos: here() };  }
+  function peg$f108(word) {    return NILADIC_FUNCTIONS.has(word.toUpperCase());  }
+  function peg$f109(word) {    return word.toUpperCase();  }
+  function peg$f110(part) {    return { type: "Function", name: "LOCAL " + part, args: [], pos: here() };  }
+  function peg$f111(raw) {    const [kind, value] = floatValue(raw); return literal(kind, value, raw);  }
+  function peg$f112(raw) {
     const result = integerValue(raw);
     if (result === null) error(`integer literal ${raw} is too large for a long`);
     return literal(result[0], result[1], raw);
   }
-  function peg$f112(chars, close) {
+  function peg$f113(chars, close) {
     if (close === null) error("unterminated string literal");
     return literal("string", chars.join(""), text());
   }
-  function peg$f113() {    return "'";  }
-  function peg$f114() {    error("JPQL string literals are written in single quotes ('...', with '' for a quote)");  }
-  function peg$f115(raw) {    return literal("boolean", true, raw);  }
-  function peg$f116(raw) {    return literal("boolean", false, raw);  }
-  function peg$f117(raw) {    return literal("null", null, raw);  }
-  function peg$f118(kind, string) {
+  function peg$f114() {    return "'";  }
+  function peg$f115() {    error("JPQL string literals are written in single quotes ('...', with '' for a quote)");  }
+  function peg$f116(raw) {    return literal("boolean", true, raw);  }
+  function peg$f117(raw) {    return literal("boolean", false, raw);  }
+  function peg$f118(raw) {    return literal("null", null, raw);  }
+  function peg$f119(kind, string) {
     const value = dateTimeValue(kind, string.value);
     if (value === null) {
       error(`invalid ${kind} literal ${string.raw}; expected ${DATE_TIME_FORMATS[kind]}`, locationAt(string.pos));
     }
     return literal(kind, value, text());
   }
-  function peg$f119() {    return "timestamp";  }
-  function peg$f120() {    return "date";  }
-  function peg$f121() {    return "time";  }
-  function peg$f122(word) {    return !isReserved(word);  }
-  function peg$f123(word) {    return word;  }
-  function peg$f124(word) {    return isReserved(word);  }
-  function peg$f125(word) {    return word;  }
-  function peg$f126(head, tail) {    return [head, ...tail].join(".");  }
-  function peg$f127(word) {    return !NOT_ENTITY_NAMES.has(word.toUpperCase());  }
-  function peg$f128(word) {    return word;  }
-  function peg$f129(head, tail) {    return [head, ...tail].join(".");  }
-  function peg$f130() {    return here();  }
-  function peg$f131() {    return "ALL";  }
-  function peg$f132() {    return "AND";  }
-  function peg$f133() {    return "ANY";  }
-  function peg$f134() {    return "AS";  }
-  function peg$f135() {    return "ASC";  }
-  function peg$f136() {    return "AVG";  }
-  function peg$f137() {    return "BETWEEN";  }
-  function peg$f138() {    return "BOTH";  }
-  function peg$f139() {    return "BY";  }
-  function peg$f140() {    return "CASE";  }
-  function peg$f141() {    return "CAST";  }
-  function peg$f142() {    return "COALESCE";  }
-  function peg$f143() {    return "CONCAT";  }
-  function peg$f144() {    return "COUNT";  }
-  function peg$f145() {    return "DATE";  }
-  function peg$f146() {    return "DATETIME";  }
-  function peg$f147() {    return "DELETE";  }
-  function peg$f148() {    return "DESC";  }
-  function peg$f149() {    return "DISTINCT";  }
-  function peg$f150() {    return "ELSE";  }
-  function peg$f151() {    return "EMPTY";  }
-  function peg$f152() {    return "END";  }
-  function peg$f153() {    return "ENTRY";  }
-  function peg$f154() {    return "ESCAPE";  }
-  function peg$f155() {    return "EXCEPT";  }
-  function peg$f156() {    return "EXISTS";  }
-  function peg$f157() {    return "EXTRACT";  }
-  function peg$f158() {    return "FETCH";  }
-  function peg$f159() {    return "FIRST";  }
-  function peg$f160() {    return "FROM";  }
-  function peg$f161() {    return "FUNCTION";  }
-  function peg$f162() {    return "GROUP";  }
-  function peg$f163() {    return "HAVING";  }
-  function peg$f164() {    return "IN";  }
-  function peg$f165() {    return "INNER";  }
-  function peg$f166() {    return "INSERT";  }
-  function peg$f167() {    return "INTERSECT";  }
-  function peg$f168() {    return "IS";  }
-  function peg$f169() {    return "JOIN";  }
-  function peg$f170() {    return "KEY";  }
-  function peg$f171() {    return "LAST";  }
-  function peg$f172() {    return "LEADING";  }
-  function peg$f173() {    return "LEFT";  }
-  function peg$f174() {    return "LIKE";  }
-  function peg$f175() {    return "LOCAL";  }
-  function peg$f176() {    return "MAX";  }
-  function peg$f177() {    return "MEMBER";  }
-  function peg$f178() {    return "MIN";  }
-  function peg$f179() {    return "NEW";  }
-  function peg$f180() {    return "NOT";  }
-  function peg$f181() {    return "NULL";  }
-  function peg$f182() {    return "NULLIF";  }
-  function peg$f183() {    return "NULLS";  }
-  function peg$f184() {    return "OBJECT";  }
-  function peg$f185() {    return "OF";  }
-  function peg$f186() {    return "ON";  }
-  function peg$f187() {    return "OR";  }
-  function peg$f188() {    return "ORDER";  }
-  function peg$f189() {    return "OUTER";  }
-  function peg$f190() {    return "REPLACE";  }
-  function peg$f191() {    return "RIGHT";  }
-  function peg$f192() {    return "SELECT";  }
-  function peg$f193() {    return "SET";  }
-  function peg$f194() {    return "SOME";  }
-  function peg$f195() {    return "SUM";  }
-  function peg$f196() {    return "THEN";  }
-  function peg$f197() {    return "TIME";  }
-  function peg$f198() {    return "TRAILING";  }
-  function peg$f199() {    return "TREAT";  }
-  function peg$f200() {    return "TRIM";  }
-  function peg$f201() {    return "TYPE";  }
-  function peg$f202() {    return "UNION";  }
-  function peg$f203() {    return "UPDATE";  }
-  function peg$f204() {    return "VALUE";  }
-  function peg$f205() {    return "WHEN";  }
-  function peg$f206() {    return "WHERE";  }
+  function peg$f120() {    return "timestamp";  }
+  function peg$f121() {    return "date";  }
+  function peg$f122() {    return "time";  }
+  function peg$f123(word) {    return !isReserved(word);  }
+  function peg$f124(word) {    return word;  }
+  function peg$f125(word) {    return isReserved(word);  }
+  function peg$f126(word) {    return word;  }
+  function peg$f127(head, tail) {    return [head, ...tail].join(".");  }
+  function peg$f128(word) {    return !NOT_ENTITY_NAMES.has(word.toUpperCase());  }
+  function peg$f129(word) {    return word;  }
+  function peg$f130(head, tail) {    return [head, ...tail].join(".");  }
+  function peg$f131() {    return here();  }
+  function peg$f132() {    return "ALL";  }
+  function peg$f133() {    return "AND";  }
+  function peg$f134() {    return "ANY";  }
+  function peg$f135() {    return "AS";  }
+  function peg$f136() {    return "ASC";  }
+  function peg$f137() {    return "AVG";  }
+  function peg$f138() {    return "BETWEEN";  }
+  function peg$f139() {    return "BOTH";  }
+  function peg$f140() {    return "BY";  }
+  function peg$f141() {    return "CASE";  }
+  function peg$f142() {    return "CAST";  }
+  function peg$f143() {    return "COALESCE";  }
+  function peg$f144() {    return "CONCAT";  }
+  function peg$f145() {    return "COUNT";  }
+  function peg$f146() {    return "DATE";  }
+  function peg$f147() {    return "DATETIME";  }
+  function peg$f148() {    return "DELETE";  }
+  function peg$f149() {    return "DESC";  }
+  function peg$f150() {    return "DISTINCT";  }
+  function peg$f151() {    return "ELSE";  }
+  function peg$f152() {    return "EMPTY";  }
+  function peg$f153() {    return "END";  }
+  function peg$f154() {    return "ENTRY";  }
+  function peg$f155() {    return "ESCAPE";  }
+  function peg$f156() {    return "EXCEPT";  }
+  function peg$f157() {    return "EXISTS";  }
+  function peg$f158() {    return "EXTRACT";  }
+  function peg$f159() {    return "FETCH";  }
+  function peg$f160() {    return "FIRST";  }
+  function peg$f161() {    return "FROM";  }
+  function peg$f162() {    return "FUNCTION";  }
+  function peg$f163() {    return "GROUP";  }
+  function peg$f164() {    return "HAVING";  }
+  function peg$f165() {    return "IN";  }
+  function peg$f166() {    return "INNER";  }
+  function peg$f167() {    return "INSERT";  }
+  function peg$f168() {    return "INTERSECT";  }
+  function peg$f169() {    return "IS";  }
+  function peg$f170() {    return "JOIN";  }
+  function peg$f171() {    return "KEY";  }
+  function peg$f172() {    return "LAST";  }
+  function peg$f173() {    return "LEADING";  }
+  function peg$f174() {    return "LEFT";  }
+  function peg$f175() {    return "LIKE";  }
+  function peg$f176() {    return "LOCAL";  }
+  function peg$f177() {    return "MAX";  }
+  function peg$f178() {    return "MEMBER";  }
+  function peg$f179() {    return "MIN";  }
+  function peg$f180() {    return "NEW";  }
+  function peg$f181() {    return "NOT";  }
+  function peg$f182() {    return "NULL";  }
+  function peg$f183() {    return "NULLIF";  }
+  function peg$f184() {    return "NULLS";  }
+  function peg$f185() {    return "OBJECT";  }
+  function peg$f186() {    return "OF";  }
+  function peg$f187() {    return "ON";  }
+  function peg$f188() {    return "OR";  }
+  function peg$f189() {    return "ORDER";  }
+  function peg$f190() {    return "OUTER";  }
+  function peg$f191() {    return "REPLACE";  }
+  function peg$f192() {    return "RIGHT";  }
+  function peg$f193() {    return "SELECT";  }
+  function peg$f194() {    return "SET";  }
+  function peg$f195() {    return "SOME";  }
+  function peg$f196() {    return "SUM";  }
+  function peg$f197() {    return "THEN";  }
+  function peg$f198() {    return "TIME";  }
+  function peg$f199() {    return "TRAILING";  }
+  function peg$f200() {    return "TREAT";  }
+  function peg$f201() {    return "TRIM";  }
+  function peg$f202() {    return "TYPE";  }
+  function peg$f203() {    return "UNION";  }
+  function peg$f204() {    return "UPDATE";  }
+  function peg$f205() {    return "VALUE";  }
+  function peg$f206() {    return "WHEN";  }
+  function peg$f207() {    return "WHERE";  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -1464,7 +1466,7 @@ function peg$parse(input, options) {
     s0 = peg$currPos;
     s1 = peg$parseNEW();
     if (s1 !== peg$FAILED) {
-      s2 = peg$parseClassName();
+      s2 = peg$parseConstructorName();
       if (s2 !== peg$FAILED) {
         if (input.charCodeAt(peg$currPos) === 40) {
           s3 = peg$c0;
@@ -1558,6 +1560,20 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseConstructorName() {
+    let s0, s1;
+
+    s0 = peg$currPos;
+    s1 = peg$parseClassName();
+    if (s1 !== peg$FAILED) {
+      peg$savedPos = s0;
+      s1 = peg$f12(s1);
+    }
+    s0 = s1;
+
+    return s0;
+  }
+
   function peg$parseObjectExpression() {
     let s0, s1, s2, s3, s4, s5, s6;
 
@@ -1585,7 +1601,7 @@ function peg$parse(input, options) {
           if (s5 !== peg$FAILED) {
             s6 = peg$parse_();
             peg$savedPos = s0;
-            s0 = peg$f12(s4);
+            s0 = peg$f13(s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1662,7 +1678,7 @@ function peg$parse(input, options) {
       s1 = peg$parseReservedWord();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f13(s1);
+        s1 = peg$f14(s1);
       }
       s0 = s1;
     }
@@ -1730,7 +1746,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s0;
-        s0 = peg$f14(s2, s3);
+        s0 = peg$f15(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1772,7 +1788,7 @@ function peg$parse(input, options) {
         s5 = peg$parseJoin();
       }
       peg$savedPos = s0;
-      s0 = peg$f15(s1, s2, s3, s4);
+      s0 = peg$f16(s1, s2, s3, s4);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1831,7 +1847,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f16(s2, s3, s4);
+        s0 = peg$f17(s2, s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1900,7 +1916,7 @@ function peg$parse(input, options) {
       s1 = peg$parseReservedWord();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f17(s1);
+        s1 = peg$f18(s1);
       }
       s0 = s1;
     }
@@ -2055,7 +2071,7 @@ function peg$parse(input, options) {
             s5 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f18(s1, s3);
+          s0 = peg$f19(s1, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2114,7 +2130,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f19();
+      s1 = peg$f20();
     }
     s0 = s1;
 
@@ -2137,7 +2153,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f20();
+      s1 = peg$f21();
     }
     s0 = s1;
 
@@ -2175,7 +2191,7 @@ function peg$parse(input, options) {
           s5 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f21(s1, s2, s3, s4, s5);
+        s0 = peg$f22(s1, s2, s3, s4, s5);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2201,7 +2217,7 @@ function peg$parse(input, options) {
       s3 = peg$parseJOIN();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f22();
+        s0 = peg$f23();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2219,7 +2235,7 @@ function peg$parse(input, options) {
       s2 = peg$parseJOIN();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f23();
+        s0 = peg$f24();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2256,7 +2272,7 @@ function peg$parse(input, options) {
         }
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f24();
+          s1 = peg$f25();
         }
         s0 = s1;
       }
@@ -2272,7 +2288,7 @@ function peg$parse(input, options) {
     s1 = peg$parseJoinPath();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f25(s1);
+      s1 = peg$f26(s1);
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -2280,7 +2296,7 @@ function peg$parse(input, options) {
       s1 = peg$parseEntityName();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f26(s1);
+        s1 = peg$f27(s1);
       }
       s0 = s1;
     }
@@ -2295,7 +2311,7 @@ function peg$parse(input, options) {
     s1 = peg$parsePathExpression();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f27(s1);
+      s2 = peg$f28(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -2303,7 +2319,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f28(s1);
+        s0 = peg$f29(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2394,7 +2410,7 @@ function peg$parse(input, options) {
             }
           }
           peg$savedPos = s0;
-          s0 = peg$f29(s3, s4);
+          s0 = peg$f30(s3, s4);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2489,7 +2505,7 @@ function peg$parse(input, options) {
             }
           }
           peg$savedPos = s0;
-          s0 = peg$f30(s3, s4);
+          s0 = peg$f31(s3, s4);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2521,7 +2537,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f31(s1, s2, s3);
+      s0 = peg$f32(s1, s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2537,7 +2553,7 @@ function peg$parse(input, options) {
     s1 = peg$parseASC();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f32();
+      s1 = peg$f33();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -2545,7 +2561,7 @@ function peg$parse(input, options) {
       s1 = peg$parseDESC();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f33();
+        s1 = peg$f34();
       }
       s0 = s1;
     }
@@ -2562,7 +2578,7 @@ function peg$parse(input, options) {
       s2 = peg$parseFIRST();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f34();
+        s0 = peg$f35();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2578,7 +2594,7 @@ function peg$parse(input, options) {
         s2 = peg$parseLAST();
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f35();
+          s0 = peg$f36();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2617,7 +2633,7 @@ function peg$parse(input, options) {
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
           peg$savedPos = s0;
-          s0 = peg$f36(s3);
+          s0 = peg$f37(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2654,7 +2670,7 @@ function peg$parse(input, options) {
         if (s5 !== peg$FAILED) {
           s6 = peg$parseQueryTail();
           peg$savedPos = s0;
-          s0 = peg$f37(s2, s3, s5, s6);
+          s0 = peg$f38(s2, s3, s5, s6);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2678,7 +2694,7 @@ function peg$parse(input, options) {
     s1 = peg$parseConcatExpression();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f38(s1);
+      s1 = peg$f39(s1);
     }
     s0 = s1;
 
@@ -2707,7 +2723,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f39();
+      s1 = peg$f40();
     }
     s0 = s1;
 
@@ -2769,7 +2785,7 @@ function peg$parse(input, options) {
           }
         }
         peg$savedPos = s0;
-        s0 = peg$f40(s2, s3);
+        s0 = peg$f41(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2814,7 +2830,7 @@ function peg$parse(input, options) {
         s5 = peg$parseJoin();
       }
       peg$savedPos = s0;
-      s0 = peg$f41(s1, s2, s3, s4);
+      s0 = peg$f42(s1, s2, s3, s4);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2890,7 +2906,7 @@ function peg$parse(input, options) {
               s7 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f42(s2, s3, s5, s6, s7);
+            s0 = peg$f43(s2, s3, s5, s6, s7);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2933,7 +2949,7 @@ function peg$parse(input, options) {
         s5 = peg$parseConcatExpression();
         if (s5 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f43(s1, s5);
+          s0 = peg$f44(s1, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3003,7 +3019,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f44(s1, s2);
+      s0 = peg$f45(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3031,7 +3047,7 @@ function peg$parse(input, options) {
             s5 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f45(s3, s4, s5);
+          s0 = peg$f46(s3, s4, s5);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3064,7 +3080,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f46();
+      s1 = peg$f47();
     }
     s0 = s1;
 
@@ -3110,7 +3126,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f47(s1, s2);
+      s0 = peg$f48(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3158,7 +3174,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f48(s1, s2);
+      s0 = peg$f49(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3178,7 +3194,7 @@ function peg$parse(input, options) {
         s2 = peg$parseNotExpression();
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f49(s2);
+          s0 = peg$f50(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3208,7 +3224,7 @@ function peg$parse(input, options) {
       s3 = peg$parseSubquery();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f50(s1, s3);
+        s0 = peg$f51(s1, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3232,7 +3248,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f51(s1, s2);
+      s0 = peg$f52(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3253,7 +3269,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f52(s1, s2);
+        s0 = peg$f53(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3277,7 +3293,7 @@ function peg$parse(input, options) {
             s5 = peg$parseConcatExpression();
             if (s5 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f53(s1, s3, s5);
+              s0 = peg$f54(s1, s3, s5);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3322,7 +3338,7 @@ function peg$parse(input, options) {
               s4 = null;
             }
             peg$savedPos = s0;
-            s0 = peg$f54(s1, s3, s4);
+            s0 = peg$f55(s1, s3, s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3342,7 +3358,7 @@ function peg$parse(input, options) {
             s3 = peg$parseInSource();
             if (s3 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f55(s1, s3);
+              s0 = peg$f56(s1, s3);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3362,7 +3378,7 @@ function peg$parse(input, options) {
               s3 = peg$parseNULL();
               if (s3 !== peg$FAILED) {
                 peg$savedPos = s0;
-                s0 = peg$f56(s2);
+                s0 = peg$f57(s2);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -3382,7 +3398,7 @@ function peg$parse(input, options) {
                 s3 = peg$parseEMPTY();
                 if (s3 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f57(s2);
+                  s0 = peg$f58(s2);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -3406,7 +3422,7 @@ function peg$parse(input, options) {
                   s4 = peg$parsePathExpression();
                   if (s4 !== peg$FAILED) {
                     peg$savedPos = s0;
-                    s0 = peg$f58(s1, s4);
+                    s0 = peg$f59(s1, s4);
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -3489,7 +3505,7 @@ function peg$parse(input, options) {
       s2 = peg$parseSubquery();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f59(s1, s2);
+        s0 = peg$f60(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3509,7 +3525,7 @@ function peg$parse(input, options) {
     s1 = peg$parseSubquery();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f60(s1);
+      s1 = peg$f61(s1);
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -3541,7 +3557,7 @@ function peg$parse(input, options) {
         }
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f61();
+          s0 = peg$f62();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3619,7 +3635,7 @@ function peg$parse(input, options) {
             if (s5 !== peg$FAILED) {
               s6 = peg$parse_();
               peg$savedPos = s0;
-              s0 = peg$f62(s3, s4);
+              s0 = peg$f63(s3, s4);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3637,7 +3653,7 @@ function peg$parse(input, options) {
           s1 = peg$parseParameter();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f63(s1);
+            s1 = peg$f64(s1);
           }
           s0 = s1;
         }
@@ -3700,7 +3716,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f64(s1, s2);
+      s0 = peg$f65(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3762,7 +3778,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f65(s1, s2);
+      s0 = peg$f66(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3824,7 +3840,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f66(s1, s2);
+      s0 = peg$f67(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3849,7 +3865,7 @@ function peg$parse(input, options) {
       s3 = peg$parseUnaryExpression();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f67(s1, s3);
+        s0 = peg$f68(s1, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3878,7 +3894,7 @@ function peg$parse(input, options) {
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f68();
+        s1 = peg$f69();
       }
       s0 = s1;
       if (s0 === peg$FAILED) {
@@ -3926,7 +3942,7 @@ function peg$parse(input, options) {
       s2 = peg$parseForbiddenOperatorToken();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f69(s2);
+        s0 = peg$f70(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4162,14 +4178,14 @@ function peg$parse(input, options) {
       }
       if (s4 !== peg$FAILED) {
         peg$savedPos = s3;
-        s4 = peg$f70(s1, s2);
+        s4 = peg$f71(s1, s2);
       }
       s3 = s4;
       if (s3 === peg$FAILED) {
         s3 = null;
       }
       peg$savedPos = peg$currPos;
-      s4 = peg$f71(s1, s2, s3);
+      s4 = peg$f72(s1, s2, s3);
       if (s4) {
         s4 = undefined;
       } else {
@@ -4177,7 +4193,7 @@ function peg$parse(input, options) {
       }
       if (s4 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f72(s1, s2, s3);
+        s0 = peg$f73(s1, s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4243,7 +4259,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f73(s1, s2);
+      s0 = peg$f74(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -4297,7 +4313,7 @@ function peg$parse(input, options) {
               if (s7 !== peg$FAILED) {
                 s8 = peg$parse_();
                 peg$savedPos = s0;
-                s0 = peg$f74(s4, s6);
+                s0 = peg$f75(s4, s6);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -4359,7 +4375,7 @@ function peg$parse(input, options) {
           if (s5 !== peg$FAILED) {
             s6 = peg$parse_();
             peg$savedPos = s0;
-            s0 = peg$f75(s1, s4);
+            s0 = peg$f76(s1, s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4410,7 +4426,7 @@ function peg$parse(input, options) {
           if (s5 !== peg$FAILED) {
             s6 = peg$parse_();
             peg$savedPos = s0;
-            s0 = peg$f76(s4);
+            s0 = peg$f77(s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4457,7 +4473,7 @@ function peg$parse(input, options) {
       s2 = peg$parseParameterName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f77(s2);
+        s0 = peg$f78(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4507,7 +4523,7 @@ function peg$parse(input, options) {
       s2 = peg$parseParameterNumber();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f78(s2);
+        s0 = peg$f79(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4567,7 +4583,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f79(s1);
+        s0 = peg$f80(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4635,7 +4651,7 @@ function peg$parse(input, options) {
             s6 = peg$parseEND();
             if (s6 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f80(s2, s3, s5);
+              s0 = peg$f81(s2, s3, s5);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -4673,7 +4689,7 @@ function peg$parse(input, options) {
           s4 = peg$parseConcatExpression();
           if (s4 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f81(s2, s4);
+            s0 = peg$f82(s2, s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4772,7 +4788,7 @@ function peg$parse(input, options) {
             if (s6 !== peg$FAILED) {
               s7 = peg$parse_();
               peg$savedPos = s0;
-              s0 = peg$f82(s4, s5);
+              s0 = peg$f83(s4, s5);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -4835,7 +4851,7 @@ function peg$parse(input, options) {
               if (s8 !== peg$FAILED) {
                 s9 = peg$parse_();
                 peg$savedPos = s0;
-                s0 = peg$f83(s4, s7);
+                s0 = peg$f84(s4, s7);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -4897,7 +4913,7 @@ function peg$parse(input, options) {
         }
         if (s4 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f84();
+          s0 = peg$f85();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -4951,7 +4967,7 @@ function peg$parse(input, options) {
             if (s6 !== peg$FAILED) {
               s7 = peg$parse_();
               peg$savedPos = s0;
-              s0 = peg$f85(s1, s4, s5);
+              s0 = peg$f86(s1, s4, s5);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -5010,7 +5026,7 @@ function peg$parse(input, options) {
             if (s8 !== peg$FAILED) {
               s9 = peg$parse_();
               peg$savedPos = s0;
-              s0 = peg$f86(s4, s5, s7);
+              s0 = peg$f87(s4, s5, s7);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -5056,7 +5072,7 @@ function peg$parse(input, options) {
             if (s5 !== peg$FAILED) {
               s6 = peg$parse_();
               peg$savedPos = s0;
-              s0 = peg$f87(s4);
+              s0 = peg$f88(s4);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -5134,7 +5150,7 @@ function peg$parse(input, options) {
               if (s7 !== peg$FAILED) {
                 s8 = peg$parse_();
                 peg$savedPos = s0;
-                s0 = peg$f88(s4, s6);
+                s0 = peg$f89(s4, s6);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -5171,7 +5187,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f89(s1);
+      s2 = peg$f90(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5180,7 +5196,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f90(s1);
+        s0 = peg$f91(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5229,7 +5245,7 @@ function peg$parse(input, options) {
               if (s7 !== peg$FAILED) {
                 s8 = peg$parse_();
                 peg$savedPos = s0;
-                s0 = peg$f91(s4, s6);
+                s0 = peg$f92(s4, s6);
               } else {
                 peg$currPos = s0;
                 s0 = peg$FAILED;
@@ -5266,7 +5282,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f92(s1);
+      s2 = peg$f93(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5275,7 +5291,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f93(s1);
+        s0 = peg$f94(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5366,7 +5382,7 @@ function peg$parse(input, options) {
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
             peg$savedPos = s0;
-            s0 = peg$f94(s4, s5);
+            s0 = peg$f95(s4, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -5414,7 +5430,7 @@ function peg$parse(input, options) {
           if (s5 !== peg$FAILED) {
             s6 = peg$parse_();
             peg$savedPos = s0;
-            s0 = peg$f95(s1, s4);
+            s0 = peg$f96(s1, s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -5467,7 +5483,7 @@ function peg$parse(input, options) {
                 if (s8 !== peg$FAILED) {
                   s9 = peg$parse_();
                   peg$savedPos = s0;
-                  s0 = peg$f96(s1, s4, s7);
+                  s0 = peg$f97(s1, s4, s7);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -5552,7 +5568,7 @@ function peg$parse(input, options) {
                   if (s9 !== peg$FAILED) {
                     s10 = peg$parse_();
                     peg$savedPos = s0;
-                    s0 = peg$f97(s1, s4, s7, s8);
+                    s0 = peg$f98(s1, s4, s7, s8);
                   } else {
                     peg$currPos = s0;
                     s0 = peg$FAILED;
@@ -5624,7 +5640,7 @@ function peg$parse(input, options) {
                         if (s11 !== peg$FAILED) {
                           s12 = peg$parse_();
                           peg$savedPos = s0;
-                          s0 = peg$f98(s1, s4, s7, s10);
+                          s0 = peg$f99(s1, s4, s7, s10);
                         } else {
                           peg$currPos = s0;
                           s0 = peg$FAILED;
@@ -5733,7 +5749,7 @@ function peg$parse(input, options) {
                     if (s6 !== peg$FAILED) {
                       s7 = peg$parse_();
                       peg$savedPos = s0;
-                      s0 = peg$f99(s1, s4, s5);
+                      s0 = peg$f100(s1, s4, s5);
                     } else {
                       peg$currPos = s0;
                       s0 = peg$FAILED;
@@ -5770,7 +5786,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f100(s1);
+      s2 = peg$f101(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5779,7 +5795,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f101(s1);
+        s0 = peg$f102(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5805,7 +5821,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f102(s1);
+      s2 = peg$f103(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5814,7 +5830,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f103(s1);
+        s0 = peg$f104(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5840,7 +5856,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f104(s1);
+      s2 = peg$f105(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5849,7 +5865,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f105(s1);
+        s0 = peg$f106(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5874,7 +5890,7 @@ function peg$parse(input, options) {
     s1 = peg$parseNiladicFunction();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f106(s1);
+      s1 = peg$f107(s1);
     }
     s0 = s1;
 
@@ -5889,7 +5905,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f107(s1);
+      s2 = peg$f108(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5898,7 +5914,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f108(s1);
+        s0 = peg$f109(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5931,7 +5947,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f109(s2);
+        s0 = peg$f110(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5995,7 +6011,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f110(s1);
+        s0 = peg$f111(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6230,7 +6246,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f111(s1);
+        s0 = peg$f112(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6323,7 +6339,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f112(s2, s3);
+      s0 = peg$f113(s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6345,7 +6361,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f113();
+      s1 = peg$f114();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -6383,7 +6399,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f114();
+      s1 = peg$f115();
     }
     s0 = s1;
 
@@ -6415,7 +6431,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f115(s1);
+        s0 = peg$f116(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6447,7 +6463,7 @@ function peg$parse(input, options) {
         if (s2 !== peg$FAILED) {
           s3 = peg$parse_();
           peg$savedPos = s0;
-          s0 = peg$f116(s1);
+          s0 = peg$f117(s1);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6486,7 +6502,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f117(s1);
+        s0 = peg$f118(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6542,7 +6558,7 @@ function peg$parse(input, options) {
           }
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f118(s3, s4);
+            s0 = peg$f119(s3, s4);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6589,7 +6605,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f119();
+        s0 = peg$f120();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6621,7 +6637,7 @@ function peg$parse(input, options) {
         if (s2 !== peg$FAILED) {
           s3 = peg$parse_();
           peg$savedPos = s0;
-          s0 = peg$f120();
+          s0 = peg$f121();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -6653,7 +6669,7 @@ function peg$parse(input, options) {
           if (s2 !== peg$FAILED) {
             s3 = peg$parse_();
             peg$savedPos = s0;
-            s0 = peg$f121();
+            s0 = peg$f122();
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -6681,7 +6697,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f122(s1);
+      s2 = peg$f123(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6690,7 +6706,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f123(s1);
+        s0 = peg$f124(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6715,7 +6731,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f124(s1);
+      s2 = peg$f125(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6724,7 +6740,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f125(s1);
+        s0 = peg$f126(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6813,7 +6829,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f126(s1, s2);
+      s0 = peg$f127(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6834,7 +6850,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f127(s1);
+      s2 = peg$f128(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6843,7 +6859,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f128(s1);
+        s0 = peg$f129(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6910,7 +6926,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f129(s1, s2);
+      s0 = peg$f130(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -6986,7 +7002,7 @@ function peg$parse(input, options) {
     s0 = peg$currPos;
     s1 = '';
     peg$savedPos = s0;
-    s1 = peg$f130();
+    s1 = peg$f131();
     s0 = s1;
 
     return s0;
@@ -7018,7 +7034,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f131();
+        s0 = peg$f132();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7062,7 +7078,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f132();
+        s0 = peg$f133();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7106,7 +7122,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f133();
+        s0 = peg$f134();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7150,7 +7166,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f134();
+        s0 = peg$f135();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7194,7 +7210,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f135();
+        s0 = peg$f136();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7238,7 +7254,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f136();
+        s0 = peg$f137();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7282,7 +7298,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f137();
+        s0 = peg$f138();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7326,7 +7342,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f138();
+        s0 = peg$f139();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7370,7 +7386,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f139();
+        s0 = peg$f140();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7414,7 +7430,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f140();
+        s0 = peg$f141();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7458,7 +7474,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f141();
+        s0 = peg$f142();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7502,7 +7518,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f142();
+        s0 = peg$f143();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7546,7 +7562,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f143();
+        s0 = peg$f144();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7590,7 +7606,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f144();
+        s0 = peg$f145();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7634,7 +7650,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f145();
+        s0 = peg$f146();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7678,7 +7694,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f146();
+        s0 = peg$f147();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7722,7 +7738,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f147();
+        s0 = peg$f148();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7766,7 +7782,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f148();
+        s0 = peg$f149();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7810,7 +7826,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f149();
+        s0 = peg$f150();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7854,7 +7870,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f150();
+        s0 = peg$f151();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7898,7 +7914,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f151();
+        s0 = peg$f152();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7942,7 +7958,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f152();
+        s0 = peg$f153();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7986,7 +8002,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f153();
+        s0 = peg$f154();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8030,7 +8046,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f154();
+        s0 = peg$f155();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8074,7 +8090,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f155();
+        s0 = peg$f156();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8118,7 +8134,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f156();
+        s0 = peg$f157();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8162,7 +8178,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f157();
+        s0 = peg$f158();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8206,7 +8222,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f158();
+        s0 = peg$f159();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8250,7 +8266,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f159();
+        s0 = peg$f160();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8294,7 +8310,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f160();
+        s0 = peg$f161();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8338,7 +8354,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f161();
+        s0 = peg$f162();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8382,7 +8398,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f162();
+        s0 = peg$f163();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8426,7 +8442,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f163();
+        s0 = peg$f164();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8470,7 +8486,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f164();
+        s0 = peg$f165();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8514,7 +8530,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f165();
+        s0 = peg$f166();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8558,7 +8574,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f166();
+        s0 = peg$f167();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8602,7 +8618,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f167();
+        s0 = peg$f168();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8646,7 +8662,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f168();
+        s0 = peg$f169();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8690,7 +8706,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f169();
+        s0 = peg$f170();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8734,7 +8750,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f170();
+        s0 = peg$f171();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8778,7 +8794,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f171();
+        s0 = peg$f172();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8822,7 +8838,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f172();
+        s0 = peg$f173();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8866,7 +8882,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f173();
+        s0 = peg$f174();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8910,7 +8926,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f174();
+        s0 = peg$f175();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8954,7 +8970,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f175();
+        s0 = peg$f176();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -8998,7 +9014,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f176();
+        s0 = peg$f177();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9042,7 +9058,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f177();
+        s0 = peg$f178();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9086,7 +9102,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f178();
+        s0 = peg$f179();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9130,7 +9146,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f179();
+        s0 = peg$f180();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9174,7 +9190,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f180();
+        s0 = peg$f181();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9218,7 +9234,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f181();
+        s0 = peg$f182();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9262,7 +9278,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f182();
+        s0 = peg$f183();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9306,7 +9322,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f183();
+        s0 = peg$f184();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9350,7 +9366,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f184();
+        s0 = peg$f185();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9394,7 +9410,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f185();
+        s0 = peg$f186();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9438,7 +9454,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f186();
+        s0 = peg$f187();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9482,7 +9498,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f187();
+        s0 = peg$f188();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9526,7 +9542,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f188();
+        s0 = peg$f189();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9570,7 +9586,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f189();
+        s0 = peg$f190();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9614,7 +9630,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f190();
+        s0 = peg$f191();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9658,7 +9674,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f191();
+        s0 = peg$f192();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9702,7 +9718,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f192();
+        s0 = peg$f193();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9746,7 +9762,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f193();
+        s0 = peg$f194();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9790,7 +9806,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f194();
+        s0 = peg$f195();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9834,7 +9850,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f195();
+        s0 = peg$f196();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9878,7 +9894,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f196();
+        s0 = peg$f197();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9922,7 +9938,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f197();
+        s0 = peg$f198();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -9966,7 +9982,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f198();
+        s0 = peg$f199();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10010,7 +10026,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f199();
+        s0 = peg$f200();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10054,7 +10070,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f200();
+        s0 = peg$f201();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10098,7 +10114,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f201();
+        s0 = peg$f202();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10142,7 +10158,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f202();
+        s0 = peg$f203();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10186,7 +10202,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f203();
+        s0 = peg$f204();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10230,7 +10246,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f204();
+        s0 = peg$f205();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10274,7 +10290,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f205();
+        s0 = peg$f206();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -10318,7 +10334,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f206();
+        s0 = peg$f207();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;

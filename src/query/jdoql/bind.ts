@@ -6,7 +6,7 @@
 import { type ClassMeta, type Model, subtree } from "../../metadata/model.ts";
 import { fail } from "../errors.ts";
 import { type Binding, type ParamSpec, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
-import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, isIntegral, isNumber, orderable, promote } from "../types.ts";
+import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, isIntegral, isNumber, longValue, orderable, promote } from "../types.ts";
 import { checkAggregatePlacement, checkGrouping, containsAggregate } from "../validate.ts";
 import { declaredType, enumNamed, primitiveTypeOf, wrapperLimit } from "./declared-types.ts";
 import { bindCall } from "./methods.ts";
@@ -403,6 +403,7 @@ function bindUnary(scope: Scope, e: Extract<SExpr, { type: "Unary" }>): QExpr {
     return node({ k: "bitnot", operand, type: operand.type }, e.pos);
   }
   if (operand.k === "literal" && typeof operand.value === "number") return { ...operand, value: -operand.value, pos: e.pos };
+  if (operand.k === "literal" && typeof operand.value === "bigint") return { ...operand, value: longValue(-operand.value), pos: e.pos };
   return node({ k: "negate", operand, type: operand.type }, e.pos);
 }
 

@@ -66,13 +66,14 @@ export function enumNamed(model: Model, name: string, names: TypeNames): QType |
 }
 
 /** `Integer.MAX_VALUE` and friends. */
-export function wrapperLimit(typeName: string, name: string): { value: number; type: QType } | undefined {
+export function wrapperLimit(typeName: string, name: string): { value: number | bigint; type: QType } | undefined {
   const simple = typeName.replace(/^java\.lang\./, "");
-  const limits: Record<string, [number, number, QType]> = {
+  const limits: Record<string, [number | bigint, number | bigint, QType]> = {
     Byte: [-128, 127, { kind: "number", numeric: "byte" }],
     Short: [-32768, 32767, { kind: "number", numeric: "short" }],
     Integer: [-2147483648, 2147483647, INT],
-    Long: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, LONG],
+    // Java's, exactly (BigInts are bound as 64-bit integers).
+    Long: [-(2n ** 63n), 2n ** 63n - 1n, LONG],
     Float: [1.4e-45, 3.4028234663852886e38, { kind: "number", numeric: "float" }],
     Double: [Number.MIN_VALUE, Number.MAX_VALUE, DOUBLE],
   };

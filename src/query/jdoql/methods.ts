@@ -5,7 +5,7 @@
  */
 import { fail } from "../errors.ts";
 import { type FnName, type Pos, type QExpr, type QType, node } from "../model.ts";
-import { BOOLEAN, DOUBLE, INT, STRING, describeType } from "../types.ts";
+import { BOOLEAN, DOUBLE, INT, STRING, describeType, hasPart } from "../types.ts";
 import { type Scope, bindExpr, retypeParam } from "./bind.ts";
 import type { SExpr } from "./syntax.ts";
 
@@ -73,9 +73,12 @@ export function bindCall(scope: Scope, call: Call): QExpr {
       case "indexOf":
         arity(call, 1, 2);
         return fn("indexOf", [s, ...args(scope, call, [STRING, INT])], INT, pos);
-      case "substring":
+      case "substring": {
         arity(call, 1, 2);
-        return fn("substring", [s, ...args(scope, call, [INT, INT])], STRING, pos);
+        const indexes = args(scope, call, [INT, INT]);
+        checkIndexes(s, indexes, "substring");
+        return node({ k: "fn", name: "substring", args: [s, ...indexes], javaBounds: true, type: STRING }, pos);
+      }
       case "toLowerCase":
       case "toUpperCase":
         arity(call, 0);
@@ -88,9 +91,12 @@ export function bindCall(scope: Scope, call: Call): QExpr {
       case "trimRight":
         arity(call, 0);
         return fn(call.name, [s], STRING, pos);
-      case "charAt":
+      case "charAt": {
         arity(call, 1);
-        return fn("charAt", [s, ...args(scope, call, [INT])], { kind: "string", char: true }, pos);
+        const index = args(scope, call, [INT]);
+        checkIndexes(s, index, "charAt");
+        return node({ k: "fn", name: "charAt", args: [s, ...index], javaBounds: true, type: { kind: "string", char: true } }, pos);
+      }
       case "matches": {
         arity(call, 1);
         const [pattern] = args(scope, call, [STRING]);
@@ -168,12 +174,10 @@ export function bindCall(scope: Scope, call: Call): QExpr {
     const part = parts[call.name];
     if (part) {
       arity(call, 0);
-      const timeOnly = t.basic === "local-time";
-      if (timeOnly && !["hour", "minute", "second"].includes(part)) fail(`a LocalTime has no ${call.name}()`, pos);
-      if ((t.basic === "local-date" || t.basic === "sql-date") && ["hour", "minute", "second"].includes(part)) fail(`a date has no ${call.name}()`, pos);
+      if (!hasPart(t.basic, part)) fail(`a ${describeType(t)} has no ${call.name}()`, pos);
       return fn(part, [receiver], INT, pos);
     }
-    fail(`a ${t.basic} has no method ${call.name}() that JDOQL supports`, pos);
+    fail(`a ${describeType(t)} has no method ${call.name}() that JDOQL supports`, pos);
   }
 
   if (t.kind === "enum") {
@@ -189,6 +193,26 @@ export function bindCall(scope: Scope, call: Call): QExpr {
   }
 
   return fail(`${describeType(t)} has no method ${call.name}()`, pos);
+}
+
+/**
+ * Indexes written as numbers that no string has (below 0, an end before its begin, past the end of
+ * a literal string), where Java would throw StringIndexOutOfBoundsException for every candidate:
+ * the query's error, at the index. Indexes known only per row are checked when the query runs
+ * (a value out of range is null: see `javaBounds`).
+ */
+function checkIndexes(s: QExpr, indexes: QExpr[], method: "substring" | "charAt"): void {
+  const known = indexes.map((i) => (i.k === "literal" && typeof i.value === "number" ? i.value : undefined));
+  const [first, second] = known;
+  const what = method === "charAt" ? "charAt's index" : "substring's begin index";
+  if (first !== undefined && first < 0) fail(`${what} ${first} is below 0: no string has it (Java throws StringIndexOutOfBoundsException)`, indexes[0]!.pos);
+  if (first !== undefined && second !== undefined && second < first) fail(`substring's end index ${second} is before its begin index ${first} (Java throws StringIndexOutOfBoundsException)`, indexes[1]!.pos);
+  if (s.k !== "literal" || typeof s.value !== "string") return;
+  const length = [...s.value].length;
+  const last = method === "charAt" ? length - 1 : length;
+  known.forEach((index, i) => {
+    if (index !== undefined && index > last) fail(`${method === "charAt" ? "charAt's index" : "substring's index"} ${index} is past the end of ${JSON.stringify(s.value)} (length ${length}; Java throws StringIndexOutOfBoundsException)`, indexes[i]!.pos);
+  });
 }
 
 const MATH: Record<string, { fn: FnName; args: number }> = {

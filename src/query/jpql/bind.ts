@@ -137,6 +137,7 @@ function bindSelectList(scope: JScope, source: JSelectQuery): void {
   }
   if (items.length === 1 && items[0]!.expr.type === "New") {
     const ctor = items[0]!.expr;
+    checkConstructorClass(scope.model, ctor.className, ctor.classPos);
     q.result = ctor.args.map((a) => ({ expr: bindJpqlExpr(scope, a), alias: defaultAlias(a) }));
     q.shape = "object";
   } else {
@@ -151,6 +152,17 @@ function bindSelectList(scope: JScope, source: JSelectQuery): void {
     q.shape = items.length === 1 ? "value" : "row";
   }
   if (!source.groupBy.length && q.result.every((r) => containsAggregate(r.expr))) q.unique = true;
+}
+
+/**
+ * The class of `NEW C(...)`. JPA names it fully qualified, and it need not be an entity: a class
+ * outside the model cannot be checked here, so a qualified name is taken as given. An unqualified
+ * name must then be a class of the model; any other is no class at all. Whatever the class, the
+ * answer is an object of the arguments keyed by their names (constructors take no names).
+ */
+function checkConstructorClass(model: Model, name: string, pos: Pos): void {
+  if (name.includes(".") || [...model.classes.values()].some((c) => c.entityName === name || c.simpleName === name)) return;
+  fail(`unknown class "${name}" in NEW: give the result class's fully qualified name (or an entity's name)`, pos);
 }
 
 function isCandidateItem(e: { type: string }, name: string): boolean {

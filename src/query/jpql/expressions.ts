@@ -3,13 +3,13 @@
  * their use, JPQL's predicates (LIKE, BETWEEN, IN, MEMBER OF, IS EMPTY, EXISTS, ALL/ANY/SOME) and
  * functions, with 1-based positions converted to the model's 0-based ones.
  */
-import { integerValue } from "../../json/exact.ts";
 import { type ClassMeta, type Model, isAncestor } from "../../metadata/model.ts";
 import { fail } from "../errors.ts";
 import type { ParamCollector } from "../jdoql/bind.ts";
 import { type Binding, type FnName, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
 import { fieldExpr } from "../navigate.ts";
-import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, isIntegral, isNumber, orderable, promote } from "../types.ts";
+import { numberOfText } from "../sql/number-text.ts";
+import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, hasPart, isIntegral, isNumber, longValue, orderable, promote } from "../types.ts";
 import { bindSelect, entityNamed } from "./bind.ts";
 import type { JExpr, JPathExpr } from "./syntax.ts";
 
@@ -177,12 +177,21 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       const parts: Record<string, FnName> = { YEAR: "year", QUARTER: "quarter", MONTH: "month1", WEEK: "isoWeek", DAY: "day", HOUR: "hour", MINUTE: "minute", SECOND: "second", DATE: "datePart", TIME: "timePart" };
       const part = parts[e.field] ?? fail(`EXTRACT(${e.field} FROM ...) is not supported`, pos);
       if (from.type.kind !== "temporal") fail("EXTRACT needs a date or time", pos);
+      if (!hasPart(from.type.basic, part)) fail(`a ${describeType(from.type)} has no ${e.field}: EXTRACT(${e.field} FROM ...) needs a ${["HOUR", "MINUTE", "SECOND", "TIME"].includes(e.field) ? "time of day" : "date"}`, pos);
       const type: QType = e.field === "DATE" ? { kind: "temporal", basic: "local-date" } : e.field === "TIME" ? { kind: "temporal", basic: "local-time" } : INT;
       return node({ k: "fn", name: part, args: [from], type }, pos);
     }
     case "Cast": {
       const operand = bindJpqlExpr(scope, e.operand);
       const type: QType = e.target === "STRING" ? STRING : e.target === "INTEGER" ? INT : e.target === "LONG" ? LONG : e.target === "FLOAT" ? { kind: "number", numeric: "float" } : DOUBLE;
+      if (type.kind !== "number") return node({ k: "cast", operand, type }, pos);
+      if (!["number", "string", "unknown", "null"].includes(operand.type.kind)) fail(`CAST(... AS ${e.target}) converts a number or a text, not a ${describeType(operand.type)}`, operand.pos);
+      // Text written in the query is read now: a number, or the query's error (SQLite would read 'Alice' as 0).
+      if (operand.k === "literal" && typeof operand.value === "string") {
+        const value = numberOfText(operand.value, type.numeric);
+        if (value === undefined) fail(`${JSON.stringify(operand.value)} is not ${isIntegral(type.numeric) ? `an integer within ${e.target}'s range` : `a finite decimal number`}: CAST(... AS ${e.target}) cannot convert it`, operand.pos);
+        return lit(value, type, pos);
+      }
       return node({ k: "cast", operand, type }, pos);
     }
     case "Type": {
@@ -223,12 +232,13 @@ function literal(e: Extract<JExpr, { type: "Literal" }>, expected?: QType): QExp
       return lit(ms, { kind: "temporal", basic: e.kind === "date" ? "local-date" : e.kind === "time" ? "local-time" : "local-date-time" }, pos);
     }
     default: {
-      // A whole number keeps its digits past 2^53 (a `BI` literal within 64 bits too); others are doubles.
-      const whole = (e.kind === "long" || e.kind === "biginteger") && typeof e.value === "string" ? BigInt(e.value) : undefined;
-      const number = lit(whole !== undefined && whole < 2n ** 63n ? integerValue(whole) : Number(e.value), { kind: "number", numeric: e.kind }, pos);
+      // A long beyond 2^53 stays a BigInt (bound exactly), and so does a `BI` literal within 64
+      // bits; other numbers are doubles.
+      const big = typeof e.value === "bigint" ? e.value : e.kind === "biginteger" ? BigInt(String(e.value)) : undefined;
+      const number = lit(big !== undefined && big < 2n ** 63n ? longValue(big) : Number(e.value), { kind: "number", numeric: e.kind }, pos);
       // The digits as written, which a BigDecimal compares with exactly (`100.10BD`, `1e-3`).
       const text = e.kind === "decimal" ? String(e.value) : e.raw?.replace(/(bd|bi|[lfd])$/i, "");
-      return text && /^\d/.test(text) ? { ...number, text: text.replace(/\.(?=$|[eE])/, "") } as QExpr : number;
+      return text && /^\d/.test(text) ? ({ ...number, text: text.replace(/\.(?=$|[eE])/, "") } as QExpr) : number;
     }
   }
 }

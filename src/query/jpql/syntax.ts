@@ -360,6 +360,8 @@ export interface JObject {
 export interface JNew {
   type: "New";
   className: string;
+  /** Where the class name starts. */
+  classPos: Pos;
   args: JExpr[];
   pos: Pos;
 }

@@ -7,7 +7,7 @@
 import { type ClassMeta, type FieldMeta, type Model, subtree } from "../../metadata/model.ts";
 import { type GroupLayout, alias, discriminatorFilter, groupsOf } from "../../plan/row-layout.ts";
 import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
-import { fail } from "../errors.ts";
+import { fail, internal } from "../errors.ts";
 import type { Pos } from "../model.ts";
 
 export type EntityRef =
@@ -33,7 +33,7 @@ export function keyOf(e: EntityRef): SQL[] {
 export function columnOf(model: Model, e: EntityRef, field: FieldMeta, column: string): SQL {
   // In a row, the field's table is the one its group holds (complete-table subclasses repeat fields).
   const table = (e.kind === "row" ? e.group.classes.map((c) => c.fieldTables.get(field.name)).find((t) => t && e.group.tables.includes(t)) : undefined) ?? e.meta.fieldTables.get(field.name);
-  if (!table) fail(`internal: field ${field.name} has no column in ${e.meta.name}`);
+  if (!table) internal(`field ${field.name} has no column in ${e.meta.name}`);
   if (e.kind === "row") {
     const index = e.group.tables.indexOf(table);
     // A field of a class this row's table group does not hold (a cast to another complete-table class).
@@ -42,6 +42,17 @@ export function columnOf(model: Model, e: EntityRef, field: FieldMeta, column: s
     return e.guard ? sql`CASE WHEN ${e.guard} THEN ${ref} END` : ref;
   }
   return sql`(SELECT ${ident(column)} FROM ${ident(table)} WHERE ${keyEquals(e.meta.keyColumns, e.key)})`;
+}
+
+/**
+ * An object's version number (JDOHelper.getVersion, JPQL VERSION, and a field named by the
+ * version's field-name extension): the version column of its primary table.
+ */
+export function versionOf(e: EntityRef, pos?: Pos): SQL {
+  const version = e.meta.version ?? fail(`${e.meta.name} is not versioned`, pos);
+  if (e.kind === "key") return sql`(SELECT ${ident(version.column)} FROM ${ident(e.meta.primaryTable!)} WHERE ${keyEquals(e.meta.keyColumns, e.key)})`;
+  const ref = qualified(alias(0, e.prefix), version.column);
+  return e.guard ? sql`CASE WHEN ${e.guard} THEN ${ref} END` : ref;
 }
 
 export function keyEquals(columns: readonly string[], key: readonly SQL[], tableAlias?: string): SQL {

@@ -7,17 +7,22 @@ import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "..
 import { type GroupLayout, discriminatorFilter, fromClause } from "../../plan/row-layout.ts";
 import { findInSubtree, owningJoinTable } from "../../plan/read-plan.ts";
 import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
-import { fail } from "../errors.ts";
+import { fail, internal } from "../errors.ts";
 import { decimalKey as decimalKeyOf } from "../../json/decimal.ts";
 import { decimalOf } from "../../json/exact.ts";
 import { decimalRealSql } from "../../json/sql-values.ts";
 import type { Binding, QExpr, QType } from "../model.ts";
-import { isIntegral } from "../types.ts";
 import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
-import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup } from "./entities.ts";
+import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup, versionOf } from "./entities.ts";
 import { fnSql } from "./functions.ts";
+import { longArith } from "./long-arith.ts";
+import { numberOfTextSql } from "./number-text.ts";
+import { computedOnce } from "./once.ts";
+import { isIntegral } from "../types.ts";
 import { forEachChild } from "../walk.ts";
+
+const isLong = (e: QExpr) => e.type.kind === "number" && e.type.numeric === "long";
 
 /** Compiles subqueries (`select.ts` provides it; passed in to keep the modules acyclic). */
 export type SubqueryCompiler = (query: import("../model.ts").QQuery, ctx: GenContext, mode: "scalar" | "exists") => SQL;
@@ -35,7 +40,7 @@ export class ExprCompiler {
     switch (e.k) {
       case "binding": {
         const bound = ctx.lookup(e.binding);
-        if (!bound || bound.kind !== "entity") fail(`internal: unbound ${e.binding.name}`, e.pos);
+        if (!bound || bound.kind !== "entity") internal(`unbound ${e.binding.name}`);
         return bound.ref;
       }
       case "param":
@@ -64,7 +69,7 @@ export class ExprCompiler {
   private navigate(from: QExpr, field: FieldMeta, target: ClassMeta, ctx: GenContext): EntityRef {
     const owner = this.entity(from, ctx);
     const s = field.relation?.storage;
-    if (!s) fail(`internal: ${field.name} is not a relation`);
+    if (!s) internal(`${field.name} is not a relation`);
     if (s.kind === "fk-owner") return { kind: "key", meta: target, key: field.fkColumns!.map((c) => columnOf(ctx.model, owner, field, c)) };
     if (s.kind === "fk-inverse") {
       const back = findInSubtree(ctx.model, target, s.targetField)!;
@@ -90,13 +95,17 @@ export class ExprCompiler {
     }
     switch (e.k) {
       case "literal":
-        if (isWholeLiteral(e)) return sql`CAST(${e.value} AS INTEGER)`;
+        // A long beyond 2^53 is a BigInt: an integer wherever it is bound (D1 binds it as text).
+        if (typeof e.value === "bigint") return sql`CAST(${e.value} AS INTEGER)`;
         return e.value === null ? sql`NULL` : sql`${typeof e.value === "boolean" ? (e.value ? 1 : 0) : e.value}`;
       case "param":
+        // An integral parameter is bound as its digits (params.ts: drivers bind a number as a
+        // REAL, and a long past 2^53 has no number), which only a column of INTEGER affinity
+        // reads as a number; `+ 0` makes the integer of them, and keeps a fraction given a fraction.
         return e.type.kind === "number" && isIntegral(e.type.numeric) ? sql`(${placeholder(e.ref)} + 0)` : placeholder(e.ref);
       case "binding": {
         const bound = ctx.lookup(e.binding);
-        if (!bound || bound.kind !== "value") fail(`internal: unbound ${e.binding.name}`, e.pos);
+        if (!bound || bound.kind !== "value") internal(`unbound ${e.binding.name}`);
         return bound.value;
       }
       case "field": {
@@ -107,25 +116,33 @@ export class ExprCompiler {
       case "arith": {
         const l = this.numeric(e.left, ctx);
         const r = this.numeric(e.right, ctx);
+        // Past 64 bits a long wraps around, as Java's does (SQLite would answer a double).
+        if (isLong(e) && e.op !== "%") return longArith(e.op, l, r);
         // Java's integer division and remainder truncate toward zero, as SQLite's do on integers.
         if (e.integer && (e.op === "/" || e.op === "%")) return sql`(CAST(${l} AS INTEGER) ${sql.raw(e.op)} CAST(${r} AS INTEGER))`;
         if (e.op === "/") return sql`(CAST(${l} AS REAL) / ${r})`;
         return sql`(${l} ${sql.raw(e.op)} ${r})`;
       }
       case "negate":
-        return sql`(- ${this.value(e.operand, ctx)})`;
+        // -Long.MIN_VALUE is Long.MIN_VALUE in Java.
+        return isLong(e) ? longArith("-", sql`0`, this.numeric(e.operand, ctx)) : sql`(- ${this.value(e.operand, ctx)})`;
       case "bitnot":
         return sql`(~ ${this.value(e.operand, ctx)})`;
       case "concat":
         return sql`(${join(e.items.map((i) => this.value(i, ctx)), sql` || `)})`;
       case "fn":
-        return fnSql(e.name, e.args.map((a) => this.value(a, ctx)), e.args);
-      case "cast":
-        return e.type.kind === "number" && ["byte", "short", "int", "long", "biginteger"].includes(e.type.numeric)
-          ? sql`CAST(${this.value(e.operand, ctx)} AS INTEGER)`
-          : e.type.kind === "number"
-            ? sql`CAST(${this.value(e.operand, ctx)} AS REAL)`
-            : this.value(e.operand, ctx);
+        return fnSql(e, e.args.map((a) => this.value(a, ctx)));
+      case "cast": {
+        if (e.type.kind !== "number") return this.value(e.operand, ctx);
+        // Text is read as Java reads a number (else null); a char is its code point, as (int) 'A' is 65.
+        const t = e.operand.type;
+        const target = e.type.numeric;
+        const numberCast = (v: SQL) => sql`CAST(${v} AS ${sql.raw(isIntegral(target) ? "INTEGER" : "REAL")})`;
+        if (t.kind === "string" && !t.char) return numberOfTextSql(this.value(e.operand, ctx), target);
+        // A parameter of no known type is text or a number only when the query runs.
+        if (t.kind === "unknown") return computedOnce([this.value(e.operand, ctx)], ([v]) => sql`(CASE WHEN typeof(${v}) = 'text' THEN ${numberOfTextSql(v!, target)} ELSE ${numberCast(v!)} END)`);
+        return numberCast(this.numeric(e.operand, ctx));
+      }
       case "aggregate":
         return this.aggregate(e, ctx);
       case "case":
@@ -145,11 +162,8 @@ export class ExprCompiler {
       }
       case "classOf":
         return classNameOf(ctx.model, this.entity(e.operand, ctx));
-      case "version": {
-        const ref = this.entity(e.operand, ctx);
-        if (!ref.meta.version) fail(`${ref.meta.name} is not versioned`, e.pos);
-        return sql`(SELECT ${ident(ref.meta.version.column)} FROM ${ident(ref.meta.primaryTable!)} WHERE ${keyEquals(ref.meta.keyColumns, keyOf(ref))})`;
-      }
+      case "version":
+        return versionOf(this.entity(e.operand, ctx), e.pos);
       default:
         // Conditions used as values: SQLite gives 1, 0 or NULL.
         return sql`(${this.cond(e, ctx)})`;
@@ -202,7 +216,7 @@ export class ExprCompiler {
     if (from.type.kind === "embedded" && from.k === "field") {
       // An embedded object's fields are columns of its owner's row.
       const column = from.field.embeddedColumns?.[e.field.name];
-      if (!column) fail(`internal: no column for ${from.field.name}.${e.field.name}`, e.pos);
+      if (!column) internal(`no column for ${from.field.name}.${e.field.name}`);
       return columnOf(ctx.model, this.entity(from.from, ctx), from.field, column);
     }
     const owner = this.entity(from, ctx);
@@ -211,6 +225,8 @@ export class ExprCompiler {
       const i = parts.findIndex((p) => p.field === e.field.name);
       return keyOf(owner)[i]!;
     }
+    // The version's field-name field is no column of its own: it reads the version.
+    if (e.field.isVersionField) return versionOf(owner, e.pos);
     if (!e.field.column) fail(`${e.field.name} cannot be used as a value here`, e.pos);
     return columnOf(ctx.model, owner, e.field, e.field.column);
   }
@@ -343,7 +359,7 @@ export class ExprCompiler {
       case "literal":
         return e.value === null ? sql`NULL` : e.value ? sql`1` : sql`0`;
       case "fn":
-        return fnSql(e.name, e.args.map((a) => this.value(a, ctx)), e.args);
+        return fnSql(e, e.args.map((a) => this.value(a, ctx)));
       default:
         return sql`(${this.value(e, ctx)} = 1)`;
     }
@@ -492,22 +508,11 @@ export function classFilter(ctx: GenContext, meta: ClassMeta, group: GroupLayout
 
 /** The table holding a field of a class (or of the subclass that declares it). */
 function tableOfField(model: Model, meta: ClassMeta, field: FieldMeta): string {
-  return meta.fieldTables.get(field.name) ?? classOf(model, field.declaringClass).fieldTables.get(field.name) ?? fail(`internal: ${field.name} has no table in ${meta.name}`);
+  return meta.fieldTables.get(field.name) ?? classOf(model, field.declaringClass).fieldTables.get(field.name) ?? internal(`${field.name} has no table in ${meta.name}`);
 }
 
 /** A BigDecimal: its column holds a sort key and its number (src/json/decimal.ts). */
 const isDecimal = (t: QType): boolean => t.kind === "number" && t.numeric === "decimal";
-
-/**
- * Whole numbers are made SQLite integers, so that they compare and compute as integers to 64 bits
- * wherever they are used. Drivers bind every JavaScript number as a REAL, whose arithmetic is a
- * double's (`units - 1` rounds past 2^53), and a long past 2^53 comes as its digits (exact.ts),
- * which only a column of INTEGER affinity reads as a number. So a whole literal is cast (a
- * BigInteger literal past 64 bits stays a double), and an integral parameter is bound as its
- * digits (params.ts) and read with `+ 0`, which keeps a fraction given for it a fraction.
- */
-const isWholeLiteral = (e: Extract<QExpr, { k: "literal" }>): boolean =>
-  e.type.kind === "number" && isIntegral(e.type.numeric) && (typeof e.value === "string" || Number.isSafeInteger(e.value));
 
 /** Variables an expression uses that no enclosing scope has bound yet. */
 export function unboundVariables(e: QExpr, ctx: GenContext): Binding[] {

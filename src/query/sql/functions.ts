@@ -4,16 +4,18 @@
  * Dates are epoch milliseconds (UTC).
  */
 import { fail } from "../errors.ts";
-import type { FnName, QExpr } from "../model.ts";
+import type { QExpr } from "../model.ts";
 import { type SQL, join, sql } from "../../store/sql.ts";
 import { placeholder } from "./context.ts";
+import { computedOnce } from "./once.ts";
 
 /** The current instant in epoch milliseconds (dates and times are stored that way). */
 const NOW_MS = sql`CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`;
 
 const part = (format: string, v: SQL) => sql`CAST(strftime(${sql.raw(`'${format}'`)}, ${v} / 1000.0, 'unixepoch') AS INTEGER)`;
 
-export function fnSql(name: FnName, a: SQL[], args: QExpr[]): SQL {
+export function fnSql(e: Extract<QExpr, { k: "fn" }>, a: SQL[]): SQL {
+  const { name, args } = e;
   const [s, x, y] = a;
   switch (name) {
     case "lower": return sql`lower(${s})`;
@@ -22,16 +24,21 @@ export function fnSql(name: FnName, a: SQL[], args: QExpr[]): SQL {
     case "trim": return x ? sql`trim(${s}, ${x})` : sql`trim(${s})`;
     case "trimLeft": return x ? sql`ltrim(${s}, ${x})` : sql`ltrim(${s})`;
     case "trimRight": return x ? sql`rtrim(${s}, ${x})` : sql`rtrim(${s})`;
+    // Java: an offset outside the string starts with nothing (false, not an error).
     case "startsWith":
-      return y ? sql`(substr(${s}, ${y} + 1, length(${x})) = ${x})` : sql`(substr(${s}, 1, length(${x})) = ${x})`;
+      return y ? computedOnce([s!, x!, y], ([v, p, at]) => sql`(${at} >= 0 AND ${at} <= length(${v}) AND substr(${v}, ${at} + 1, length(${p})) = ${p})`) : sql`(substr(${s}, 1, length(${x})) = ${x})`;
     case "endsWith":
       return sql`(length(${x}) = 0 AND ${s} IS NOT NULL OR substr(${s}, -length(${x})) = ${x} AND length(${s}) >= length(${x}))`;
     case "indexOf":
       if (!y) return sql`(instr(${s}, ${x}) - 1)`;
-      return sql`(CASE WHEN instr(substr(${s}, ${y} + 1), ${x}) = 0 THEN -1 ELSE instr(substr(${s}, ${y} + 1), ${x}) + ${y} - 1 END)`;
+      // Java: a negative start searches from 0.
+      return computedOnce([s!, x!, sql`max(${y}, 0)`], ([v, p, from]) => sql`(CASE WHEN instr(substr(${v}, ${from} + 1), ${p}) = 0 THEN -1 ELSE instr(substr(${v}, ${from} + 1), ${p}) + ${from} - 1 END)`);
     case "substring":
+      if (e.javaBounds) return y ? javaSubstring(s!, x!, y) : javaSubstring(s!, x!);
       return y ? sql`substr(${s}, ${x} + 1, ${y} - ${x})` : sql`substr(${s}, ${x} + 1)`;
-    case "charAt": return sql`substr(${s}, ${x} + 1, 1)`;
+    case "charAt":
+      if (e.javaBounds) return computedOnce([s!, x!], ([v, i]) => sql`(CASE WHEN ${i} >= 0 AND ${i} < length(${v}) THEN substr(${v}, ${i} + 1, 1) END)`);
+      return sql`substr(${s}, ${x} + 1, 1)`;
     case "equalsIgnoreCase": return sql`(lower(${s}) = lower(${x}))`;
     case "matches": return matches(s!, args[1]!);
     case "abs": return sql`abs(${s})`;
@@ -68,12 +75,33 @@ export function fnSql(name: FnName, a: SQL[], args: QExpr[]): SQL {
     case "left": return sql`substr(${s}, 1, ${x})`;
     case "right": return sql`(CASE WHEN ${x} <= 0 THEN '' ELSE substr(${s}, -(${x})) END)`;
     case "replace": return sql`replace(${s}, ${x}, ${y})`;
-    case "roundTo": return sql`round(${s}, ${x})`;
+    case "roundTo": return roundTo(s!, x!, args[1]!);
     case "currentTimestamp": return NOW_MS;
     case "currentDate": return sql`(${NOW_MS} / 86400000 * 86400000)`;
     case "currentTime": return sql`(${NOW_MS} % 86400000)`;
     case "nullif": return sql`nullif(${s}, ${x})`;
   }
+}
+
+/**
+ * Java's substring(begin[, end]): when 0 <= begin <= end <= length, else null (Java throws
+ * StringIndexOutOfBoundsException; JDOQL treats a failed evaluation as null, so a comparison with
+ * it does not hold). SQLite's substr would clamp the indexes and answer some text.
+ */
+function javaSubstring(s: SQL, begin: SQL, end?: SQL): SQL {
+  if (!end) return computedOnce([s, begin], ([v, b]) => sql`(CASE WHEN ${b} >= 0 AND ${b} <= length(${v}) THEN substr(${v}, ${b} + 1) END)`);
+  return computedOnce([s, begin, end], ([v, b, e]) => sql`(CASE WHEN ${b} >= 0 AND ${b} <= ${e} AND ${e} <= length(${v}) THEN substr(${v}, ${b} + 1, ${e} - ${b}) END)`);
+}
+
+/**
+ * ROUND(n, places): a negative count of places rounds to tens, hundreds... (ROUND(38, -1) is 40,
+ * as BigDecimal's setScale rounds), where SQLite's round() takes it as 0. Halves go away from zero
+ * either way. Beyond 308 places every double rounds to 0 (and 10^309 is no double).
+ */
+function roundTo(n: SQL, places: SQL, placesExpr: QExpr): SQL {
+  const tens = (v: SQL, p: SQL) => sql`(CASE WHEN ${p} < -308 THEN 0.0 ELSE round(${v} / power(10, -${p})) * power(10, -${p}) END)`;
+  if (placesExpr.k === "literal" && typeof placesExpr.value === "number") return placesExpr.value >= 0 ? sql`round(${n}, ${places})` : tens(n, places);
+  return computedOnce([n, places], ([v, p]) => sql`(CASE WHEN ${p} >= 0 THEN round(${v}, ${p}) ELSE ${tens(v, p)} END)`);
 }
 
 function enumOrdinal(v: SQL, e: QExpr): SQL {

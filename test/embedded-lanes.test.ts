@@ -1,0 +1,145 @@
+/**
+ * The embedded store's lanes (src/store/embedded-store.ts): a read whose cost a client decides runs
+ * off the thread that answers requests, a read that proves long moves there, and every statement
+ * stops at its deadline, a running one included, its batch rolled back.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EmbeddedStore, MAIN_LANE_MS } from "../src/store/embedded-store.ts";
+import { StoreMemoryError, TimeLimitError, type Statement } from "../src/store/store.ts";
+
+/** Ten copies of a 16-row table joined: 2^40 rows to count, far more than any test waits for. */
+const FOREVER: Statement = { sql: `SELECT count(*) FROM ${Array.from({ length: 10 }, (_, i) => `t t${i}`).join(", ")}`, params: [] };
+const ONE: Statement = { sql: "SELECT v FROM t WHERE n = ?", params: [3], oneRow: true };
+
+/** The longest the event loop stood still while `work` ran (timers every ms). */
+async function stallDuring<T>(work: Promise<T>): Promise<{ result: PromiseSettledResult<T>; stallMs: number }> {
+  let last = performance.now();
+  let stallMs = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    stallMs = Math.max(stallMs, now - last);
+    last = now;
+  }, 1);
+  const [result] = await Promise.allSettled([work]);
+  clearInterval(timer);
+  return { result, stallMs: Math.max(stallMs, performance.now() - last) };
+}
+
+describe("an embedded file", () => {
+  let dir: string;
+  let store: EmbeddedStore;
+  const count = async () => (await store.batch([{ sql: "SELECT count(*) FROM w", params: [] }], "read"))[0]!.rows[0]![0];
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "extent-lanes-"));
+    store = await EmbeddedStore.open(join(dir, "t.db"));
+    await store.batch([{ sql: "CREATE TABLE t(n INTEGER PRIMARY KEY, v TEXT)", params: [] }, { sql: "CREATE TABLE w(n INTEGER PRIMARY KEY)", params: [] }], "write");
+    await store.batch(Array.from({ length: 16 }, (_, n) => ({ sql: "INSERT INTO t VALUES (?, ?)", params: [n, `v${n}`] })), "write");
+  });
+  after(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("stops an unbounded read at its deadline, while the thread that answers requests keeps answering", async () => {
+    const started = Date.now();
+    const long = store.batch([{ ...FOREVER, unbounded: true }], "read", started + 300);
+    // Meanwhile, short reads are answered at once.
+    const latencies: number[] = [];
+    while (Date.now() - started < 250) {
+      const t = performance.now();
+      assert.deepEqual((await store.batch([ONE], "read", Date.now() + 1000))[0]!.rows, [["v3"]]);
+      latencies.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await assert.rejects(long, TimeLimitError);
+    const took = Date.now() - started;
+    assert.ok(took >= 290 && took < 600, `stopped after ${took} ms (deadline 300 ms)`);
+    assert.ok(Math.max(...latencies) < 50, `a short read waited ${Math.max(...latencies).toFixed(1)} ms`);
+    assert.ok(latencies.length > 10);
+  });
+
+  test("moves a read that proves long off the thread that answers requests: the event loop stalls once, for MAIN_LANE_MS at most", async () => {
+    const sql = { sql: `${FOREVER.sql} WHERE t0.n < ?`, params: [16] };
+    const first = await stallDuring(store.batch([sql], "read", Date.now() + 1000));
+    assert.equal(first.result.status, "rejected");
+    assert.ok((first.result as PromiseRejectedResult).reason instanceof TimeLimitError);
+    // MAIN_LANE_MS, with room for a busy machine: far below the deadline the read ran to.
+    assert.ok(first.stallMs < MAIN_LANE_MS + 150, `the event loop stood still ${first.stallMs.toFixed(1)} ms`);
+    // Known to be long now: it goes straight to the pool.
+    const again = await stallDuring(store.batch([sql], "read", Date.now() + 1000));
+    assert.equal(again.result.status, "rejected");
+    assert.ok(again.stallMs < MAIN_LANE_MS + 150, `the event loop stood still ${again.stallMs.toFixed(1)} ms`);
+    // The same read with small values still answers, in the pool.
+    const small = { sql: sql.sql, params: [-1] };
+    assert.deepEqual((await store.batch([small], "read", Date.now() + 1000))[0]!.rows, [[0]]);
+  });
+
+  test("stops a write at its deadline, a running statement included, and rolls its batch back", async () => {
+    const before = await count();
+    const started = Date.now();
+    await assert.rejects(
+      store.batch(
+        [
+          { sql: "INSERT INTO w VALUES (?)", params: [1_000_000] },
+          { sql: `INSERT INTO w SELECT 2000000 + t0.n + 16 * t1.n FROM t t0, t t1 WHERE (${FOREVER.sql}) > 0`, params: [] },
+        ],
+        "write",
+        started + 200,
+      ),
+      TimeLimitError,
+    );
+    assert.ok(Date.now() - started < 500);
+    assert.equal(await count(), before);
+    // The connection is usable at once.
+    await store.batch([{ sql: "INSERT INTO w VALUES (?)", params: [7] }], "write", Date.now() + 1000);
+    assert.equal(await count(), Number(before) + 1);
+  });
+
+  test("a read waiting for a reader past its deadline leaves without running", async () => {
+    const deadline = Date.now() + 250;
+    const busy = [0, 1].map(() => store.batch([{ ...FOREVER, unbounded: true }], "read", deadline).catch((error: unknown) => error));
+    const started = Date.now();
+    await assert.rejects(store.batch([{ ...ONE, unbounded: true }], "read", started + 100), TimeLimitError);
+    const took = Date.now() - started;
+    assert.ok(took >= 95 && took < 200, `left the queue after ${took} ms`);
+    for (const b of busy) assert.ok((await b) instanceof TimeLimitError);
+    // The readers are free again.
+    assert.deepEqual((await store.batch([{ ...ONE, unbounded: true }], "read", Date.now() + 1000))[0]!.rows, [["v3"]]);
+  });
+});
+
+test(":memory: has one connection: its reads run on the main thread and still stop at their deadline", async () => {
+  const store = await EmbeddedStore.open(":memory:");
+  try {
+    await store.batch([{ sql: "CREATE TABLE t(n INTEGER PRIMARY KEY, v TEXT)", params: [] }], "write");
+    await store.batch(Array.from({ length: 16 }, (_, n) => ({ sql: "INSERT INTO t VALUES (?, ?)", params: [n, `v${n}`] })), "write");
+    const started = Date.now();
+    await assert.rejects(store.batch([{ ...FOREVER, unbounded: true }], "read", started + 150), TimeLimitError);
+    assert.ok(Date.now() - started < 400);
+    assert.deepEqual((await store.batch([ONE], "read"))[0]!.rows, [["v3"]]);
+  } finally {
+    store.close();
+  }
+});
+
+test("a statement that needs more memory than SQLite may take fails with StoreMemoryError, and the store goes on", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "extent-lanes-"));
+  const store = await EmbeddedStore.open(join(dir, "t.db"), { heapLimitBytes: 64 * 1024 * 1024 });
+  try {
+    const big = { sql: "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 10000000) SELECT length(group_concat(printf('%020d', i))) FROM c", params: [] };
+    await assert.rejects(store.batch([{ ...big, unbounded: true }], "read", Date.now() + 20_000), StoreMemoryError);
+    await assert.rejects(store.batch([big], "read", Date.now() + 20_000), StoreMemoryError);
+    assert.deepEqual((await store.batch([{ sql: "SELECT 1 + 1", params: [] }], "read"))[0]!.rows, [[2]]);
+  } finally {
+    store.close();
+    // The limit is the process's: lift it for the tests that follow in this process.
+    const lifted = await EmbeddedStore.open(":memory:", { heapLimitBytes: 0 });
+    lifted.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
