@@ -30,7 +30,8 @@ export interface Limits {
    * Largest answer the server builds at once, in bytes of its JSON (a whole answer, or one page of a
    * streamed extent): 400 beyond, naming the limit and how to ask for less. Enforced while the
    * answer is written, in SQL where SQL writes it, so nothing much larger is ever built. Rows a
-   * query projects count at least 32 + 8 per column bytes each: what the server holds them in.
+   * query projects with objects in them count at least 64 + 16 per column bytes each: what the
+   * server holds them in.
    */
   answerBytes: number;
   /**

@@ -122,7 +122,8 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   const objectAnswer = (c: Context<Env>, meta: ClassMeta, key: unknown[], object: Pick<ObjectJson, "version"> & { json?: string }): Response => {
     const headers = tagged(object);
     if (notModified(c.req.raw, headers.etag, `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`)) return new Response(null, { status: 304, headers });
-    return object.json === undefined ? new Response(null, { status: 200, headers }) : jsonText(c, object.json, 200, headers);
+    // HEAD (no JSON read): GET's status and headers, without the body.
+    return jsonText(c, object.json ?? "", 200, headers);
   };
 
   /** HEAD of one object: its existence and ETag, read without the object. */

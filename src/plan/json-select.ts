@@ -55,6 +55,12 @@ export interface JsonSelect {
    * takes bare columns from the max() row), `k` that key and `t` its text.
    */
   array?: Compiled;
+  /**
+   * The most root objects `array` reads (it reads one more when there are more): what answerBytes
+   * holds of the shortest object the class writes. Aggregates are checked when they end, so the
+   * row count bounds the work before it (a query over a million objects stops at this count).
+   */
+  maxRows: number;
 }
 
 /** Where the key columns start in a JSON select's row. */
@@ -109,14 +115,22 @@ function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: Fet
     const queries = groups.map((group) => writer.root(meta, group, selector.kind === "extent" ? "extent" : ordered ? "ordered" : "keys", keys));
     const steps = groups.map((group, i) => ({ group, compiled: checked(compile(queries[i]!)) }));
     // The rows in their order feed the aggregate in that order (as a collection's do).
+    const maxRows = Math.floor(answerBytes / shortestObject(model, meta));
+    const rows = Number.isFinite(maxRows) ? sql`SELECT * FROM (${queries[0]!}) LIMIT ${sql.raw(String(maxRows + 1))}` : queries[0]!;
     // The greatest key of a long or BigInteger, read as its digits past 2^53, is the greatest integer.
     const last = groups[0]!.wideKeys[0] ? exactIntegerSql(sql`max(k0 + 0)`) : sql`max(k0)`;
-    const array = groups.length === 1 && meta.keyColumns.length === 1 ? checked(compile(sql`SELECT ${bounded(sql`group_concat(j, ',')`, answerBytes)} AS a, count(*) AS n, count(j) AS m, ${last} AS k, j AS t FROM (${queries[0]!})`)) : undefined;
-    return { steps, ordered, array };
+    const array = groups.length === 1 && meta.keyColumns.length === 1 ? checked(compile(sql`SELECT ${bounded(sql`group_concat(j, ',')`, answerBytes)} AS a, count(*) AS n, count(j) AS m, ${last} AS k, j AS t FROM (${rows})`)) : undefined;
+    return { steps, ordered, array, maxRows };
   } catch (error) {
     if (error instanceof NotInSql) return { refused: error.message };
     throw error;
   }
+}
+
+/** The fewest characters an object of `meta`'s subtree takes in an array: `{"class":"…","k":0},`. */
+function shortestObject(model: Model, meta: ClassMeta): number {
+  const name = Math.min(...subtree(model, meta.name).map((c) => c.name.length));
+  return '{"class":"",}'.length + name + keyFieldColumns(meta).reduce((n, k) => n + k.field.length + 4, 0);
 }
 
 /** A statement within D1's size limit and SQLite's parser nesting, or NotInSql. */

@@ -15,6 +15,7 @@ import { QuerySyntaxError } from "./syntax-errors.ts";
 import { bindJpql } from "./jpql/bind.ts";
 import type { SQuery } from "./jdoql/syntax.ts";
 import type { ParamSpec, QQuery } from "./model.ts";
+import { projectionJson } from "./sql/projection-json.ts";
 import { type ResultColumn, candidateKeys, projection } from "./sql/select.ts";
 
 export interface PreparedQuery {
@@ -25,8 +26,11 @@ export interface PreparedQuery {
   selector?: RootSelector;
   /** How many candidates match (HEAD with a filter). */
   count?: Compiled;
-  /** Projections: one statement and how to read its columns. */
-  projection?: { compiled: Compiled; columns: ResultColumn[] };
+  /**
+   * Projections: one statement and how to read its columns, and, where SQL can write every item,
+   * the statement writing the answer (src/query/sql/projection-json.ts).
+   */
+  projection?: { compiled: Compiled; columns: ResultColumn[]; json?: { compiled: Compiled; rowBytes: number } };
 }
 
 /**
@@ -35,7 +39,7 @@ export interface PreparedQuery {
  */
 const cacheOf = perModelCache<PreparedQuery>("preparedQueries", PREPARED_QUERY_LIMIT, {
   limit: PREPARED_QUERY_WEIGHT,
-  weigh: (key, p) => key.length + (p.count?.sql.length ?? 0) + (p.projection?.compiled.sql.length ?? 0),
+  weigh: (key, p) => key.length + (p.count?.sql.length ?? 0) + (p.projection?.compiled.sql.length ?? 0) + (p.projection?.json?.compiled.sql.length ?? 0),
 });
 
 /** A single-string JDOQL query (`/jdoql`, `/query`). */
@@ -117,5 +121,6 @@ function compileQuery(model: Model, query: QQuery, collector: ParamCollector, ca
     };
   }
   const p = projection(model, query);
-  return { query, candidate, params, projection: { compiled: compile(p.sql), columns: p.columns } };
+  const json = projectionJson(p.sql, p.columns, query.shape);
+  return { query, candidate, params, projection: { compiled: compile(p.sql), columns: p.columns, json: json && { compiled: compile(json.sql), rowBytes: json.rowBytes } } };
 }

@@ -5,6 +5,8 @@
  * value (null when nothing matches). Objects inside projections are loaded by a second batch.
  */
 import { AnswerBudget, AnswerTooLargeError } from "../json/answer-budget.ts";
+import { base64Marks } from "../json/sql-values.ts";
+import { ANSWER_BYTES, MOST_ROWS } from "./sql/projection-json.ts";
 import { Serializer } from "../json/serialize.ts";
 import { decimalJson } from "../json/decimal.ts";
 import { integerJson, stringify } from "../json/exact.ts";
@@ -62,7 +64,8 @@ async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, 
     // Candidates: written by SQL where a JSON select can, else read as objects.
     const select = jsonSelect(rt.model, prepared.candidate, prepared.selector, fetch, budget.limit);
     if (select?.array) {
-      const { text, visible } = await readJsonArray(rt.store, select, values);
+      const { text, visible, rows } = await readJsonArray(rt.store, select, values);
+      if (rows > select.maxRows) throw new AnswerTooLargeError(budget.limit);
       if (q.unique) checkUnique(visible);
       return q.unique ? text || "null" : `[${text}]`;
     }
@@ -77,7 +80,17 @@ async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, 
     const out = serializer.all(roots);
     return budget.checked(stringify(q.unique ? unique(out) : out));
   }
-  const { compiled, columns } = prepared.projection!;
+  const { compiled, columns, json } = prepared.projection!;
+  if (json) {
+    // Written by SQL, held to answerBytes there.
+    const most = Math.floor(budget.limit / json.rowBytes);
+    const [result] = await rt.store.batch([{ ...bind(json.compiled, { ...values, [ANSWER_BYTES]: budget.limit, [MOST_ROWS]: most + 1 }), oneRow: true }], "read");
+    const [text, n] = result!.rows[0]!;
+    if (Number(n) > most) throw new AnswerTooLargeError(budget.limit);
+    const items = text === null ? "" : base64Marks(text as string);
+    if (q.unique) checkUnique(Number(n));
+    return q.unique ? items || "null" : `[${items}]`;
+  }
   // Rows cross into JavaScript as arrays: at most as many as answerBytes holds (ROW_BYTES each).
   const width = columns.reduce((n, c) => n + c.width, 0);
   const most = Math.floor(budget.limit / (ROW_BYTES + COLUMN_BYTES * width));
@@ -89,9 +102,9 @@ async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, 
   return budget.checked(stringify(q.unique ? unique(shaped) : shaped));
 }
 
-/** What a projected row certainly takes in memory: an array, and a slot a column. */
-const ROW_BYTES = 32;
-const COLUMN_BYTES = 8;
+/** What a projected row takes in memory at least: an array, and a slot a column (and the objects it names). */
+const ROW_BYTES = 64;
+const COLUMN_BYTES = 16;
 
 /** The read's first `most + 1` rows: one more than allowed tells the answer is too large, without reading the rest. */
 function capped(read: Statement, most: number): Statement {

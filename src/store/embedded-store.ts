@@ -9,9 +9,10 @@
  *   timeout), and the reads known to be short. A synchronous call costs about 5 µs; a call on the
  *   binding's worker threads about 25 µs, a tenth of a GET by key.
  * - a pool of reader connections runs, on the binding's worker threads, the reads whose cost a
- *   client decides (`Statement.unbounded`: the queries it writes) and the reads that proved long:
- *   a read on the main connection gets `MAIN_LANE_MS` (or its request's deadline, if sooner); past
- *   that it is interrupted, its SQL is remembered as long, and it runs again in the pool.
+ *   client decides (`Statement.unbounded`: the queries it writes; they may hold all readers but
+ *   one) and the reads that proved long: a read on the main connection gets `MAIN_LANE_MS` (or its
+ *   request's deadline, if sooner); past that it is interrupted, its SQL is remembered as long, and
+ *   it runs again in the pool, until it runs there in less than half of MAIN_LANE_MS.
  * Every statement is interrupted at its request's deadline (the binding's `queryTimeout`) and its
  * batch rolled back: `TimeLimitError`. A `:memory:` database is one connection, so it has no pool:
  * its reads all run on the main connection (and still stop at their deadline).
@@ -73,14 +74,19 @@ export class EmbeddedStore implements Store {
   async batch(statements: readonly Statement[], mode: "read" | "write", deadline = Infinity): Promise<StatementResult[]> {
     if (statements.length === 0) return [];
     if (mode === "write" || !this.pool) return this.onMain(statements, mode, deadline);
-    if (statements.some((s) => s.unbounded || this.longReads.has(s.sql))) return this.inPool(statements, deadline);
+    if (statements.some((s) => s.unbounded)) return this.inPool(statements, deadline, true);
+    const long = statements.find((s) => this.longReads.has(s.sql));
+    if (long) {
+      // Back to the main connection when it proves short after all (a busy machine, not the read, was slow).
+      return this.inPool(statements, deadline, false, (ms) => ms < MAIN_LANE_MS / 2 && this.longReads.delete(long.sql));
+    }
     const budget = Math.min(deadline, Date.now() + MAIN_LANE_MS);
     try {
       return this.main.batch(statements, "read", budget);
     } catch (error) {
       if (!(error instanceof Stopped) || budget >= deadline) throw translated(error);
       this.longReads.get(error.sql, () => true);
-      return this.inPool(statements, deadline);
+      return this.inPool(statements, deadline, false);
     }
   }
 
@@ -92,9 +98,9 @@ export class EmbeddedStore implements Store {
     }
   }
 
-  private async inPool(statements: readonly Statement[], deadline: number): Promise<StatementResult[]> {
+  private async inPool(statements: readonly Statement[], deadline: number, unbounded: boolean, ran?: (ms: number) => void): Promise<StatementResult[]> {
     try {
-      return await this.pool!.batch(statements, deadline);
+      return await this.pool!.batch(statements, deadline, unbounded, ran);
     } catch (error) {
       throw translated(error);
     }
