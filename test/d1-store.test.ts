@@ -81,3 +81,50 @@ test("the handler runs on a Drizzle D1 database given in the persistence context
   await again.ready;
   assert.equal((await (await again.fetch(new Request("http://d1.test/org.extent.sample.Book"))).json()).length, 1);
 });
+
+test("longs past 2^53 survive D1, which reads every integer as a double: stored, read by JSON selects and the object path, queried", async () => {
+  const metadata = [{ source: "exact/package.jdo", text: readFileSync(new URL("./models/exact/package.jdo", import.meta.url), "utf8") }];
+  const handler = createRestHandler({ context: { name: "d1-exact", database: drizzle(d1 as never), metadata } });
+  await handler.ready;
+  const [MAX, MIN, ODD] = ["9223372036854775807", "-9223372036854775808", "9007199254740993"];
+  const call = async (method: string, path: string, body?: string) => {
+    const r = await handler.fetch(new Request(`http://d1.test/test.exact.${path}`, { method, body, headers: { "content-type": "application/json" } }));
+    return { status: r.status, text: await r.text() };
+  };
+  const ok = async (method: string, path: string, body?: string) => {
+    const r = await call(method, path, body);
+    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${r.text}`);
+    return r.text;
+  };
+  await ok("POST", "Holder", `{"id": ${MAX}, "name": "max"}`);
+  await ok("POST", "Tag", `{"id": ${ODD}, "label": "odd"}`);
+  const posted = await ok("POST", "Account", `{"id": ${MAX}, "owner": {"id": ${MAX}}, "units": ${MIN}, "total": ${ODD}, "history": [${MAX}], "tags": [{"id": ${ODD}}]}`);
+  const digits = [`"id":${MAX}`, `"units":${MIN}`, `"total":${ODD}`, `"history":[${MAX}]`, `"class":"test.exact.Tag","id":${ODD}`];
+  for (const d of digits) assert.ok(posted.includes(d), `${d} in ${posted}`);
+  // A JSON select (written by SQL), the object path (maxFetchDepth=-1), an ancestor key (object path).
+  for (const path of [`Account/${MAX}?fetchGroup=all`, `Account/${MAX}?fetchGroup=all&maxFetchDepth=-1`, "Account?fetchGroup=all", "Account?fetchGroup=all&maxFetchDepth=-1"]) {
+    const text = await ok("GET", path);
+    for (const d of digits) assert.ok(text.includes(d), `${path}: ${d} in ${text}`);
+  }
+  await ok("POST", "Ledger", `{"id": ${MAX}, "kind": "k", "amount": ${MIN}}`);
+  await ok("POST", "Ledger", `{"id": ${ODD}, "kind": "k", "parent": {"id": ${MAX}, "kind": "k"}, "amount": ${ODD}}`);
+  assert.equal(await ok("GET", "Ledger"), `[{"class":"test.exact.Ledger","id":${ODD},"kind":"k","parent":{"class":"test.exact.LedgerKey","id":${MAX},"kind":"k","parent":null},"amount":${ODD}},{"class":"test.exact.Ledger","id":${MAX},"kind":"k","parent":null,"amount":${MIN}}]`);
+  const q = (text: string, params = "{}") => ok("GET", `Account?filter=${encodeURIComponent(text)}&params=${encodeURIComponent(params)}`);
+  assert.match(await q("total == :t", `{"t": ${ODD}}`), new RegExp(`"id":${MAX}`));
+  assert.equal(await q("total == :t", `{"t": 9007199254740992}`), "[]");
+  assert.equal(await q("units + 1 == -9223372036854775807"), (await q(`id == ${MAX}`)));
+  const projection = await handler.fetch(new Request(`http://d1.test/jdoql?query=${encodeURIComponent("SELECT max(id), min(units), total FROM test.exact.Account GROUP BY total")}`));
+  assert.equal(await projection.text(), `[[${MAX},${MIN},${ODD}]]`);
+});
+
+test("BigDecimals an earlier release stored as doubles are rewritten exactly at start-up on D1 too", async () => {
+  const metadata = [{ source: "exact/package.jdo", text: readFileSync(new URL("./models/exact/package.jdo", import.meta.url), "utf8").replaceAll('table="ACCOUNT"', 'table="OLD_ACCOUNT"').replaceAll("ACCOUNT_TAGS", "OLD_ACCOUNT_TAGS") }];
+  const store = new D1Store(d1);
+  await store.migrate([s('CREATE TABLE "OLD_ACCOUNT" ("id" INTEGER, "price" NUMERIC, PRIMARY KEY ("id"))'), s('INSERT INTO "OLD_ACCOUNT" VALUES (1, 100.1), (2, 12), (3, -0.5), (4, NULL)')]);
+  const handler = createRestHandler({ context: { name: "d1-earlier", database: drizzle(d1 as never), metadata } });
+  await handler.ready;
+  const [rows] = await store.batch([s('SELECT "id", "price" FROM "OLD_ACCOUNT" ORDER BY "price", "id"')], "read");
+  assert.deepEqual(rows!.rows, [[4, null], [3, "1499994~ -0.5"], [2, "35000212 12"], [1, "3500031001 100.1"]]);
+  const r = await handler.fetch(new Request(`http://d1.test/test.exact.Account?filter=${encodeURIComponent("price > 12")}`));
+  assert.deepEqual((await r.json()).map((a: { id: number }) => a.id), [1]);
+});

@@ -221,7 +221,8 @@ async function reconcile(cycle: number): Promise<void> {
   try {
     authors = db.rows(`SELECT _id, name, address_street, address_city, address_country FROM AUTHOR`).map(([id, name, street, city, country]) => ({ id, name, street, city, country }) as AuthorRow);
     items = db
-      .rows(`SELECT i.id, i.KIND, i.VERSION, i.title, i.price, i.author, i.issue, b.id, b.pages, b.isbn FROM ITEM i LEFT JOIN BOOK b ON b.id = i.id`)
+      // A BigDecimal is stored as its sort key and its number (src/json/decimal.ts): the number.
+      .rows(`SELECT i.id, i.KIND, i.VERSION, i.title, CAST(substr(i.price, instr(i.price, ' ') + 1) AS REAL), i.author, i.issue, b.id, b.pages, b.isbn FROM ITEM i LEFT JOIN BOOK b ON b.id = i.id`)
       .map(([id, kind, version, title, price, author, issue, bookId, pages, isbn]) => ({ id, kind, version, title, price, author, issue, bookId, pages, isbn }) as ItemRow);
   } finally {
     db.close();

@@ -602,6 +602,12 @@ describe("operators (2.7)", () => {
   test("a char field compared with a char parameter: initial == :c, c = 'C'", async () => {
     assert.deepEqual(await filterIds(Person, "initial == :c", { c: "C" }), [3]);
   });
+  test("a char parameter holding two UTF-16 units (an emoji) is a 400: a char is one unit", async () => {
+    const r = await filter(Person, "initial == :c", { c: "😀" });
+    problem(r, 400, { mentions: "one UTF-16 unit" });
+    assert.match(r.body.detail, /parameter :c is a char/);
+    problem(await filter(Person, "initial == :c", { c: "ab" }), 400, { mentions: "one-character" });
+  });
   test("a char field ordered against a one-character literal: initial > 'B'", async () => {
     assert.deepEqual(await filterIds(Person, "initial > 'B'"), [3, 5]);
   });

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { readJsonBody } from "../src/http/body.ts";
+import { firstInvalidUtf8, readJsonBody } from "../src/http/body.ts";
 import { findJsonSyntaxError } from "../src/http/json-syntax.ts";
 import { startHarness } from "./support/harness.ts";
 
@@ -61,6 +61,44 @@ test("a malformed body nested a hundred thousand levels deep is a 400, not a sta
     const r = await h.call("POST", "/org.extent.sample.Book", `{"title":${deep}`);
     assert.equal(r.status, 400, r.text);
     assert.match(r.body.detail, /expected a value at line 1, column 100010, found the end of the body/);
+  } finally {
+    h.close();
+  }
+});
+
+test("a body that is not UTF-8 is a 400 naming the first bad byte, not text with U+FFFD stored", async () => {
+  const bytes = (...parts: (string | number[])[]) => {
+    const out: number[] = [];
+    for (const p of parts) out.push(...(typeof p === "string" ? new TextEncoder().encode(p) : p));
+    return new Uint8Array(out);
+  };
+  // A lone continuation byte, Latin-1 "é", an overlong "/", a UTF-8 surrogate, past U+10FFFF, a cut sequence.
+  const bad: [Uint8Array, number][] = [
+    [bytes('{"title":"a', [0x80], '"}'), 11],
+    [bytes('{"title":"caf', [0xe9], '"}'), 13],
+    [bytes('{"title":"', [0xc0, 0xaf], '"}'), 10],
+    [bytes('{"title":"', [0xed, 0xa0, 0x80], '"}'), 10],
+    [bytes('{"title":"', [0xf4, 0x90, 0x80, 0x80], '"}'), 10],
+    [bytes('{"title":"ab', [0xe2, 0x82]), 12],
+  ];
+  for (const [body, offset] of bad) assert.equal(firstInvalidUtf8(body), offset);
+  assert.equal(firstInvalidUtf8(bytes('{"title":"é€😀"}')), bytes('{"title":"é€😀"}').length);
+  const h = await startHarness({ metadata });
+  try {
+    for (const [body, offset] of bad) {
+      const r = await h.call("POST", "/org.extent.sample.Book", body);
+      assert.equal(r.status, 400, r.text);
+      assert.match(r.headers.get("content-type") ?? "", /^application\/problem\+json/);
+      assert.equal(r.body.detail, `the body is not valid UTF-8: byte ${offset} (from 0) does not begin a UTF-8 character`);
+    }
+    // The requests above declare no length (read chunk by chunk); the same with a declared length.
+    const body = bad[1]![0];
+    const sized = { method: "POST", headers: new Headers({ "content-type": "application/json", "content-length": String(body.length) }), arrayBuffer: async () => body.buffer } as unknown as Request;
+    await assert.rejects(readJsonBody(sized, 1024, true), (e: { status?: number; detail?: string }) => e.status === 400 && /byte 13 /.test(e.detail ?? ""));
+    assert.deepEqual(await h.sql("SELECT COUNT(*) FROM ITEM"), [[0]]);
+    const ok = await h.call("POST", "/org.extent.sample.Book", bytes('{"title":"café 😀"}'));
+    assert.equal(ok.status, 201, ok.text);
+    assert.equal(ok.body.title, "café 😀");
   } finally {
     h.close();
   }

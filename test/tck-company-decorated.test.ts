@@ -168,7 +168,8 @@ for (const form of FORMS) {
     test("what only the XML says takes effect: the .orm's tables and columns, package.jdo's fetch group", async () => {
       const rows = async (sql: string) => (await h.sql(sql)).map((row) => [...row]);
       assert.deepEqual(await rows("SELECT FIRSTNAME, SALARY, DISCRIMINATOR FROM persons WHERE PERSONID = 1"), [["emp1First", 20000, C("FullTimeEmployee")]]);
-      assert.deepEqual(await rows("SELECT CARRIER, LIFETIME_ORTHO_BENEFIT FROM insuranceplans WHERE INSID = 2"), [["Carrier2", 99.99]]);
+      // A BigDecimal is stored as its sort key and its number (src/json/decimal.ts): the number.
+      assert.deepEqual(await rows("SELECT CARRIER, substr(LIFETIME_ORTHO_BENEFIT, instr(LIFETIME_ORTHO_BENEFIT, ' ') + 1) FROM insuranceplans WHERE INSID = 2"), [["Carrier2", "99.99"]]);
       assert.deepEqual(await rows("SELECT count(*) FROM project_member"), [[2]]);
       if (datastore) assert.deepEqual(await rows("SELECT count(DATASTORE_IDENTITY) FROM companies"), [[1]]);
       const plain = await h.get(`/${C("Person")}/${Object.values(identity("person3"))[0]}`);

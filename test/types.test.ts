@@ -149,6 +149,11 @@ describe("char", () => {
     await rejects({ wCharacter: "" }, ["/wCharacter"]);
   });
 
+  test("a character beyond U+FFFF (two UTF-16 units) is 422: Java's char is one unit", async () => {
+    const r = await rejects({ pChar: "😀", wCharacter: "\u{10000}" }, ["/pChar", "/wCharacter"]);
+    assert.match(r.body.errors[0].message, /one UTF-16 unit.*U\+1F600/);
+  });
+
   test("a number is 422", async () => {
     await rejects({ pChar: 65 }, ["/pChar"]);
   });
@@ -250,6 +255,41 @@ describe("date-times: java.util.Date, java.sql.Timestamp, Instant, LocalDateTime
 
   test("a boolean is 422", async () => {
     await rejects({ timestamp: true }, ["/timestamp"]);
+  });
+});
+
+describe("dates a JavaScript Date cannot hold", () => {
+  const DATES = ["utilDate", "sqlDate", "timestamp", "instant", "localDateTime", "localDate"];
+  test("every date type holds the ends of a Date's range, ±8.64e15 ms, and reads them back", async () => {
+    for (const ms of [8.64e15, -8.64e15]) {
+      const o = await roundTrip(Object.fromEntries(DATES.map((f) => [f, ms])));
+      for (const f of DATES) assert.equal(o[f], ms, f);
+      // A query reads them back too (the JSON a projection writes, not null).
+      const q = await h.get(`/jdoql?query=${encodeURIComponent(`SELECT ${DATES.join(", ")} FROM test.types.AllTypes WHERE id == ${o.id}`)}`);
+      expectStatus(q, 200);
+      assert.deepEqual(q.body, [DATES.map(() => ms)]);
+    }
+  });
+
+  test("one millisecond past either end is 422 for every date type, with each path", async () => {
+    for (const ms of [8.64e15 + 1, -8.64e15 - 1, 2 ** 53 - 1, -(2 ** 62)]) {
+      const r = await rejects(Object.fromEntries(DATES.map((f) => [f, ms])), DATES.map((f) => `/${f}`));
+      for (const e of r.body.errors) assert.match(e.message, /out of range for a date/);
+    }
+  });
+
+  test("as a query parameter it is a 400", async () => {
+    const r = await h.get(`${CLS}?filter=${encodeURIComponent("instant == :t")}&params=${encodeURIComponent(JSON.stringify({ t: 9e15 }))}`);
+    expectStatus(r, 400);
+    assert.match(r.body.detail, /out of range for a date/);
+  });
+
+  test("years 0 to 99 are those years, not 1900 to 1999", async () => {
+    const day = (y: number, m: number, d: number) => new Date(0).setUTCFullYear(y, m - 1, d);
+    assert.equal(day(50, 1, 1), -60589296000000);
+    assert.equal((await roundTrip({ localDate: "0050-01-01" })).localDate, day(50, 1, 1));
+    assert.equal((await roundTrip({ sqlDate: "0004-02-29" })).sqlDate, day(4, 2, 29));
+    await rejects({ localDate: "0003-02-29" }, ["/localDate"]);
   });
 });
 

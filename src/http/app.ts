@@ -16,6 +16,7 @@ import { CountingStore, StoreBusyError, StoreMemoryError, StoreTooBigError, Time
 import { AnswerTooLargeError } from "../json/answer-budget.ts";
 import { createObject, updateObject } from "../service/write.ts";
 import { readJsonBody } from "./body.ts";
+import { stringify } from "../json/exact.ts";
 import { keyFromObject, keyFromPath } from "./keys.ts";
 import { collectionNotModified, etagOf, notModified, writePreconditions } from "./conditional.ts";
 import type { ObjectJson } from "../json/answer.ts";
@@ -67,7 +68,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   /** A JSON answer from its text (JSON selects write it) or, for the rest, from a value. */
   const jsonText = (c: Context<Env>, body: string, status = 200, headers: Record<string, string> = {}) =>
     new Response(c.req.method === "HEAD" ? null : body, { status, headers: { "content-type": JSON_TYPE, ...headers } });
-  const json = (c: Context<Env>, body: unknown, status = 200, headers: Record<string, string> = {}) => jsonText(c, JSON.stringify(body), status, headers);
+  const json = (c: Context<Env>, body: unknown, status = 200, headers: Record<string, string> = {}) => jsonText(c, stringify(body), status, headers);
 
   const classOf = (c: Context<Env>): ClassMeta => {
     const name = c.req.param("class")!;
@@ -148,7 +149,7 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
       // A plain key that a path would read otherwise (as a key object, or as "." and ".." segments
       // that URLs remove) is written as its key object, which reads back as exactly this key.
       const readsBack = plain !== undefined && !/^\s*\{/.test(plain) && !/^\.{0,2}$/.test(plain);
-      segment = readsBack ? plain : JSON.stringify(Object.fromEntries(identity.fields.map((f) => [f, object[f]])));
+      segment = readsBack ? plain : stringify(Object.fromEntries(identity.fields.map((f) => [f, object[f]])));
     }
     return `${shared.prefix}/${meta.name}/${encodeURIComponent(segment)}`;
   };

@@ -2,10 +2,12 @@
  * Reading a JSON request body: one decision for every request that sends one. Its media type
  * must be JSON (415 otherwise, a missing one included: no HTML form or `sendBeacon` can send it
  * without a CORS preflight); its content coding `identity`, `gzip` or `deflate` (415 otherwise,
- * with `Accept-Encoding`); its size, after decoding, within the limit (413); its text JSON (400).
+ * with `Accept-Encoding`); its size, after decoding, within the limit (413); its text UTF-8 (JSON
+ * text is, RFC 8259 §8.1) and JSON (400).
  */
 import { HttpError } from "./problem.ts";
 import { findJsonSyntaxError } from "./json-syntax.ts";
+import { parseJson } from "../json/exact.ts";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -60,7 +62,7 @@ export async function readBodyText(request: Request, limit: number): Promise<str
   if (declared !== undefined && !coding) {
     const bytes = await request.arrayBuffer();
     if (bytes.byteLength > limit) throw tooLarge(limit);
-    return bytes.byteLength ? new TextDecoder().decode(bytes) : undefined;
+    return bytes.byteLength ? utf8(new Uint8Array(bytes)) : undefined;
   }
   if (!request.body) return undefined;
   const stream = coding ? request.body.pipeThrough(new DecompressionStream(coding)) : request.body;
@@ -90,7 +92,38 @@ export async function readBodyText(request: Request, limit: number): Promise<str
     bytes.set(c, at);
     at += c.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return utf8(bytes);
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The body's text. Bytes that are not UTF-8 are refused rather than read as U+FFFD, which would
+ * store a character the client never sent: the body is malformed, so 400, like malformed JSON.
+ */
+function utf8(bytes: Uint8Array): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    throw new HttpError(400, `the body is not valid UTF-8: byte ${offset} (from 0) does not begin a UTF-8 character`);
+  }
+}
+
+/** The offset of the first byte that does not start (or continue) a well-formed UTF-8 sequence. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    const [length, min, max] = b < 0x80 ? [1, 0, 0] : b >= 0xc2 && b <= 0xdf ? [2, 0x80, 0xbf] : b === 0xe0 ? [3, 0xa0, 0xbf] : b === 0xed ? [3, 0x80, 0x9f] : b >= 0xe1 && b <= 0xef ? [3, 0x80, 0xbf] : b === 0xf0 ? [4, 0x90, 0xbf] : b >= 0xf1 && b <= 0xf3 ? [4, 0x80, 0xbf] : b === 0xf4 ? [4, 0x80, 0x8f] : [0, 0, 0];
+    if (length === 0) return i;
+    // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
+    for (let k = 1; k < length; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || c < (k === 1 ? min : 0x80) || c > (k === 1 ? max : 0xbf)) return i;
+    }
+    i += length;
+  }
+  return bytes.length;
 }
 
 export async function readJsonBody(request: Request, limit: number, required: boolean): Promise<unknown> {
@@ -101,7 +134,8 @@ export async function readJsonBody(request: Request, limit: number, required: bo
   }
   checkMediaType(request);
   try {
-    return JSON.parse(text);
+    // Numbers a double cannot hold keep their digits (src/json/exact.ts).
+    return parseJson(text);
   } catch {
     const where = findJsonSyntaxError(text);
     throw new HttpError(400, `the body is not valid JSON: ${where?.message ?? "it cannot be parsed"}`, where && { position: { line: where.line, column: where.column, offset: where.offset } });

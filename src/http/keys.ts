@@ -6,6 +6,7 @@
  */
 import { decodeKeyPart } from "../json/read-graph.ts";
 import { keyClassProblem, keyFieldColumns, keyLengthProblem } from "../mapping/keys.ts";
+import { JsonNumber, numberOf, parseJson } from "../json/exact.ts";
 import { pointer } from "../json/values.ts";
 import type { ClassMeta, Model } from "../metadata/model.ts";
 import { HttpError } from "./problem.ts";
@@ -17,7 +18,7 @@ export function keyFromPath(model: Model, meta: ClassMeta, segment: string, keyB
   if (composite || /^\s*\{/.test(segment)) {
     let json: unknown;
     try {
-      json = JSON.parse(segment);
+      json = parseJson(segment);
     } catch {
       if (composite) throw new HttpError(400, `${meta.name} has a composite key: give it as a JSON object of ${parts.map((p) => p.field).join(", ")}, not ${JSON.stringify(segment)}`);
     }
@@ -27,9 +28,9 @@ export function keyFromPath(model: Model, meta: ClassMeta, segment: string, keyB
   const kind = part.type.kind === "basic" ? part.type.basic : undefined;
   const text = segment.trim();
   let json: unknown = segment;
-  if (kind && ["byte", "short", "int", "long", "biginteger", "float", "double", "decimal"].includes(kind)) json = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : segment;
+  if (kind && ["byte", "short", "int", "long", "biginteger", "float", "double", "decimal"].includes(kind)) json = /^-?\d+(\.\d+)?$/.test(text) ? numberOf(text) : segment;
   else if (kind === "boolean") json = text === "true" ? true : text === "false" ? false : segment;
-  else if (kind && /date|time|instant/.test(kind) && /^-?\d+$/.test(text)) json = Number(text);
+  else if (kind && /date|time|instant/.test(kind) && /^-?\d+$/.test(text)) json = numberOf(text);
   const decoded = decodeKeyPart(model, meta, part.type, json, `/${part.field}`);
   if (!decoded.ok) throw new HttpError(400, `the key ${JSON.stringify(segment)} is not a valid ${part.field}: ${decoded.error.message}`);
   const tooLong = keyLengthProblem([decoded.value], keyBytes);
@@ -39,7 +40,7 @@ export function keyFromPath(model: Model, meta: ClassMeta, segment: string, keyB
 
 /** A key object, from a path (`{"id":1,"kind":"a"}` URL-encoded) or from a body. */
 export function keyFromObject(model: Model, meta: ClassMeta, json: unknown, keyBytes: number, from: "path" | "body"): unknown[] {
-  if (json === null || typeof json !== "object" || Array.isArray(json)) throw new HttpError(400, `a key must be a JSON object of ${keyFieldColumns(meta).map((p) => p.field).join(", ")}`);
+  if (json === null || typeof json !== "object" || Array.isArray(json) || json instanceof JsonNumber) throw new HttpError(400, `a key must be a JSON object of ${keyFieldColumns(meta).map((p) => p.field).join(", ")}`);
   const obj = json as Record<string, unknown>;
   const parts = keyFieldColumns(meta);
   const errors: { path: string; message: string }[] = [];

@@ -5,6 +5,7 @@
  * Body size is checked while the body is read (body.ts), time by the store (deadline-store.ts).
  */
 import type { Limits } from "../config/limits.ts";
+import { JsonNumber } from "../json/exact.ts";
 import { pointer } from "../json/values.ts";
 import { HttpError } from "./problem.ts";
 
@@ -28,7 +29,7 @@ export function checkUrlLength(url: string, limits: Pick<Limits, "urlBytes">): v
  */
 export function checkBodyShape(body: unknown, limits: Pick<Limits, "jsonDepth" | "objectsPerRequest">): void {
   if (typeof body === "string") return checkString(body, "");
-  if (body === null || typeof body !== "object") return;
+  if (body === null || typeof body !== "object" || body instanceof JsonNumber) return;
   let objects = 0;
   const stack: [unknown, number, string][] = [[body, 1, ""]];
   while (stack.length) {
@@ -43,7 +44,7 @@ export function checkBodyShape(body: unknown, limits: Pick<Limits, "jsonDepth" |
     for (const [key, child] of entries) {
       if (typeof key === "string") checkString(key, path);
       if (typeof child === "string") checkString(child, pointer(path, key));
-      else if (child !== null && typeof child === "object") stack.push([child, depth + 1, pointer(path, key)]);
+      else if (child !== null && typeof child === "object" && !(child instanceof JsonNumber)) stack.push([child, depth + 1, pointer(path, key)]);
     }
   }
 }

@@ -8,6 +8,8 @@
  */
 import { keyClassProblem, keyFieldColumns, keyLengthProblem, keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
+import { JsonNumber, parseJson, stringify } from "./exact.ts";
+import { isWholeNumber } from "./sql-values.ts";
 import { decodeContainer, decodeValue, pointer } from "./values.ts";
 
 export interface FieldError {
@@ -40,7 +42,7 @@ export interface Graph {
 export const MAX_NESTING = 64;
 
 function describe(json: unknown): string {
-  return json === null ? "null" : Array.isArray(json) ? "an array" : typeof json;
+  return json === null ? "null" : Array.isArray(json) ? "an array" : json instanceof JsonNumber ? "number" : typeof json;
 }
 
 /** `keyBytes`: the longest key an object of the body may give (limits.keyBytes), its own or a reference's. */
@@ -52,7 +54,7 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown, keyB
   const order = new Map<GraphNode, number>();
 
   const readObject = (json: unknown, declaredType: ClassMeta, path: string, depth: number): GraphNode | undefined => {
-    if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    if (json === null || typeof json !== "object" || Array.isArray(json) || json instanceof JsonNumber) {
       errors.push({ path, message: `expected an object of class ${declaredType.name}, got ${describe(json)}` });
       return undefined;
     }
@@ -269,7 +271,7 @@ function chooseClass(model: Model, declared: ClassMeta, name: unknown, path: str
 }
 
 function readEmbedded(meta: ClassMeta, value: unknown, at: string, errors: FieldError[]): Record<string, unknown> | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof JsonNumber) {
     errors.push({ path: at, message: `expected an object of class ${meta.name}, got ${describe(value)}` });
     return undefined;
   }
@@ -310,7 +312,7 @@ export function decodeKeyPart(model: Model, meta: ClassMeta, type: ValueType, js
 }
 
 function canonicalKey(model: Model, meta: ClassMeta, json: unknown, at: string, depth: number): string | { error: FieldError } {
-  if (typeof json !== "object" || json === null || Array.isArray(json) || depth > MAX_NESTING) {
+  if (typeof json !== "object" || json === null || Array.isArray(json) || json instanceof JsonNumber || depth > MAX_NESTING) {
     return { error: { path: at, message: `expected a key object of ${meta.identity.kind === "application" ? (meta.identity.keyClass ?? meta.name) : meta.name}, got ${describe(json)}` } };
   }
   const obj = json as Record<string, unknown>;
@@ -324,17 +326,18 @@ function canonicalKey(model: Model, meta: ClassMeta, json: unknown, at: string, 
       else {
         const nested = canonicalKey(model, meta, v, pointer(at, part.field), depth + 1);
         if (typeof nested !== "string") return nested;
-        out[part.field] = JSON.parse(nested);
+        out[part.field] = parseJson(nested);
       }
       continue;
     }
     if (v === undefined || v === null) return { error: { path: pointer(at, part.field), message: `key field "${part.field}" is required` } };
     const d = decodeValue(v, part.type, false);
     if (!d.ok) return { error: { path: pointer(at, part.field), message: d.message } };
-    out[part.field] = d.value;
+    // A whole number past 2^53 is held as its digits: in the key's JSON it is a number still.
+    out[part.field] = typeof d.value === "string" && isWholeNumber(part.type) ? new JsonNumber(d.value) : d.value;
   }
   for (const name of Object.keys(obj)) {
     if (name !== "class" && !keyFieldColumns(meta).some((p) => p.field === name)) return { error: { path: pointer(at, name), message: `unknown key field "${name}"` } };
   }
-  return JSON.stringify(out);
+  return stringify(out);
 }

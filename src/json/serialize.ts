@@ -13,6 +13,7 @@ import type { FetchPlan } from "../plan/fetch-plan.ts";
 import { planFields } from "../plan/fetch-plan.ts";
 import type { IdentityMap, LoadedObject } from "../plan/objects.ts";
 import { AnswerBudget, AnswerTooLargeError } from "./answer-budget.ts";
+import { parseJson, stringify } from "./exact.ts";
 import { encodeField, encodeValue } from "./values.ts";
 
 type Json = unknown;
@@ -199,7 +200,7 @@ export function keyFieldsJson(model: Model, meta: ClassMeta, key: readonly unkno
 export function keyText(model: Model, meta: ClassMeta, key: readonly unknown[]): string {
   const parts = keyFieldColumns(meta);
   const json = keyFieldsJson(model, meta, key);
-  return JSON.stringify(parts.length === 1 && parts[0]!.type.kind !== "key" ? json[parts[0]!.field] : json);
+  return stringify(parts.length === 1 && parts[0]!.type.kind !== "key" ? json[parts[0]!.field] : json);
 }
 
 /** Ancestor keys are stored as canonical JSON text ('' for none) and written with their class. */
@@ -213,7 +214,7 @@ export function ancestorKey(model: Model, meta: ClassMeta, stored: unknown): Jso
     for (const [name, value] of Object.entries(o)) out[name] = isKeyField(meta, name) ? withClass(value) : value;
     return out;
   };
-  return withClass(JSON.parse(String(stored)));
+  return withClass(parseJson(String(stored)));
 }
 
 function isKeyField(meta: ClassMeta, name: string): boolean {

@@ -61,6 +61,24 @@ const INTEGER_KINDS = new Set(["byte", "short", "int", "long", "biginteger", "da
 
 export const isWholeNumber = (type: ValueType): boolean => type.kind === "basic" && INTEGER_KINDS.has(type.basic);
 
+/** A stored BigDecimal as a double, for arithmetic (src/json/decimal.ts): its number, after the sort key. */
+export function decimalRealSql(x: SQL): SQL {
+  return sql`CAST(substr(${x}, instr(${x}, ' ') + 1) AS REAL)`;
+}
+
+/** Kinds whose values may pass 2^53 (a long, a BigInteger): held as their digits beyond it (src/json/exact.ts). */
+export const isWideInteger = (type: ValueType): boolean => type.kind === "basic" && (type.basic === "long" || type.basic === "biginteger");
+
+/**
+ * A whole number as the object path reads it into JavaScript: as it is within ±(2^53 − 1), else
+ * its digits as text, the form Extent holds it in (`integerValue`). No driver gives the digits of
+ * an integer past 2^53: D1 and the embedded binding round it to a double, @libsql/client refuses
+ * it. (SQL that writes JSON needs none of this: SQLite writes every integer's digits.)
+ */
+export function exactIntegerSql(x: SQL): SQL {
+  return sql`iif(${x} BETWEEN -9007199254740991 AND 9007199254740991, ${x}, CAST(${x} AS TEXT))`;
+}
+
 /**
  * A key part's JSON text: as `valueJson`, except that a whole-number key is its column as it is
  * (a key is never NULL, and a single INTEGER key is the table's rowid: always an integer; a
@@ -89,8 +107,11 @@ export function valueJson(x: SQL, type: ValueType, ordinal: boolean): SQL {
       return sql`json_quote(${x})`;
     case "bytes":
       return sql`CASE WHEN ${x} IS NULL THEN 'null' ELSE '"' || char(1) || hex(${x}) || char(1) || '"' END`;
-    case "float": case "double": case "decimal":
+    case "float": case "double":
       return numberJson(x);
+    case "decimal":
+      // Its stored text ends with its JSON number (src/json/decimal.ts); a number an earlier release left is written as one.
+      return sql`CASE typeof(${x}) WHEN 'text' THEN substr(${x}, instr(${x}, ' ') + 1) ELSE ${numberJson(x)} END`;
     default:
       return integerJson(x);
   }

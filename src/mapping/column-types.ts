@@ -17,7 +17,8 @@ export function valueSqlType(type: ValueType, enumOrdinal: boolean): SqlType {
         case "float": case "double":
           return "REAL";
         case "decimal":
-          return "NUMERIC";
+          // Exact text that sorts as the numbers do (src/json/decimal.ts).
+          return "TEXT";
         case "bytes":
           return "BLOB";
         default:

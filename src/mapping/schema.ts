@@ -3,7 +3,7 @@
  * the metadata model; the migrator creates what is missing, and the planners read column names
  * from the metadata directly.
  */
-import { type ClassMeta, type Model, classOf } from "../metadata/model.ts";
+import { type ClassMeta, type FieldType, type Model, type ValueType, classOf } from "../metadata/model.ts";
 import { type SqlType, fieldSqlType, valueSqlType } from "./column-types.ts";
 
 export interface TableDef {
@@ -16,6 +16,16 @@ export interface TableDef {
    * columns (`WHERE author IN (...)`), so without an index every such load scans the table.
    */
   indexes: string[][];
+  /** Columns holding BigDecimals (stored as exact text: an earlier release stored doubles, see migrate.ts). */
+  decimals: Set<string>;
+}
+
+const isDecimal = (t: ValueType | FieldType): boolean => t.kind === "basic" && t.basic === "decimal";
+
+/** Per key column of a class hierarchy: whether it holds BigDecimals. */
+function keyColumnDecimals(meta: ClassMeta): boolean[] {
+  const id = meta.identity;
+  return id.kind === "datastore" ? [false] : id.fields.map((f) => isDecimal(meta.fields.get(f)!.type));
 }
 
 /** The column types of a class hierarchy's key columns. */
@@ -30,39 +40,53 @@ export function keyColumnTypes(model: Model, meta: ClassMeta): SqlType[] {
 
 export function schemaOf(model: Model): Map<string, TableDef> {
   const tables = new Map<string, TableDef>();
-  const table = (name: string, keys: readonly string[], keyTypes: SqlType[]): TableDef => {
+  const table = (name: string, keys: readonly string[], keyTypes: SqlType[], keyDecimals: boolean[]): TableDef => {
     let def = tables.get(name);
     if (!def) {
-      def = { name, columns: new Map(), primaryKey: [...keys], indexes: [] };
+      def = { name, columns: new Map(), primaryKey: [...keys], indexes: [], decimals: new Set() };
       keys.forEach((k, i) => def!.columns.set(k, keyTypes[i]!));
+      keys.forEach((k, i) => keyDecimals[i] && def!.decimals.add(k));
       tables.set(name, def);
     }
     return def;
   };
+  /** Columns holding other classes' keys (foreign keys, join tables). */
+  const keyColumns = (def: TableDef, columns: readonly string[], types: SqlType[], decimals: boolean[]) =>
+    columns.forEach((c, i) => {
+      if (def.columns.has(c)) return;
+      def.columns.set(c, types[i] ?? "TEXT");
+      if (decimals[i]) def.decimals.add(c);
+    });
 
   for (const meta of model.classes.values()) {
     if (meta.embeddedOnly) continue;
     const keyTypes = keyColumnTypes(model, meta);
-    for (const t of meta.tables) table(t, meta.keyColumns, keyTypes);
+    const keyDecimals = keyColumnDecimals(meta);
+    for (const t of meta.tables) table(t, meta.keyColumns, keyTypes, keyDecimals);
     if (meta.primaryTable) {
-      const primary = table(meta.primaryTable, meta.keyColumns, keyTypes);
+      const primary = table(meta.primaryTable, meta.keyColumns, keyTypes, keyDecimals);
       if (meta.discriminator) primary.columns.set(meta.discriminator.column, "TEXT");
       if (meta.version) primary.columns.set(meta.version.column, "INTEGER");
     }
     for (const [fieldName, tableName] of meta.fieldTables) {
       const field = meta.fields.get(fieldName)!;
-      const def = table(tableName, meta.keyColumns, keyTypes);
-      if (field.column && !def.columns.has(field.column)) def.columns.set(field.column, fieldSqlType(field));
+      const def = table(tableName, meta.keyColumns, keyTypes, keyDecimals);
+      if (field.column && !def.columns.has(field.column)) {
+        def.columns.set(field.column, fieldSqlType(field));
+        if (isDecimal(field.type)) def.decimals.add(field.column);
+      }
       if (field.fkColumns) {
-        const targetTypes = keyColumnTypes(model, classOf(model, field.relation!.target));
-        field.fkColumns.forEach((c, i) => def.columns.has(c) || def.columns.set(c, targetTypes[i] ?? "TEXT"));
+        const target = classOf(model, field.relation!.target);
+        keyColumns(def, field.fkColumns, keyColumnTypes(model, target), keyColumnDecimals(target));
         addIndex(def, field.fkColumns);
       }
       if (field.embeddedColumns && field.type.kind === "embedded") {
         const embedded = classOf(model, field.type.class);
         for (const [sub, column] of Object.entries(field.embeddedColumns)) {
           const subField = embedded.fields.get(sub);
-          if (subField && !def.columns.has(column)) def.columns.set(column, fieldSqlType(subField));
+          if (!subField || def.columns.has(column)) continue;
+          def.columns.set(column, fieldSqlType(subField));
+          if (isDecimal(subField.type)) def.decimals.add(column);
         }
       }
     }
@@ -71,9 +95,9 @@ export function schemaOf(model: Model): Map<string, TableDef> {
       if (s?.kind !== "join-table" || field.declaringClass !== meta.name) continue;
       const target = classOf(model, field.relation!.target);
       const targetTypes = keyColumnTypes(model, target);
-      const def = table(s.table, [], []);
-      s.ownerColumns.forEach((c, i) => def.columns.set(c, keyTypes[i]!));
-      s.elementColumns.forEach((c, i) => def.columns.set(c, targetTypes[i]!));
+      const def = table(s.table, [], [], []);
+      keyColumns(def, s.ownerColumns, keyTypes, keyDecimals);
+      keyColumns(def, s.elementColumns, targetTypes, keyColumnDecimals(target));
       if (s.orderColumn) def.columns.set(s.orderColumn, "INTEGER");
       addIndex(def, s.ownerColumns);
       addIndex(def, s.elementColumns);

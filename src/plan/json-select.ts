@@ -30,7 +30,7 @@
  */
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
-import { NotInSql, type Piece, concat, integerJson, isWholeNumber, keyJson, pipes, storedFieldJson } from "../json/sql-values.ts";
+import { NotInSql, type Piece, concat, exactIntegerSql, integerJson, isWholeNumber, keyJson, pipes, storedFieldJson } from "../json/sql-values.ts";
 import { PARSER_BUDGET, parserNesting } from "../store/parser-nesting.ts";
 import { type Compiled, type SQL, compile, ident, join, literal, qualified, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
@@ -124,7 +124,9 @@ function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: Fet
     // The rows in their order feed the aggregate in that order (as a collection's do).
     const maxRows = Math.floor(answerBytes / shortestObject(model, meta));
     const rows = Number.isFinite(maxRows) ? sql`SELECT * FROM (${queries[0]!}) LIMIT ${sql.raw(String(maxRows + 1))}` : queries[0]!;
-    const array = groups.length === 1 && meta.keyColumns.length === 1 ? checked(compile(sql`SELECT ${bounded(sql`group_concat(j, ',')`, answerBytes)} AS a, count(*) AS n, count(j) AS m, max(k0) AS k, j AS t FROM (${rows})`)) : undefined;
+    // The greatest key of a long or BigInteger, read as its digits past 2^53, is the greatest integer.
+    const last = groups[0]!.wideKeys[0] ? exactIntegerSql(sql`max(k0 + 0)`) : sql`max(k0)`;
+    const array = groups.length === 1 && meta.keyColumns.length === 1 ? checked(compile(sql`SELECT ${bounded(sql`group_concat(j, ',')`, answerBytes)} AS a, count(*) AS n, count(j) AS m, ${last} AS k, j AS t FROM (${rows})`)) : undefined;
     return { steps, ordered, array, maxRows };
   } catch (error) {
     if (error instanceof NotInSql) return { refused: error.message, tooLarge: error.tooLarge };
@@ -172,7 +174,9 @@ class Writer {
     const key = keyRefs(group);
     const json = this.visible(row, this.object(row, { level: 0, path: [row] }));
     const version = group.versionColumn ? sql`coalesce(${qualified(alias(0), group.versionColumn)}, 0)` : sql`NULL`;
-    const columns = [sql`${json} AS j`, sql`${version} AS v`, sql`${this.classColumn(row)} AS c`, ...key.map((k, i) => sql`${k} AS ${sql.raw(`k${i}`)}`)];
+    // The key is read into JavaScript (cursors, Location): longs and BigIntegers exactly.
+    const read = key.map((k, i) => (group.wideKeys[i] ? exactIntegerSql(k) : k));
+    const columns = [sql`${json} AS j`, sql`${version} AS v`, sql`${this.classColumn(row)} AS c`, ...read.map((k, i) => sql`${k} AS ${sql.raw(`k${i}`)}`)];
     if (selection === "ordered") {
       const on = key.map((k, i) => sql`${k} = ${sql.raw(`"q"._k${i}`)}`);
       return sql`SELECT ${join(columns)}, "q"._ord AS o FROM ${fromClause(group, true)} JOIN (${keys}) "q" ON ${join(on, sql` AND `)} ORDER BY "q"._ord`;

@@ -12,7 +12,7 @@ import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "..
 import { type Compiled, type SQL, compile, distinctNames, ident, join, qualified, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
 import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "./plan-cache.ts";
-import { type GroupLayout, alias, discriminatorFilter, extentKeys, fromClause, groupsOf, keyRefs, selectList, selectParts } from "./row-layout.ts";
+import { type GroupLayout, alias, discriminatorFilter, extentKeys, fromClause, groupsOf, keyRefs, readKey, selectList, selectParts } from "./row-layout.ts";
 
 /** Which objects a plan starts from. */
 export type RootSelector =
@@ -133,7 +133,7 @@ function addRows(model: Model, node: PlanNode, keys: SQL, steps: Step[], wholeEx
     const stub = !wantFull && (group.discriminatorColumn !== undefined || group.classes.length === 1) && (!backRef || holdsInPrimary(group, backRef));
     const filter = discriminatorFilter(group, subtree(model, node.meta.name));
     const where = wholeExtent ? filter : sql`${tuple(keyRefs(group))} IN (${keys})`;
-    const columns = stub && backRef ? distinctNames([...selectParts(group, false), ...backRef.fkColumns!.map((c) => qualified(alias(0), c))]) : selectList(group, !stub);
+    const columns = stub && backRef ? distinctNames([...selectParts(group, false), ...readKey(classOf(model, backRef.relation!.target), backRef.fkColumns!.map((c) => qualified(alias(0), c)))]) : selectList(group, !stub);
     const query = sql`SELECT ${columns} FROM ${fromClause(group, !stub)}${where ? sql` WHERE ${where}` : sql``} ORDER BY ${join(keyRefs(group))}`;
     steps.push({ kind: "rows", node, group, compiled: compile(query), full: !stub, backRef: stub ? backRef : undefined });
   }
@@ -245,14 +245,18 @@ function relatedKeys(model: Model, owner: ClassMeta, field: FieldMeta, keys: SQL
 /** For join tables: the (owner, element) pairs, which say which object holds which, in order. */
 function linkStatement(model: Model, field: FieldMeta, keys: SQL): SQL | undefined {
   const s = field.relation!.storage;
+  const owner = classOf(model, field.declaringClass);
+  const target = classOf(model, field.relation!.target);
+  // The pairs are read into the loader: keys that are longs or BigIntegers read exactly.
+  const pairs = (owners: readonly string[], elements: readonly string[]) => join([...readKey(owner, cols(owners)), ...readKey(target, cols(elements))]);
   if (s.kind === "join-table") {
     const order = s.orderColumn ? ident(s.orderColumn) : join(cols(s.elementColumns));
-    return sql`SELECT ${join(cols([...s.ownerColumns, ...s.elementColumns]))} FROM ${ident(s.table)} WHERE ${tuple(cols(s.ownerColumns))} IN (${keys}) ORDER BY ${join(cols(s.ownerColumns))}, ${order}`;
+    return sql`SELECT ${pairs(s.ownerColumns, s.elementColumns)} FROM ${ident(s.table)} WHERE ${tuple(cols(s.ownerColumns))} IN (${keys}) ORDER BY ${join(cols(s.ownerColumns))}, ${order}`;
   }
   if (s.kind === "join-inverse") {
-    const jt = owningJoinTable(model, classOf(model, field.relation!.target), s.targetField);
+    const jt = owningJoinTable(model, target, s.targetField);
     if (!jt) return undefined;
-    return sql`SELECT ${join(cols([...jt.elementColumns, ...jt.ownerColumns]))} FROM ${ident(jt.table)} WHERE ${tuple(cols(jt.elementColumns))} IN (${keys}) ORDER BY ${join(cols([...jt.elementColumns, ...jt.ownerColumns]))}`;
+    return sql`SELECT ${pairs(jt.elementColumns, jt.ownerColumns)} FROM ${ident(jt.table)} WHERE ${tuple(cols(jt.elementColumns))} IN (${keys}) ORDER BY ${join(cols([...jt.elementColumns, ...jt.ownerColumns]))}`;
   }
   return undefined;
 }

@@ -5,13 +5,17 @@
  * telling each row's class. A `GroupLayout` knows that SELECT's columns and how to decode a row
  * into a `LoadedObject` of the right class.
  */
-import { type ClassMeta, type FieldMeta, type Model, subtree } from "../metadata/model.ts";
+import { exactIntegerSql, isWideInteger } from "../json/sql-values.ts";
+import { keyFieldColumns } from "../mapping/keys.ts";
+import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, subtree } from "../metadata/model.ts";
 import { type SQL, distinctNames, ident, join, qualified, sql } from "../store/sql.ts";
 import { type LoadedObject, newObject } from "./objects.ts";
 
 interface ColumnRef {
   table: number;
   column: string;
+  /** Holds a long or BigInteger (a field's, or a key's in a foreign key): read with `exactIntegerSql`. */
+  wide?: boolean;
 }
 
 interface ClassDecoder {
@@ -24,6 +28,8 @@ export interface GroupLayout {
   primaryTable: string;
   tables: readonly string[];
   keyColumns: readonly string[];
+  /** Per key column: it holds a long or BigInteger (read with `exactIntegerSql`). */
+  wideKeys: readonly boolean[];
   /** Classes whose rows this group holds (the subtree of the class asked for). */
   classes: readonly ClassMeta[];
   discriminatorColumn?: string;
@@ -53,20 +59,32 @@ function buildGroups(model: Model, meta: ClassMeta): GroupLayout[] {
     byPrimary.set(c.primaryTable, [...(byPrimary.get(c.primaryTable) ?? []), c]);
   }
   return [...byPrimary].map(([primaryTable, classes]) =>
-    buildGroup(primaryTable, classes, [...model.classes.values()].filter((c) => c.primaryTable === primaryTable).length),
+    buildGroup(model, primaryTable, classes, [...model.classes.values()].filter((c) => c.primaryTable === primaryTable).length),
   );
 }
 
-function buildGroup(primaryTable: string, classes: ClassMeta[], tableClassCount: number): GroupLayout {
+/** Per key column of a class: whether it holds a long or BigInteger. */
+export function wideKeyColumns(meta: ClassMeta): boolean[] {
+  return keyFieldColumns(meta).map((p) => isWideInteger(p.type));
+}
+
+/** A key's columns as the object path reads them (see `exactIntegerSql`). */
+export function readKey(meta: ClassMeta, refs: readonly SQL[]): SQL[] {
+  const wide = wideKeyColumns(meta);
+  return refs.map((r, i) => (wide[i] ? exactIntegerSql(r) : r));
+}
+
+function buildGroup(model: Model, primaryTable: string, classes: ClassMeta[], tableClassCount: number): GroupLayout {
   const first = classes[0]!;
   const tables = [primaryTable];
   for (const c of classes) for (const t of c.tables) if (!tables.includes(t)) tables.push(t);
   const columns: ColumnRef[] = [];
   const fixed = first.keyColumns.length + (first.discriminator ? 1 : 0) + (first.version ? 1 : 0);
-  const position = (table: string, column: string): number => {
+  const position = (table: string, column: string, wide: boolean): number => {
     const t = tables.indexOf(table);
     let i = columns.findIndex((c) => c.table === t && c.column.toLowerCase() === column.toLowerCase());
     if (i < 0) i = columns.push({ table: t, column }) - 1;
+    if (wide) columns[i]!.wide = true;
     return fixed + i;
   };
   const decoders = new Map<string, ClassDecoder>();
@@ -75,11 +93,15 @@ function buildGroup(primaryTable: string, classes: ClassMeta[], tableClassCount:
     for (const [name, table] of c.fieldTables) {
       const field = c.fields.get(name)!;
       if (field.primaryKey) continue; // read from the key columns
-      if (field.column) fields.push({ field, positions: [position(table, field.column)] });
-      else if (field.fkColumns) fields.push({ field, positions: field.fkColumns.map((col) => position(table, col)) });
-      else if (field.embeddedColumns) {
+      if (field.column) fields.push({ field, positions: [position(table, field.column, isWideInteger(field.type as ValueType))] });
+      else if (field.fkColumns) {
+        const wide = wideKeyColumns(classOf(model, field.relation!.target));
+        fields.push({ field, positions: field.fkColumns.map((col, i) => position(table, col, !!wide[i])) });
+      } else if (field.embeddedColumns && field.type.kind === "embedded") {
         const entries = Object.entries(field.embeddedColumns);
-        fields.push({ field, positions: entries.map(([, col]) => position(table, col)), embedded: entries.map(([sub]) => sub) });
+        const embedded = classOf(model, field.type.class);
+        const wide = (sub: string) => { const f = embedded.fields.get(sub); return !!f && isWideInteger(f.type as ValueType); };
+        fields.push({ field, positions: entries.map(([sub, col]) => position(table, col, wide(sub))), embedded: entries.map(([sub]) => sub) });
       }
     }
     decoders.set(c.name, { meta: c, fields });
@@ -90,6 +112,7 @@ function buildGroup(primaryTable: string, classes: ClassMeta[], tableClassCount:
     primaryTable,
     tables,
     keyColumns: first.keyColumns,
+    wideKeys: wideKeyColumns(first),
     classes,
     discriminatorColumn: first.discriminator?.column,
     versionColumn: first.version?.column,
@@ -132,12 +155,12 @@ export function selectList(group: GroupLayout, full: boolean): SQL {
   return distinctNames(selectParts(group, full));
 }
 
-/** The columns of `selectList`, before they are named. */
+/** The columns of `selectList`, before they are named; longs and BigIntegers read exactly (`exactIntegerSql`). */
 export function selectParts(group: GroupLayout, full: boolean): SQL[] {
-  const parts = keyRefs(group);
+  const parts = keyRefs(group).map((k, i) => (group.wideKeys[i] ? exactIntegerSql(k) : k));
   if (group.discriminatorColumn) parts.push(qualified(alias(0), group.discriminatorColumn));
   if (group.versionColumn) parts.push(qualified(alias(0), group.versionColumn));
-  if (full) for (const c of group.columns) parts.push(qualified(alias(c.table), c.column));
+  if (full) for (const c of group.columns) parts.push(c.wide ? exactIntegerSql(qualified(alias(c.table), c.column)) : qualified(alias(c.table), c.column));
   return parts;
 }
 

@@ -37,7 +37,13 @@ export type Slot = { kind: "value"; value: unknown } | { kind: "sequence"; name:
 
 const value = (v: unknown): Slot => ({ kind: "value", value: v });
 
-const seqExpr = (count: SQL, index: SQL, name: SQL): SQL => sql`(SELECT next_value - ${count} + ${index} FROM ${ident(SEQUENCE_TABLE)} WHERE name = ${name})`;
+/**
+ * Drivers bind a JavaScript number as a REAL (all of them: the embedded binding, @libsql/client,
+ * D1), and integer arithmetic with a REAL is a double's: past 2^53 it rounds. Numbers that take
+ * part in a key's arithmetic are made integers first.
+ */
+const int = (x: SQL): SQL => sql`CAST(${x} AS INTEGER)`;
+const seqExpr = (count: SQL, index: SQL, name: SQL): SQL => sql`(SELECT next_value - ${int(count)} + ${int(index)} FROM ${ident(SEQUENCE_TABLE)} WHERE name = ${name})`;
 
 /** A slot as SQL with its values inline, for the statements of rare paths (`statement()` caches their shape). */
 function inline(s: Slot): SQL {
@@ -92,7 +98,8 @@ export function assignKeys(nodes: readonly { node: GraphNode; meta: ClassMeta; m
       if (known !== undefined) {
         key.push(value(known));
         // Only a new object's number can be past the sequence; an existing one was counted when created.
-        if (part.generation.kind === "sequence" && typeof known === "number" && n.mode === "create") {
+        // (A number past 2^53 is held as its digits.)
+        if (part.generation.kind === "sequence" && (typeof known === "number" || typeof known === "string") && n.mode === "create") {
           given.set(n.meta.root, [...(given.get(n.meta.root) ?? []), value(known)]);
         }
         return;
@@ -113,17 +120,24 @@ export function assignKeys(nodes: readonly { node: GraphNode; meta: ClassMeta; m
   const prelude: Statement[] = [];
   for (const [name, values] of given) {
     // Client-given numbers move the sequence past them, so later generated keys never collide.
+    // (`+ 0`: a number past 2^53 is bound as its digits, which MAX would order as text; the
+    // sequence stops at the largest long, see below.)
     prelude.push(
       shaped(`seq-past|${values.length}`, [...values, value(name)], (slot) =>
-        sql`UPDATE ${ident(SEQUENCE_TABLE)} SET next_value = MAX(next_value, (SELECT MAX(column1) FROM (VALUES ${join(range(slot, 0, values.length).map((v) => sql`(${v})`))})) + 1) WHERE name = ${slot(values.length)}`,
+        sql`UPDATE ${ident(SEQUENCE_TABLE)} SET next_value = MAX(next_value, MIN((SELECT MAX(column1 + 0) FROM (VALUES ${join(range(slot, 0, values.length).map((v) => sql`(${v})`))})), ${LAST_NUMBER} - 1) + 1) WHERE name = ${slot(values.length)}`,
       ),
     );
   }
   for (const [name, count] of counts) {
-    prelude.push(shaped("seq-reserve", [value(count), value(name)], (slot) => sql`UPDATE ${ident(SEQUENCE_TABLE)} SET next_value = next_value + ${slot(0)} WHERE name = ${slot(1)}`));
+    // Numbers past the largest long do not exist: a reservation that would reach it sets NULL,
+    // which the NOT NULL column refuses, and the batch with it (store-errors.ts: "sequence").
+    prelude.push(shaped("seq-reserve", [value(count), value(name)], (slot) => sql`UPDATE ${ident(SEQUENCE_TABLE)} SET next_value = iif(next_value > ${LAST_NUMBER} - ${int(slot(0))}, NULL, next_value + ${int(slot(0))}) WHERE name = ${slot(1)}`));
   }
   return { writes, prelude };
 }
+
+/** The largest long: a sequence's numbers end below it (its next number is always one more). */
+const LAST_NUMBER = sql.raw("9223372036854775807");
 
 /** `(a, b) = (x, y)`, or `a = x`. */
 function keyEquals(columns: readonly string[], key: readonly SQL[]): SQL {

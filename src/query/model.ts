@@ -58,7 +58,8 @@ export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
 export type ArithOp = "+" | "-" | "*" | "/" | "%";
 
 export type QExpr = (
-  | { k: "literal"; value: unknown }
+  /** `text`: a number's digits as written, which a BigDecimal compares with exactly (a double may round them). */
+  | { k: "literal"; value: unknown; text?: string }
   | { k: "param"; ref: ParamRef }
   /** A binding itself (`this`, a variable): an entity or a value. */
   | { k: "binding"; binding: Binding }

@@ -5,26 +5,29 @@
  * object is given by its identity.
  */
 import { findJsonSyntaxError } from "../http/json-syntax.ts";
+import { decimalKey } from "../json/decimal.ts";
+import { JsonNumber, decimalOf, parseJson, stringify, wholeNumber } from "../json/exact.ts";
 import { decodeKeyPart } from "../json/read-graph.ts";
-import { decodeValue } from "../json/values.ts";
+import { charMessage, decodeValue } from "../json/values.ts";
 import { keyClassProblem, keyFieldColumns, keyLengthProblem } from "../mapping/keys.ts";
 import type { ClassMeta, Model, ValueType } from "../metadata/model.ts";
 import { QueryError } from "./errors.ts";
-import type { ParamSpec, QType } from "./model.ts";
+import type { NumericKind, ParamSpec, QType } from "./model.ts";
 import { paramName } from "./sql/context.ts";
 import { likeToGlob, regexToGlob } from "./sql/functions.ts";
-import { describeType } from "./types.ts";
+import { describeType, isIntegral } from "./types.ts";
 
 export function parseParams(raw: string | null): Record<string, unknown> | unknown[] | undefined {
   if (raw === null) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw);
+    // Numbers a double cannot hold keep their digits (src/json/exact.ts).
+    parsed = parseJson(raw);
   } catch {
     // Where, as a body's JSON error says it: engines word their own messages differently.
     throw new QueryError(`params is not valid JSON: ${findJsonSyntaxError(raw, "params")?.message ?? "it cannot be parsed"}`);
   }
-  if (parsed === null || typeof parsed !== "object") throw new QueryError("params must be a JSON object (named parameters) or a JSON array (in order)");
+  if (parsed === null || typeof parsed !== "object" || parsed instanceof JsonNumber) throw new QueryError("params must be a JSON object (named parameters) or a JSON array (in order)");
   if (nestsDeeperThan(parsed, MAX_PARAMS_DEPTH)) throw new QueryError(`params nest deeper than ${MAX_PARAMS_DEPTH} levels of arrays and objects`);
   return parsed as Record<string, unknown> | unknown[];
 }
@@ -41,14 +44,14 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (depth > limit) return true;
-    for (const child of Object.values(v as object)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const child of Object.values(v as object)) if (child !== null && typeof child === "object" && !(child instanceof JsonNumber)) stack.push([child, depth + 1]);
   }
   return false;
 }
 
 /** A value as it appears in a message, cut short: a parameter may be a megabyte of text. */
 function preview(json: unknown): string {
-  const text = JSON.stringify(json) ?? String(json);
+  const text = json === undefined ? "undefined" : stringify(json);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
@@ -88,6 +91,7 @@ function convertInto(model: Model, values: Record<string, unknown>, spec: ParamS
     // A null LIKE or matches() pattern matches nothing; its derived placeholders need values too.
     if (spec.like || spec.pattern) values[paramName(spec.key, "glob")] = null;
     if (spec.pattern) values[paramName(spec.key, "ci")] = 0;
+    if (comparesWithDecimals(spec.type)) values[paramName(spec.key, "key")] = null;
     return;
   }
   if (spec.type.kind === "entity") {
@@ -96,6 +100,7 @@ function convertInto(model: Model, values: Record<string, unknown>, spec: ParamS
     return;
   }
   values[paramName(spec.key)] = convert(model, spec.type, json, where, keyBytes);
+  if (comparesWithDecimals(spec.type)) values[paramName(spec.key, "key")] = decimalKeys(spec.type, json);
   if (spec.like && typeof json === "string") values[paramName(spec.key, "glob")] = likeToGlob(json, spec.like.escape);
   if (spec.pattern && typeof json === "string") {
     const { glob, caseInsensitive } = regexToGlob(json);
@@ -110,13 +115,15 @@ function convert(model: Model, type: QType, json: unknown, where: string, keyByt
   };
   switch (type.kind) {
     case "unknown":
-      return typeof json === "boolean" ? (json ? 1 : 0) : typeof json === "object" ? JSON.stringify(json) : json;
+      // Nothing gives the value a type: a number a double cannot hold is bound as the nearest double.
+      if (json instanceof JsonNumber) return Number(json.text);
+      return typeof json === "boolean" ? (json ? 1 : 0) : typeof json === "object" ? stringify(json) : json;
     case "boolean":
       return typeof json === "boolean" ? (json ? 1 : 0) : bad("true or false");
     case "number":
-      // A JSON string is text even when it is one character long: "5" is not the number 53.
-      return typeof json === "number" ? json : bad(`a number (${type.numeric})`);
+      return numberParam(type.numeric, json, bad);
     case "string":
+      if (type.char && !(typeof json === "string" && json.length === 1)) throw new QueryError(`${where} is a char: ${charMessage(json)}`);
       return typeof json === "string" ? json : bad("a string");
     case "uuid":
       return typeof json === "string" ? json.toLowerCase() : bad("a UUID string");
@@ -128,17 +135,51 @@ function convert(model: Model, type: QType, json: unknown, where: string, keyByt
       const d = decodeValue(json, type.type as ValueType, type.ordinal);
       return d.ok ? d.value : bad(`one of ${type.type.constants.join(", ")}`);
     }
-    case "collection":
+    case "collection": {
       if (!Array.isArray(json)) return bad("a JSON array");
-      return JSON.stringify(json.map((e) => (type.element.kind === "entity" ? scalarKey(keyOfParam(model, type.element.meta, e, where, keyBytes)) : convert(model, type.element, e, where, keyBytes))));
+      // Whole numbers past 2^53, held as digits, are JSON numbers in the array (SQL reads it as JSON).
+      const element = type.element;
+      const asJson = (v: unknown) => (typeof v === "string" && element.kind === "number" ? new JsonNumber(v) : v);
+      return stringify(json.map((e) => (element.kind === "entity" ? scalarKey(keyOfParam(model, element.meta, e, where, keyBytes)) : asJson(convert(model, element, e, where, keyBytes)))));
+    }
     case "map":
-      return json && typeof json === "object" && !Array.isArray(json) ? JSON.stringify(json) : bad("a JSON object");
+      return json && typeof json === "object" && !Array.isArray(json) && !(json instanceof JsonNumber) ? stringify(json) : bad("a JSON object");
     default:
       return bad(describeType(type));
   }
 }
 
 const scalarKey = (key: unknown[]) => (key.length === 1 ? key[0] : key);
+
+/** A number (or numbers) that a BigDecimal column may be compared with: also bound as sort keys. */
+const comparesWithDecimals = (type: QType): boolean => type.kind === "number" || (type.kind === "collection" && type.element.kind === "number");
+
+/**
+ * A number parameter as a BigDecimal's sort key (`<name>.key`: src/json/decimal.ts), its digits
+ * as given; a collection of numbers as a JSON array of them. Its value (`convert`) has been
+ * checked already.
+ */
+function decimalKeys(type: QType, json: unknown): unknown {
+  const key = (v: unknown) => {
+    const d = v instanceof JsonNumber ? decimalOf(v.text) : typeof v === "number" ? decimalOf(String(v)) : undefined;
+    return d ? decimalKey(d) : null;
+  };
+  return type.kind === "collection" ? JSON.stringify((json as unknown[]).map(key)) : key(json);
+}
+
+/**
+ * A number parameter. An integral type takes a whole number of 64 bits as its digits, which the
+ * query reads as an integer (sql/expressions.ts: drivers would bind a number as a REAL, and a
+ * long past 2^53 has no number). Other numbers (fractions, and whole numbers past 64 bits, which
+ * no integer column holds) are bound as doubles, compared as Java would compare them; a JSON
+ * string is text even when it is one character long ("5" is not the number 53).
+ */
+function numberParam(numeric: NumericKind, json: unknown, bad: (expected: string) => never): unknown {
+  if (!(json instanceof JsonNumber || typeof json === "number")) return bad(`a number (${numeric})`);
+  const whole = isIntegral(numeric) ? wholeNumber(json) : undefined;
+  if (whole !== undefined && whole >= -(2n ** 63n) && whole < 2n ** 63n) return String(whole);
+  return json instanceof JsonNumber ? Number(json.text) : json;
+}
 
 /**
  * An object parameter is its identity: the key value, or an object of key fields (with an optional
@@ -147,7 +188,7 @@ const scalarKey = (key: unknown[]) => (key.length === 1 ? key[0] : key);
  */
 function keyOfParam(model: Model, meta: ClassMeta, json: unknown, where: string, keyBytes: number): unknown[] {
   const parts = keyFieldColumns(meta);
-  const obj = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, unknown>) : parts.length === 1 ? { [parts[0]!.field]: json } : undefined;
+  const obj = json !== null && typeof json === "object" && !Array.isArray(json) && !(json instanceof JsonNumber) ? (json as Record<string, unknown>) : parts.length === 1 ? { [parts[0]!.field]: json } : undefined;
   if (!obj) throw new QueryError(`${where} is a ${meta.name}: give its key as an object of ${parts.map((p) => p.field).join(", ")}`);
   const classProblem = keyClassProblem(model, meta, obj.class);
   if (classProblem) throw new QueryError(`${where} is a ${meta.name}: ${classProblem}`);

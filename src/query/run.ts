@@ -8,6 +8,8 @@ import { AnswerBudget, AnswerTooLargeError } from "../json/answer-budget.ts";
 import { base64Marks } from "../json/sql-values.ts";
 import { ANSWER_BYTES, MOST_ROWS } from "./sql/projection-json.ts";
 import { Serializer } from "../json/serialize.ts";
+import { decimalJson } from "../json/decimal.ts";
+import { integerJson, stringify } from "../json/exact.ts";
 import { encodeValue } from "../json/values.ts";
 import type { ClassMeta } from "../metadata/model.ts";
 import { classOf } from "../metadata/model.ts";
@@ -76,7 +78,7 @@ async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, 
     const { roots, objects } = await load(rt.store, rt.model, prepared.candidate, prepared.selector, fetch, values);
     const serializer = new Serializer(rt.model, objects, fetch, budget);
     const out = serializer.all(roots);
-    return budget.checked(JSON.stringify(q.unique ? unique(out) : out));
+    return budget.checked(stringify(q.unique ? unique(out) : out));
   }
   const { compiled, columns, json } = prepared.projection!;
   if (json) {
@@ -97,7 +99,7 @@ async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, 
   if (rows.length > most) throw new AnswerTooLargeError(budget.limit);
   const objects = await loadObjects(rt, rows, columns, fetch, budget);
   const shaped = rows.map((row) => shapeRow(row, columns, q.shape, objects));
-  return budget.checked(JSON.stringify(q.unique ? unique(shaped) : shaped));
+  return budget.checked(stringify(q.unique ? unique(shaped) : shaped));
 }
 
 /** What a projected row takes in memory at least: an array, and a slot a column (and the objects it names). */
@@ -200,6 +202,10 @@ export function decodeCell(v: unknown, type: QType): unknown {
     case "boolean":
       return Boolean(Number(v));
     case "number":
+      // Whole numbers past 2^53 come as their digits (select.ts reads them so): written exactly.
+      if (type.numeric === "long" || type.numeric === "biginteger") return integerJson(v);
+      // A BigDecimal's stored text (select.ts), or a number its arithmetic computed.
+      if (type.numeric === "decimal") return decimalJson(v);
       return typeof v === "bigint" ? Number(v) : typeof v === "string" ? Number(v) : v;
     case "string":
       return type.char ? encodeValue(v, { kind: "basic", basic: "char", primitive: false }, false) : String(v);

@@ -13,6 +13,7 @@
  */
 import { type ArrayPage, jsonArrayBody } from "../json/array-stream.ts";
 import { AnswerBudget } from "../json/answer-budget.ts";
+import { stringify } from "../json/exact.ts";
 import { Serializer } from "../json/serialize.ts";
 import type { ClassMeta } from "../metadata/model.ts";
 import { type Cursor, loadExtentPage, readExtentPageJson } from "../plan/extent-pages.ts";
@@ -25,7 +26,7 @@ import type { Runtime } from "./runtime.ts";
 export async function extentBody(rt: Runtime, meta: ClassMeta, fetch: FetchPlan): Promise<string | ReadableStream<Uint8Array>> {
   // Beyond the depth the loader always reaches (maxFetchDepth=-1), what an object's JSON holds
   // can depend on the other objects read with it: read the extent at once, as it always was.
-  if (!reachesFetchDepth(fetch)) return JSON.stringify(await getExtent(rt, meta, fetch));
+  if (!reachesFetchDepth(fetch)) return stringify(await getExtent(rt, meta, fetch));
   return jsonArrayBody(await page(rt, meta, fetch, Math.min(rt.firstPageSize, rt.pageSize)), (error) => {
     console.error(`[extent] the streamed extent of ${meta.name} failed after its first page; the answer is cut short:`, error);
   });
@@ -42,7 +43,7 @@ async function page(rt: Runtime, meta: ClassMeta, fetch: FetchPlan, size: number
   else {
     const loaded = await loadExtentPage(rt.store, rt.model, meta, fetch, size, after);
     const serializer = new Serializer(rt.model, loaded.objects, fetch, budget);
-    elements = serializer.all(loaded.roots).map((o) => JSON.stringify(o));
+    elements = serializer.all(loaded.roots).map((o) => stringify(o));
     next = loaded.next;
   }
   if (!next) return { elements };

@@ -131,6 +131,7 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
     if (!(error instanceof StoreConstraintError)) throw error;
     if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(conditions, objectNamed(rt.model, graph.root.declared, graph.root.key!));
     if (error.kind === "guard" && error.guard === "missing") throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
+    if (error.kind === "guard" && error.guard === "sequence") throw new HttpError(409, "a generated key would pass 9223372036854775807, the largest long: the key sequence has no numbers left (give the key instead)");
     if (error.kind === "guard") throw new HttpError(409, "an object of the request was deleted or changed by another request meanwhile; retry");
     if (error.kind === "unique") throw new HttpError(409, "an object with the same key already exists");
     throw new HttpError(409, "the database refused the change (a constraint failed)");

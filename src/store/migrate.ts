@@ -2,6 +2,8 @@
  * Start-up schema work: creates missing tables and columns (never drops anything), Extent's own
  * bookkeeping tables, and the sequences of generated keys. Runs once, before the first request.
  */
+import { decimalKey } from "../json/decimal.ts";
+import { decimalOf } from "../json/exact.ts";
 import type { Model } from "../metadata/model.ts";
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { schemaOf, type TableDef } from "../mapping/schema.ts";
@@ -40,23 +42,52 @@ export async function migrate(store: Store, model: Model, autoCreate: boolean): 
   const present = (table: string) => autoCreate || existing.has(table.toLowerCase());
   ddl.push(...sequenceRows(model, present));
   await store.migrate(ddl);
+  if (autoCreate) for (const def of tables.values()) for (const column of def.decimals) await exactDecimals(store, def.name, column, existing.get(def.name.toLowerCase())?.get(column.toLowerCase()));
 }
 
-async function existingColumns(store: Store): Promise<Map<string, Set<string>>> {
+/**
+ * BigDecimals of an earlier release. It declared their columns NUMERIC and stored doubles; they are
+ * stored as exact text now (src/json/decimal.ts), which compares and sorts apart from numbers.
+ * So at start-up each number still in such a column is rewritten once as the text of the same
+ * value (the double it was: nothing is lost that was not lost already); nothing is dropped, and
+ * the column keeps its declared type (SQLite cannot change it; text with a space is kept as text
+ * there), so it is looked at again at every start-up. A column declared TEXT holds only text.
+ * Values are matched by `quote()`, SQLite's exact text of each, in slices of a few hundred.
+ */
+async function exactDecimals(store: Store, table: string, column: string, declared: string | undefined): Promise<void> {
+  if (declared === undefined || declared.toUpperCase() === "TEXT") return;
+  const c = ident(column);
+  const [found] = await store.migrate([statement(sql`SELECT DISTINCT quote(${c}), iif(typeof(${c}) = 'integer', CAST(${c} AS TEXT), ${c}) FROM ${ident(table)} WHERE typeof(${c}) IN ('integer', 'real')`)]);
+  const pairs: [unknown, string][] = [];
+  for (const [quoted, value] of found!.rows) {
+    const d = decimalOf(typeof value === "number" ? String(value) : String(value));
+    if (d) pairs.push([quoted, decimalKey(d)]);
+  }
+  const SLICE = 500;
+  const updates: Statement[] = [];
+  for (let i = 0; i < pairs.length; i += SLICE) {
+    const map = JSON.stringify(pairs.slice(i, i + SLICE));
+    updates.push(statement(sql`UPDATE ${ident(table)} SET ${c} = (SELECT value ->> 1 FROM json_each(${map}) WHERE value ->> 0 = quote(${c})) WHERE typeof(${c}) IN ('integer', 'real') AND quote(${c}) IN (SELECT value ->> 0 FROM json_each(${map}))`));
+  }
+  if (updates.length) await store.migrate(updates);
+}
+
+/** Existing tables' columns, lower-cased, with their declared types. */
+async function existingColumns(store: Store): Promise<Map<string, Map<string, string>>> {
   const [result] = await store.migrate([
     // D1 keeps tables of its own (`_cf_METADATA`, `_cf_KV`, any case) whose columns it refuses to show.
-    statement(sql`SELECT m.name AS table_name, p.name AS column_name FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND lower(m.name) NOT GLOB '_cf_*' AND m.name NOT GLOB 'sqlite_*'`),
+    statement(sql`SELECT m.name AS table_name, p.name AS column_name, p.type AS column_type FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND lower(m.name) NOT GLOB '_cf_*' AND m.name NOT GLOB 'sqlite_*'`),
   ]);
-  const out = new Map<string, Set<string>>();
-  for (const [table, column] of result!.rows) {
+  const out = new Map<string, Map<string, string>>();
+  for (const [table, column, type] of result!.rows) {
     const key = String(table).toLowerCase();
-    if (!out.has(key)) out.set(key, new Set());
-    out.get(key)!.add(String(column).toLowerCase());
+    if (!out.has(key)) out.set(key, new Map());
+    out.get(key)!.set(String(column).toLowerCase(), String(type ?? ""));
   }
   return out;
 }
 
-function createOrAlter(def: TableDef, existing: Set<string> | undefined): Statement[] {
+function createOrAlter(def: TableDef, existing: ReadonlyMap<string, string> | undefined): Statement[] {
   const indexes = def.indexes.map((columns) =>
     statement(sql`CREATE INDEX IF NOT EXISTS ${ident(`extent_${def.name}_${columns.join("_")}`)} ON ${ident(def.name)} (${join(columns.map(ident))})`),
   );

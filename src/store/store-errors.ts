@@ -4,9 +4,11 @@
  * so the translation into the store's errors is read from it once, here.
  */
 import { StoreBusyError, StoreConstraintError, StoreMemoryError, StoreTooBigError } from "./store.ts";
-import { GUARD_TABLE } from "./migrate.ts";
+import { GUARD_TABLE, SEQUENCE_TABLE } from "./migrate.ts";
 
 const GUARD = new RegExp(`NOT NULL constraint failed: ${GUARD_TABLE}\\.(\\w+)`);
+/** A sequence asked for numbers past the largest long (write-plan.ts sets NULL): the guard "sequence". */
+const SEQUENCE_END = new RegExp(`NOT NULL constraint failed: ${SEQUENCE_TABLE}\\.next_value`);
 
 /**
  * The error as a `StoreConstraintError` when a constraint refused the batch, a `StoreBusyError`
@@ -22,6 +24,7 @@ export function translateStoreError(error: unknown): unknown {
   if (!/constraint failed/i.test(message)) return error;
   const guard = GUARD.exec(message);
   if (guard) return new StoreConstraintError("guard", message, guard[1]);
+  if (SEQUENCE_END.test(message)) return new StoreConstraintError("guard", message, "sequence");
   if (/UNIQUE constraint failed|PRIMARY KEY/i.test(message)) return new StoreConstraintError("unique", message);
   return new StoreConstraintError("other", message);
 }

@@ -54,7 +54,7 @@ export async function startHarness(context: Omit<PersistenceContext, "name" | "u
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
-      init.body = typeof body === "string" ? body : JSON.stringify(body);
+      init.body = typeof body === "string" || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body);
       if (!("content-type" in headers)) (init.headers as Record<string, string>)["content-type"] = "application/json";
     }
     const response = await handler.fetch(new Request(`http://localhost${prefix}${path}`, init));

@@ -260,6 +260,12 @@ export function bindExpr(scope: Scope, e: SExpr, expected?: QType): QExpr {
   }
 }
 
+/** A number literal's decimal digits as written (without a type suffix); undefined for hex and octal. */
+const numberText = (raw: string | undefined): string | undefined => {
+  const text = raw?.replace(/[lLfFdD]$/, "");
+  return text && /^(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) && !/^0\d/.test(text) ? text.replace(/^\./, "0.").replace(/\.(?=$|[eE])/, "") : undefined;
+};
+
 function bindLiteral(e: Extract<SExpr, { type: "Literal" }>, expected?: QType): QExpr {
   switch (e.kind) {
     case "null":
@@ -270,15 +276,15 @@ function bindLiteral(e: Extract<SExpr, { type: "Literal" }>, expected?: QType): 
       const value = String(e.value);
       // Stored text never holds U+0000 (bodies refuse it), and SQLite's pattern functions stop at it.
       if (value.includes("\u0000")) fail("a string literal holds the character U+0000, which no stored text can hold", e.pos);
-      // A one-character literal is a char too: in numeric context it is its code point.
-      if (expected && isNumber(expected) && expected.kind === "number" && [...value].length === 1) return node({ k: "literal", value: value.codePointAt(0), type: INT }, e.pos);
-      return node({ k: "literal", value, type: [...value].length === 1 ? { kind: "string", char: true } : STRING }, e.pos);
+      // A one-character literal is a char too (one UTF-16 unit, as Java's): in numeric context it is its code.
+      if (expected && isNumber(expected) && expected.kind === "number" && value.length === 1) return node({ k: "literal", value: value.charCodeAt(0), type: INT }, e.pos);
+      return node({ k: "literal", value, type: value.length === 1 ? { kind: "string", char: true } : STRING }, e.pos);
     }
     case "float":
     case "double":
-      return node({ k: "literal", value: e.value, type: { kind: "number", numeric: e.kind } }, e.pos);
+      return node({ k: "literal", value: e.value, text: numberText(e.raw), type: { kind: "number", numeric: e.kind } }, e.pos);
     default:
-      return node({ k: "literal", value: e.kind === "biginteger" ? Number(e.value) : e.value, type: { kind: "number", numeric: e.kind } }, e.pos);
+      return node({ k: "literal", value: e.kind === "biginteger" ? Number(e.value) : e.value, text: numberText(e.raw), type: { kind: "number", numeric: e.kind } }, e.pos);
   }
 }
 

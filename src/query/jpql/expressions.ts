@@ -9,7 +9,7 @@ import type { ParamCollector } from "../jdoql/bind.ts";
 import { type Binding, type FnName, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
 import { fieldExpr } from "../navigate.ts";
 import { numberOfText } from "../sql/number-text.ts";
-import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, hasPart, isIntegral, isNumber, orderable, promote } from "../types.ts";
+import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, hasPart, isIntegral, isNumber, longValue, orderable, promote } from "../types.ts";
 import { bindSelect, entityNamed } from "./bind.ts";
 import type { JExpr, JPathExpr } from "./syntax.ts";
 
@@ -231,9 +231,15 @@ function literal(e: Extract<JExpr, { type: "Literal" }>, expected?: QType): QExp
       if (Number.isNaN(ms)) fail(`not a valid ${e.kind}: ${e.raw}`, pos);
       return lit(ms, { kind: "temporal", basic: e.kind === "date" ? "local-date" : e.kind === "time" ? "local-time" : "local-date-time" }, pos);
     }
-    default:
-      // A long beyond 2^53 stays a BigInt (bound exactly).
-      return lit(typeof e.value === "bigint" ? e.value : Number(e.value), { kind: "number", numeric: e.kind }, pos);
+    default: {
+      // A long beyond 2^53 stays a BigInt (bound exactly), and so does a `BI` literal within 64
+      // bits; other numbers are doubles.
+      const big = typeof e.value === "bigint" ? e.value : e.kind === "biginteger" ? BigInt(String(e.value)) : undefined;
+      const number = lit(big !== undefined && big < 2n ** 63n ? longValue(big) : Number(e.value), { kind: "number", numeric: e.kind }, pos);
+      // The digits as written, which a BigDecimal compares with exactly (`100.10BD`, `1e-3`).
+      const text = e.kind === "decimal" ? String(e.value) : e.raw?.replace(/(bd|bi|[lfd])$/i, "");
+      return text && /^\d/.test(text) ? ({ ...number, text: text.replace(/\.(?=$|[eE])/, "") } as QExpr) : number;
+    }
   }
 }
 

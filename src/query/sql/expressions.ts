@@ -8,7 +8,10 @@ import { type GroupLayout, discriminatorFilter, fromClause } from "../../plan/ro
 import { findInSubtree, owningJoinTable } from "../../plan/read-plan.ts";
 import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
 import { fail, internal } from "../errors.ts";
-import type { Binding, QExpr } from "../model.ts";
+import { decimalKey as decimalKeyOf } from "../../json/decimal.ts";
+import { decimalOf } from "../../json/exact.ts";
+import { decimalRealSql } from "../../json/sql-values.ts";
+import type { Binding, QExpr, QType } from "../model.ts";
 import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
 import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup, versionOf } from "./entities.ts";
@@ -96,14 +99,20 @@ export class ExprCompiler {
         if (typeof e.value === "bigint") return sql`CAST(${e.value} AS INTEGER)`;
         return e.value === null ? sql`NULL` : sql`${typeof e.value === "boolean" ? (e.value ? 1 : 0) : e.value}`;
       case "param":
-        return placeholder(e.ref);
+        // An integral parameter is bound as its digits (params.ts: drivers bind a number as a
+        // REAL, and a long past 2^53 has no number), which only a column of INTEGER affinity
+        // reads as a number; `+ 0` makes the integer of them, and keeps a fraction given a fraction.
+        return e.type.kind === "number" && isIntegral(e.type.numeric) ? sql`(${placeholder(e.ref)} + 0)` : placeholder(e.ref);
       case "binding": {
         const bound = ctx.lookup(e.binding);
         if (!bound || bound.kind !== "value") internal(`unbound ${e.binding.name}`);
         return bound.value;
       }
-      case "field":
-        return this.fieldValue(e, ctx);
+      case "field": {
+        // A BigDecimal column holds its sort key and number (src/json/decimal.ts): as a value, the number.
+        const v = this.fieldValue(e, ctx);
+        return isDecimal(e.type) ? decimalRealSql(v) : v;
+      }
       case "arith": {
         const l = this.numeric(e.left, ctx);
         const r = this.numeric(e.right, ctx);
@@ -161,6 +170,41 @@ export class ExprCompiler {
     }
   }
 
+  /**
+   * The value as it compares and orders exactly: a BigDecimal's sort key where the expression
+   * has one (`decimalKey`), else the value. For ORDER BY, GROUP BY, results and null tests.
+   */
+  exact(e: QExpr, ctx: GenContext): SQL {
+    return (isDecimal(e.type) && this.decimalKey(e, ctx)) || this.value(e, ctx);
+  }
+
+  /**
+   * A BigDecimal's sort key (src/json/decimal.ts), which compares and orders as the number does,
+   * exactly, for what has one: a BigDecimal column; a number literal or parameter, encoded the
+   * same way (a parameter's key is bound as `<name>.key`, params.ts); min/max of a column.
+   * Undefined for the rest (arithmetic, functions, values inside collections), which are numbers.
+   */
+  decimalKey(e: QExpr, ctx: GenContext): SQL | undefined {
+    switch (e.k) {
+      case "field":
+        return isDecimal(e.type) && (e.field.column || e.from.type.kind === "embedded" || e.field.primaryKey) ? this.fieldValue(e, ctx) : undefined;
+      case "literal": {
+        if (e.type.kind !== "number") return undefined;
+        const d = decimalOf(e.text ?? String(e.value));
+        return d ? sql`${decimalKeyOf(d)}` : undefined;
+      }
+      case "param":
+        return e.type.kind === "number" ? placeholder(e.ref, "key") : undefined;
+      case "aggregate": {
+        if (e.fn !== "min" && e.fn !== "max") return undefined;
+        const key = this.decimalKey(e.arg, ctx);
+        return key && isDecimal(e.arg.type) ? sql`${sql.raw(e.fn.toUpperCase())}(${e.distinct ? sql`DISTINCT ` : sql``}${key})` : undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
   /** A value in numeric context: a char is its code point, as in Java. */
   private numeric(e: QExpr, ctx: GenContext): SQL {
     const v = this.value(e, ctx);
@@ -195,7 +239,11 @@ export class ExprCompiler {
       const counted = key.length === 1 ? key[0]! : sql`json_array(${join(key)})`;
       return sql`COUNT(${distinct}${counted})`;
     }
-    const v = this.value(e.arg, ctx);
+    // min/max of BigDecimals, as a value: the number of the least or greatest sort key.
+    const key = this.decimalKey(e, ctx);
+    if (key) return decimalRealSql(key);
+    // A count of distinct BigDecimals counts distinct values, not distinct doubles.
+    const v = e.fn === "count" ? this.exact(e.arg, ctx) : this.value(e.arg, ctx);
     const fn = sql.raw(e.fn.toUpperCase());
     if (e.fn === "avg") return sql`AVG(${distinct}CAST(${v} AS REAL))`;
     return sql`${fn}(${distinct}${v})`;
@@ -286,10 +334,14 @@ export class ExprCompiler {
           const all = sql`(${join(nulls, sql` AND `)})`;
           return e.negated ? sql`(NOT ${all})` : all;
         }
-        const test = e.operand.type.kind === "entity" ? keyOf(this.entity(e.operand, ctx))[0]! : this.value(e.operand, ctx);
+        const test = e.operand.type.kind === "entity" ? keyOf(this.entity(e.operand, ctx))[0]! : this.exact(e.operand, ctx);
         return sql`(${test} IS ${e.negated ? sql`NOT ` : sql``}NULL)`;
       }
       case "contains": {
+        // A BigDecimal column among given BigDecimals: by sort keys (a parameter's are bound as `<name>.key`).
+        const key = isDecimal(e.element.type) ? this.decimalKey(e.element, ctx) : undefined;
+        const given = e.collection.k === "param" && e.collection.type.kind === "collection" && e.collection.type.element.kind === "number" ? sql`SELECT value FROM json_each(${placeholder(e.collection.ref, "key")})` : e.collection.k === "list" ? this.listKeys(e.collection, ctx) : undefined;
+        if (key && given) return sql`(${key} IN (${given}))`;
         const elements = this.elements(e.collection, ctx);
         const element = e.element.type.kind === "entity" ? tuple(keyOf(this.entity(e.element, ctx))) : this.value(e.element, ctx);
         return sql`(${element} IN (${elements.sql}))`;
@@ -320,6 +372,17 @@ export class ExprCompiler {
       const r = keyOf(this.entity(e.right, ctx));
       const eq = sql`${tuple(l)} ${op} ${tuple(r)}`;
       return e.nullEquals && e.op === "=" ? sql`(${eq} OR (${l[0]} IS NULL AND ${r[0]} IS NULL))` : sql`(${eq})`;
+    }
+    // BigDecimals compare by their sort keys where both sides have one (a column with a literal,
+    // a parameter, another column): exactly, and by the column's index.
+    if (isDecimal(e.left.type) || isDecimal(e.right.type)) {
+      const l = this.decimalKey(e.left, ctx);
+      const r = l && this.decimalKey(e.right, ctx);
+      if (l && r) {
+        const canBothBeNull = e.left.k !== "literal" && e.right.k !== "literal";
+        if (e.nullEquals && e.op === "=" && canBothBeNull) return sql`(${l} = ${r} OR (${l} IS NULL AND ${r} IS NULL))`;
+        return sql`(${l} ${op} ${r})`;
+      }
     }
     // A char compared with a number is its code point.
     const numericSide = e.left.type.kind === "number" || e.right.type.kind === "number";
@@ -419,6 +482,12 @@ export class ExprCompiler {
     return [sql`json_each(${this.jsonSource(collection, ctx)}) ${ident(x)}`];
   }
 
+  /** A literal list's items as BigDecimal sort keys, when each has one. */
+  private listKeys(list: Extract<QExpr, { k: "list" }>, ctx: GenContext): SQL | undefined {
+    const keys = list.items.map((i) => this.decimalKey(i, ctx));
+    return keys.length && keys.every((k) => k) ? sql`SELECT value FROM json_each(json_array(${join(keys as SQL[])}))` : undefined;
+  }
+
   /** The JSON array a collection of values is: a JSON column, a parameter, a literal list. */
   private jsonSource(coll: QExpr, ctx: GenContext): SQL {
     if (coll.k === "param") return placeholder(coll.ref);
@@ -441,6 +510,9 @@ export function classFilter(ctx: GenContext, meta: ClassMeta, group: GroupLayout
 function tableOfField(model: Model, meta: ClassMeta, field: FieldMeta): string {
   return meta.fieldTables.get(field.name) ?? classOf(model, field.declaringClass).fieldTables.get(field.name) ?? internal(`${field.name} has no table in ${meta.name}`);
 }
+
+/** A BigDecimal: its column holds a sort key and its number (src/json/decimal.ts). */
+const isDecimal = (t: QType): boolean => t.kind === "number" && t.numeric === "decimal";
 
 /** Variables an expression uses that no enclosing scope has bound yet. */
 export function unboundVariables(e: QExpr, ctx: GenContext): Binding[] {

@@ -65,6 +65,11 @@ function cellJson(x: SQL, expr: QExpr): SQL | undefined {
     case "boolean":
       return valueJson(x, { kind: "basic", basic: "boolean", primitive: false }, false);
     case "number":
+      // A long or BigInteger past 2^53 is selected as its digits (exactIntegerSql, select.ts), a
+      // BigDecimal with a sort key as its stored text (src/json/decimal.ts): each its number.
+      if (type.numeric === "decimal") return valueJson(x, { kind: "basic", basic: "decimal", primitive: false }, false);
+      if (type.numeric === "long" || type.numeric === "biginteger") return sql`CASE typeof(${x}) WHEN 'text' THEN ${numberJson(sql`CAST(${x} AS NUMERIC)`)} ELSE ${numberJson(x)} END`;
+      return numberJson(x);
     case "temporal":
       return numberJson(x);
     case "string":

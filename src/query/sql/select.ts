@@ -9,7 +9,8 @@ import { fail } from "../errors.ts";
 import type { Binding, QExpr, QQuery } from "../model.ts";
 import { GenContext } from "./context.ts";
 import { type EntityRef, keyOf, singleGroup } from "./entities.ts";
-import { type GroupLayout, groupsOf, primaryOf, subclassJoins } from "../../plan/row-layout.ts";
+import { type GroupLayout, groupsOf, primaryOf, readKey, subclassJoins } from "../../plan/row-layout.ts";
+import { exactIntegerSql } from "../../json/sql-values.ts";
 import { ExprCompiler, classFilter, fromGroup } from "./expressions.ts";
 import { forEachChild } from "../walk.ts";
 
@@ -114,7 +115,7 @@ const whereSql = (f: Frame) => (f.where.length ? sql` WHERE ${join(f.where, sql`
 
 function orderItems(q: QQuery, ctx: GenContext): SQL[] {
   return q.orderBy.flatMap((o) => {
-    const values = o.expr.type.kind === "entity" ? keyOf(compiler.entity(o.expr, ctx)) : [compiler.value(o.expr, ctx)];
+    const values = o.expr.type.kind === "entity" ? keyOf(compiler.entity(o.expr, ctx)) : [compiler.exact(o.expr, ctx)];
     const nulls = o.nulls ? sql.raw(o.nulls === "first" ? " NULLS FIRST" : " NULLS LAST") : sql``;
     return values.map((v) => sql`${v}${o.descending ? sql` DESC` : sql``}${nulls}`);
   });
@@ -139,7 +140,7 @@ function rangeSql(q: QQuery, ctx: GenContext): SQL {
 function groupSql(q: QQuery, ctx: GenContext): SQL {
   const parts: SQL[] = [];
   if (q.groupBy.length) {
-    const keys = q.groupBy.flatMap((g) => (g.type.kind === "entity" ? keyOf(compiler.entity(g, ctx)) : [compiler.value(g, ctx)]));
+    const keys = q.groupBy.flatMap((g) => (g.type.kind === "entity" ? keyOf(compiler.entity(g, ctx)) : [compiler.exact(g, ctx)]));
     parts.push(sql` GROUP BY ${join(keys)}`);
   }
   if (q.having) parts.push(sql` HAVING ${compiler.cond(q.having, ctx)}`);
@@ -168,7 +169,7 @@ export function candidateKeys(model: Model, q: QQuery): SQL {
     const f = frame(q, undefined, model, group);
     rangeCtx ??= f.ctx;
     const keys = keyOf(f.candidate).map((k, i) => sql`${k} AS ${sql.raw(`_k${i}`)}`);
-    const orderValues = q.orderBy.flatMap((o) => (o.expr.type.kind === "entity" ? keyOf(compiler.entity(o.expr, f.ctx)) : [compiler.value(o.expr, f.ctx)]));
+    const orderValues = q.orderBy.flatMap((o) => (o.expr.type.kind === "entity" ? keyOf(compiler.entity(o.expr, f.ctx)) : [compiler.exact(o.expr, f.ctx)]));
     const ordering = orderValues.map((v, i) => sql`${v} AS ${sql.raw(`_o${i}`)}`);
     return sql`SELECT ${join([...keys, ...ordering])} FROM ${join(f.from, sql`, `)}${whereSql(f)}`;
   });
@@ -199,15 +200,19 @@ export function projection(model: Model, q: QQuery): { sql: SQL; columns: Result
   const f = frame(q, undefined, model);
   const columns: ResultColumn[] = [];
   const select: SQL[] = [];
+  // Results are read into JavaScript: longs and BigIntegers (values, keys) exactly.
   for (const item of q.result ?? []) {
-    if (item.expr.type.kind === "entity") {
-      const key = keyOf(compiler.entity(item.expr, f.ctx));
+    const type = item.expr.type;
+    if (type.kind === "entity") {
+      const key = readKey(type.meta, keyOf(compiler.entity(item.expr, f.ctx)));
       select.push(...key);
       columns.push({ alias: item.alias, width: key.length, expr: item.expr });
-    } else if (item.expr.type.kind === "embedded") {
+    } else if (type.kind === "embedded") {
       fail("an embedded object cannot be a result item; select its fields", item.expr.pos);
     } else {
-      select.push(compiler.value(item.expr, f.ctx));
+      // A BigDecimal with a sort key is selected as its stored text (run.ts writes its number).
+      const value = compiler.exact(item.expr, f.ctx);
+      select.push(type.kind === "number" && (type.numeric === "long" || type.numeric === "biginteger") ? exactIntegerSql(value) : value);
       columns.push({ alias: item.alias, width: 1, expr: item.expr });
     }
   }
