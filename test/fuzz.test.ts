@@ -1,28 +1,35 @@
 /**
- * Fuzzing (issue 9): generated bodies, keys, query strings, JDOQL and JPQL texts through the real
- * handler on the seeded sample model (test/fuzz/), each property a test of its own. This is the
- * seeded subset `npm test` runs (about 20 s on 2 CPUs); `npm run fuzz -- --runs N [--seed S]` runs
- * any number of cases and keeps going past failures.
+ * Fuzzing (issues 9 and 16): generated bodies, keys, query strings, JDOQL and JPQL texts through
+ * the real handler on the seeded sample model, and the hostile shapes (cartesian queries, fetch
+ * plans at depth over a dense graph, long keys, extreme numbers), each case held to a budget of
+ * time and memory (test/fuzz/), each property a test of its own. This is the seeded subset
+ * `npm test` runs (about 14 s on 2 CPUs); `npm run fuzz -- --runs N [--seed S]` runs any number of
+ * cases and keeps going past failures. A property that documents a known gap is a todo here.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
+import { measured, overBudget } from "./fuzz/budget.ts";
 import { PROPERTIES, runCase } from "./fuzz/properties.ts";
-import { World, sampleHarness } from "./fuzz/world.ts";
+import { FUZZ_LIMITS, World, boundsHarness, sampleHarness } from "./fuzz/world.ts";
 
 const SEED = 20240909;
 const RUNS = 200;
 
 for (const property of PROPERTIES) {
+  if (property.gap) {
+    test.todo(`fuzz: ${property.name}: ${property.gap}`);
+    continue;
+  }
   test(`fuzz: ${property.name}`, async () => {
-    const world = new World(property.resetAfter);
+    const world = new World(property.resetAfter, property.world);
     try {
       await fc.assert(
         fc.asyncProperty(property.arbitrary, async (request) => {
           const wrong = await runCase(world, request);
           if (wrong) throw new Error(wrong);
         }),
-        { seed: SEED, numRuns: RUNS },
+        { seed: SEED, numRuns: property.runs ?? RUNS },
       );
     } finally {
       world.close();
@@ -60,6 +67,24 @@ test("a collection parameter of objects with a composite key: contains(this) and
     assert.deepEqual((await q("jdoql", "SELECT name FROM org.extent.sample.Category WHERE :p.contains(this)", { p: [fiction] })).body, ["Fiction"]);
     assert.deepEqual((await q("jdoql", "SELECT name FROM org.extent.sample.Category WHERE :p.contains(this)", { p: null })).body, []);
     assert.deepEqual((await q("jpql", "SELECT e.name FROM Category e WHERE e IN :p", { p: [fiction, { id: 9, kind: "x" }] })).body, ["Fiction"]);
+  } finally {
+    h.close();
+  }
+});
+
+// Found by fuzzing (issue 16), not mended: an ordered projection of a cartesian product whose RANGE
+// reaches past what answerBytes holds is sorted whole before any row is counted (the row cap
+// applies outside the ranged query), and the binding is built with SQLITE_TEMP_STORE=2, so the
+// sorter lives in memory: about 100 MiB a second, up to SQLite's process-wide heap cap. With the
+// default limits it answered 503 after 3.4 s with the RSS 262 MiB up, and a concurrent GET by key
+// got a 503 too (the cap is shared).
+test.todo("an ordered cartesian projection with a RANGE is held to the memory budget (SQLite sorts it in memory, up to the heap cap)", async () => {
+  const h = await boundsHarness(FUZZ_LIMITS);
+  try {
+    const vars = Array.from({ length: 8 }, (_, i) => `org.test.bounds.Employee v${i}`).join("; ");
+    const text = `SELECT this.id, v0.id, v1.name, v2.id, v3.id, v4.name, v5.id, v6.id FROM org.test.bounds.Employee WHERE v7.id >= this.id && v0.id >= this.id VARIABLES ${vars} ORDER BY this.name ASC, v0.id DESC RANGE 0, 9223372036854775807`;
+    const m = await measured(() => h.get(`/jdoql?query=${encodeURIComponent(text)}`));
+    assert.equal(overBudget(m), undefined);
   } finally {
     h.close();
   }

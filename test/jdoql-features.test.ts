@@ -897,6 +897,20 @@ describe("variables (2.5)", () => {
   test("the candidates are distinct even when a variable matches several elements", async () => {
     assert.deepEqual(await filterIds(Person, "tags.contains(t) && t.startsWith('a')"), [1, 2, 4]);
   });
+  // Found by fuzzing (issue 16): a variable whose range is a collection of another variable was
+  // compiled before that variable was bound when the other came later ("internal: unbound", a 500).
+  test("a range may name a variable bound later, in the filter: b.name == 'Carol' && a.friends.contains(b) && people.contains(a)", async () => {
+    assert.deepEqual(await queryIds(`SELECT FROM ${Dept} WHERE b.name == 'Carol' && a.friends.contains(b) && people.contains(a) VARIABLES org.x.Person a; org.x.Person b`), [1]);
+  });
+  test("a range may name a variable declared later, in the result: SELECT b.name ... VARIABLES Person b; Person a", async () => {
+    sameValues(ok(await jdoql(`SELECT a.name, b.name FROM ${Dept} WHERE people.contains(a) && a.friends.contains(b) VARIABLES org.x.Person b; org.x.Person a`)), [["Alice", "Bob"], ["Alice", "Carol"], ["Bob", "Alice"]]);
+  });
+  test("a result variable whose range names a variable outside the result: rows per binding of the result's variable", async () => {
+    sameValues(ok(await jdoql(`SELECT b.name FROM ${Dept} WHERE people.contains(a) && a.friends.contains(b) VARIABLES org.x.Person a; org.x.Person b`)), ["Bob", "Carol", "Alice"]);
+  });
+  test("ranges naming each other (a.friends.contains(b) && b.friends.contains(a)): one is taken from its extent", async () => {
+    assert.deepEqual(await queryIds(`SELECT FROM ${Dept} WHERE a.friends.contains(b) && b.friends.contains(a) && a.dept == this VARIABLES org.x.Person a; org.x.Person b`), [1]);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

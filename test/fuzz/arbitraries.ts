@@ -16,17 +16,22 @@ export interface FuzzRequest {
   path: string;
   body?: string;
   headers: Record<string, string>;
+  /**
+   * The statuses this request may answer, when its generator knows them (a key past keyBytes must
+   * be refused): instead of its kind's. 503 (the time limit) and 414 (a URL past urlBytes) stay allowed.
+   */
+  expect?: number[];
 }
 
-/** A request printed short: long paths and bodies are cut, with their length. */
-export function describeRequest(r: FuzzRequest): string {
-  const cut = (s: string) => (s.length > 400 ? `${s.slice(0, 400)}… (${s.length} chars)` : s);
+/** A request printed short: paths and bodies longer than `max` are cut, with their length. */
+export function describeRequest(r: FuzzRequest, max = 400): string {
+  const cut = (s: string) => (s.length > max ? `${s.slice(0, max)}… (${s.length} chars)` : s);
   const headers = Object.keys(r.headers).length ? ` ${JSON.stringify(r.headers)}` : "";
   return `${r.method} ${cut(r.path)}${headers}${r.body === undefined ? "" : ` body ${cut(JSON.stringify(r.body))}`}`;
 }
 
-export function request(kind: RequestKind, method: string, path: string, body?: string, headers: Record<string, string> = {}): FuzzRequest {
-  return { kind, method, path, body, headers, [fc.toStringMethod]: () => describeRequest({ kind, method, path, body, headers }) } as FuzzRequest;
+export function request(kind: RequestKind, method: string, path: string, body?: string, headers: Record<string, string> = {}, expect?: number[]): FuzzRequest {
+  return { kind, method, path, body, headers, expect, [fc.toStringMethod]: () => describeRequest({ kind, method, path, body, headers }) } as FuzzRequest;
 }
 
 // --- Values of each field kind -------------------------------------------------------------------

@@ -37,16 +37,20 @@ export interface Harness {
   close(): void;
 }
 
-/** Test-only hooks: `wrapStore` wraps the real store (under the counting one), e.g. to record statements. */
+/**
+ * Test-only hooks: `wrapStore` wraps the real store (under the counting one), e.g. to record
+ * statements; `heapLimitBytes` caps SQLite's heap as a served file's store does (process-wide).
+ */
 export interface HarnessHooks {
   wrapStore?: (store: Store) => Store;
+  heapLimitBytes?: number;
 }
 
 /** Starts a handler on a temp-file database; `context` gives the model (metadata/models). */
 export async function startHarness(context: Omit<PersistenceContext, "name" | "url"> & { url?: string }, options: Omit<RestHandlerOptions, "context" | "store"> = {}, hooks: HarnessHooks = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "extent-test-"));
   const url = context.url ?? `file:${join(dir, "test.db")}`;
-  const embedded = await EmbeddedStore.open(embeddedPath(url)!, { checkColumns: distinctColumns });
+  const embedded = await EmbeddedStore.open(embeddedPath(url)!, { checkColumns: distinctColumns, heapLimitBytes: hooks.heapLimitBytes });
   const store = new CountingStore(hooks.wrapStore ? hooks.wrapStore(embedded) : embedded);
   const handler = createRestHandler({ ...options, context: { name: "test", ...context, url }, store });
   await handler.ready;

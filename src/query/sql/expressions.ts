@@ -441,17 +441,36 @@ export class ExprCompiler {
     const inner = ctx.child();
     const from: SQL[] = [];
     const where: SQL[] = [];
-    const remaining = [...items];
-    for (const v of vars) {
-      // The variable's range: the collection of a `coll.contains(v)` item that does not itself use v.
-      const membership = remaining.find((i) => i.k === "contains" && i.element.k === "binding" && i.element.binding === v && !uses(i.collection, v));
-      const keyRange = remaining.find((i) => (i.k === "containsKey" && i.key.k === "binding" && i.key.binding === v) || (i.k === "containsValue" && i.value.k === "binding" && i.value.binding === v));
-      if (membership && membership.k === "contains") remaining.splice(remaining.indexOf(membership), 1);
-      else if (keyRange) remaining.splice(remaining.indexOf(keyRange), 1);
-      from.push(...this.range(v, membership?.k === "contains" ? membership.collection : undefined, keyRange, inner, where));
-    }
-    where.push(...remaining.map((i) => this.cond(i, inner)));
+    const ranges = this.bindRanges(vars, items, inner, from, where);
+    where.push(...items.filter((i) => !ranges.has(i)).map((i) => this.cond(i, inner)));
     return sql`EXISTS (SELECT 1 FROM ${join(from, sql`, `)}${where.length ? sql` WHERE ${join(where, sql` AND `)}` : sql``})`;
+  }
+
+  /**
+   * Binds `vars` in `ctx`, each over its range: the collection of a `coll.contains(v)` among
+   * `items` (or the map of a `containsKey(v)`/`containsValue(v)`), else its class's extent. A
+   * range is compiled only once every variable it names is bound, so the variables are taken in
+   * the order their ranges allow, whatever order the query declares or writes them in
+   * (`a.friends.contains(b) && people.contains(a)` binds a, then b); when no range is ready (none
+   * left, or ranges naming each other) an entity variable is taken from its extent, and the
+   * memberships not used stay conditions. Returns the items used as ranges.
+   */
+  bindRanges(vars: readonly Binding[], items: readonly QExpr[], ctx: GenContext, from: SQL[], where: SQL[]): Set<QExpr> {
+    const used = new Set<QExpr>();
+    const ready = (e: QExpr) => !unboundVariables(e, ctx).length;
+    const rangeOf = (v: Binding) =>
+      items.find((i) => !used.has(i) && i.k === "contains" && i.element.k === "binding" && i.element.binding === v && ready(i.collection)) ??
+      items.find((i) => !used.has(i) && ((i.k === "containsKey" && i.key.k === "binding" && i.key.binding === v) || (i.k === "containsValue" && i.value.k === "binding" && i.value.binding === v)) && ready(i.map));
+    const pending = [...vars];
+    while (pending.length) {
+      let v = pending.find((p) => rangeOf(p));
+      const range = v && rangeOf(v);
+      v ??= pending.find((p) => p.type.kind === "entity") ?? pending[0]!;
+      pending.splice(pending.indexOf(v), 1);
+      if (range) used.add(range);
+      from.push(...this.range(v, range?.k === "contains" ? range.collection : undefined, range?.k === "contains" ? undefined : range, ctx, where));
+    }
+    return used;
   }
 
   /** FROM items for a variable, binding it in `ctx`; its membership condition goes into `where`. */
@@ -525,12 +544,3 @@ export function unboundVariables(e: QExpr, ctx: GenContext): Binding[] {
   return out;
 }
 
-function uses(e: QExpr, v: Binding): boolean {
-  let found = false;
-  const visit = (x: QExpr): void => {
-    if (x.k === "binding" && x.binding === v) found = true;
-    forEachChild(x, visit);
-  };
-  visit(e);
-  return found;
-}

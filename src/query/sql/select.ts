@@ -50,15 +50,8 @@ function frame(q: QQuery, outer: GenContext | undefined, model: Model, candidate
   // JPQL joins every FROM variable, from its declared source (JOIN path, IN (path)).
   const joined = q.joinVariables ? q.variables : q.variables.filter((v) => [...(q.result ?? []).map((r) => r.expr), ...q.groupBy, ...q.orderBy.map((o) => o.expr), ...(q.having ? [q.having] : [])].some((e) => usesBinding(e, v)));
   const conjuncts = q.where ? (q.where.k === "and" ? q.where.items : [q.where]) : [];
-  const ranges = new Set<QExpr>();
   for (const v of q.joinVariables ? joined : []) joinDeclared(v, ctx, from, where);
-  for (const v of q.joinVariables ? [] : joined) {
-    const membership = conjuncts.find((c) => c.k === "contains" && c.element.k === "binding" && c.element.binding === v);
-    const mapRange = conjuncts.find((c) => (c.k === "containsKey" && c.key.k === "binding" && c.key.binding === v) || (c.k === "containsValue" && c.value.k === "binding" && c.value.binding === v));
-    const range = membership ?? mapRange;
-    if (range) ranges.add(range);
-    from.push(...compiler.range(v, membership?.k === "contains" ? membership.collection : undefined, membership ? undefined : mapRange, ctx, where));
-  }
+  const ranges = compiler.bindRanges(q.joinVariables ? [] : joined, conjuncts, ctx, from, where);
   if (q.where) where.push(compiler.conjunction(conjuncts.filter((c) => !ranges.has(c)), ctx));
   return { ctx, from, where, candidate };
 }
