@@ -36,6 +36,13 @@ export const MAIN_LANE_MS = 10;
 export const DEFAULT_READERS = 2;
 /** SQL texts remembered as long reads. */
 const LONG_READS_LIMIT = 2000;
+/**
+ * The binding is built with temp storage in memory by default (SQLITE_TEMP_STORE=2), where a sort
+ * never spills: an ORDER BY over a cartesian product grew the heap by about 100 MiB a second up to
+ * the process-wide cap, and every other request then failed with it. On disk, a sorter keeps
+ * cache_size pages in memory and writes the rest to a temp file that the statement's end deletes.
+ */
+const SORTS_ON_DISK = "PRAGMA temp_store = FILE";
 
 export interface EmbeddedOptions {
   checkColumns?: ColumnCheck;
@@ -59,12 +66,14 @@ export class EmbeddedStore implements Store {
     const db = await openSync(path);
     if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA busy_timeout = 5000");
+    db.exec(SORTS_ON_DISK);
     if (options.heapLimitBytes !== undefined) db.exec(`PRAGMA hard_heap_limit = ${Math.floor(options.heapLimitBytes)}`);
     const readers = path === ":memory:" ? 0 : (options.readers ?? DEFAULT_READERS);
     const connect = async () => {
       const reader = await openAsync(path);
       await reader.exec("PRAGMA busy_timeout = 5000");
       await reader.exec("PRAGMA query_only = 1");
+      await reader.exec(SORTS_ON_DISK);
       return new AsyncConnection(reader, options.checkColumns);
     };
     const connections = await Promise.all(Array.from({ length: readers }, connect));
