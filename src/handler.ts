@@ -6,11 +6,11 @@
 import type { PersistenceContext } from "./config/context.ts";
 import { buildApp } from "./http/app.ts";
 import { type Limits, resolveLimits } from "./config/limits.ts";
-import { loadModel } from "./metadata/load-model.ts";
+import { loadModel } from "./config/load-model.ts";
 import type { Model } from "./metadata/model.ts";
-import type { FetchPlan } from "./plan/fetch-plan.ts";
+import type { FetchPlan } from "./read/fetch-plan.ts";
 import { openStore } from "./store/open-store.ts";
-import { migrate } from "./store/migrate.ts";
+import { migrate } from "./mapping/migrate.ts";
 import type { Store } from "./store/store.ts";
 
 export interface RestHandlerOptions {

@@ -10,7 +10,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { defineModel } from "../src/index.ts";
-import { jsonSelectRefusal } from "../src/plan/json-select.ts";
+import { jsonSelectRefusal } from "../src/read/json-select.ts";
 import { assertProblem, unchanged } from "./support/assertions.ts";
 import { type Harness, type Reply, startHarness } from "./support/harness.ts";
 

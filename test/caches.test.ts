@@ -8,7 +8,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, type Harness } from "./support/harness.ts";
-import { BoundedCache, PREPARED_QUERY_LIMIT, PREPARED_QUERY_WEIGHT, READ_PLAN_LIMIT, READ_PLAN_WEIGHT, cacheSizes } from "../src/plan/plan-cache.ts";
+import { BoundedCache, PREPARED_QUERY_LIMIT, PREPARED_QUERY_WEIGHT, READ_PLAN_LIMIT, READ_PLAN_WEIGHT, cacheSizes } from "../src/cache/bounded-cache.ts";
 import { prepareFilter, prepareJdoql, prepareJpql } from "../src/query/prepare.ts";
 import { classOf } from "../src/metadata/model.ts";
 import { CACHE_MODEL } from "./models/cache-model.ts";

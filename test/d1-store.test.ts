@@ -12,7 +12,8 @@ import { Miniflare } from "miniflare";
 import { createRestHandler } from "../src/handler.ts";
 import { D1Store, type D1Binding } from "../src/store/d1-store.ts";
 import { openLibsqlStore } from "../src/store/libsql-store.ts";
-import { GUARDS, GUARD_TABLE, guardInsert } from "../src/store/migrate.ts";
+import { GUARDS, guardInsert } from "../src/mapping/migrate.ts";
+import { GUARD_TABLE } from "../src/store/reserved-tables.ts";
 import { sql, statement } from "../src/store/sql.ts";
 import { StoreConstraintError } from "../src/store/store.ts";
 

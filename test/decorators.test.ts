@@ -16,7 +16,7 @@ import { readDecoratedClasses } from "../src/metadata/decorators/read.ts";
 import { readJdoXml } from "../src/metadata/jdo-xml.ts";
 import type { JpaClass } from "../src/metadata/jpa/model.ts";
 import { readOrmXml } from "../src/metadata/jpa/orm-xml.ts";
-import { loadModel } from "../src/metadata/load-model.ts";
+import { loadModel } from "../src/config/load-model.ts";
 import type { ClassMeta, FieldMeta, Model } from "../src/metadata/model.ts";
 import { ModelError, type ModelProblem } from "../src/metadata/problems.ts";
 import { canonical } from "./support/canonical-model.ts";

@@ -4,7 +4,7 @@
  */
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { loadModel } from "../src/metadata/load-model.ts";
+import { loadModel } from "../src/config/load-model.ts";
 import { prepareJdoql } from "../src/query/prepare.ts";
 import { startHarness, type Harness } from "./support/harness.ts";
 

@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadModel } from "../src/metadata/load-model.ts";
+import { loadModel } from "../src/config/load-model.ts";
 import { keySegment, startHarness, type Harness, type Reply } from "./support/harness.ts";
 import { problem } from "./support/query-client.ts";
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { firstInvalidUtf8, readJsonBody } from "../src/http/body.ts";
-import { findJsonSyntaxError } from "../src/http/json-syntax.ts";
+import { findJsonSyntaxError } from "../src/json/json-syntax.ts";
 import { startHarness } from "./support/harness.ts";
 
 const metadata = [{ source: "package.jdo", text: readFileSync(new URL("../schema/jdo/package.jdo", import.meta.url), "utf8") }];

@@ -1,5 +1,5 @@
 /**
- * JSON selects (src/plan/json-select.ts) write what the object path writes. Over models with
+ * JSON selects (src/read/json-select.ts) write what the object path writes. Over models with
  * data (the sample, the JDO TCK company in both identity forms, a graph of cycles and shared
  * objects, every inheritance strategy, a hierarchy with a join table, one field of every type),
  * for every class, every fetch plan (default, all, each named group) at depths 1 to 3, the whole
@@ -16,14 +16,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
 import { JsonNumber, decimalOf, parseJson, stringify } from "../src/json/exact.ts";
-import { Serializer } from "../src/json/serialize.ts";
+import { Serializer } from "../src/read/serialize.ts";
 import { base64Marks } from "../src/json/sql-values.ts";
 import type { ClassMeta } from "../src/metadata/model.ts";
-import { type FetchPlan, planKey } from "../src/plan/fetch-plan.ts";
-import { jsonTexts, readJson, readJsonArray } from "../src/plan/json-rows.ts";
-import { jsonSelect, jsonSelectRefusal } from "../src/plan/json-select.ts";
-import { load } from "../src/plan/load.ts";
-import type { RootSelector } from "../src/plan/read-plan.ts";
+import { type FetchPlan, planKey } from "../src/read/fetch-plan.ts";
+import { jsonTexts, readJson, readJsonArray } from "../src/read/json-rows.ts";
+import { jsonSelect, jsonSelectRefusal } from "../src/read/json-select.ts";
+import { load } from "../src/read/load.ts";
+import type { RootSelector } from "../src/read/read-plan.ts";
 import { PARSER_BUDGET, parserNesting } from "../src/store/parser-nesting.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { graphModel, seedGraph } from "./support/graph-model.ts";

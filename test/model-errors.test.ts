@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { loadModel } from "../src/metadata/load-model.ts";
+import { loadModel } from "../src/config/load-model.ts";
 import { ModelError, type ModelProblem } from "../src/metadata/problems.ts";
 
 function problemsOf(text: string, file = "bad.jdo"): ModelProblem[] {

@@ -14,7 +14,7 @@ import { createRestHandler } from "../src/handler.ts";
 import type { ClassDecl, FieldDecl } from "../src/metadata/declarations.ts";
 import { readOrmXml } from "../src/metadata/jpa/orm-xml.ts";
 import { translateJpa } from "../src/metadata/jpa/translate.ts";
-import { loadModel } from "../src/metadata/load-model.ts";
+import { loadModel } from "../src/config/load-model.ts";
 import type { ClassMeta, Model } from "../src/metadata/model.ts";
 import { formatProblem, ModelError } from "../src/metadata/problems.ts";
 

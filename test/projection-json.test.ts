@@ -1,6 +1,6 @@
 /**
  * Projections written by SQL (src/query/sql/projection-json.ts) answer what JavaScript writes of
- * the same rows (decodeCell in src/query/run.ts): JDOQL and JPQL texts generated along the
+ * the same rows (decodeCell in src/service/query.ts): JDOQL and JPQL texts generated along the
  * grammars over the seeded sample (test/fuzz/queries.ts), each projection run both ways, equal
  * JSON or the same refusal. Also: the SQL answer holds to answerBytes.
  */
@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import fc from "fast-check";
 import { DEFAULT_LIMITS, resolveLimits } from "../src/config/limits.ts";
-import { QueryError } from "../src/query/errors.ts";
+import { QueryError } from "../src/query/shared/errors.ts";
 import { bindParams, parseParams } from "../src/query/params.ts";
 import { type PreparedQuery, prepareJdoql, prepareJpql } from "../src/query/prepare.ts";
-import { runQuery } from "../src/query/run.ts";
+import { runQuery } from "../src/service/query.ts";
 import type { Runtime } from "../src/service/runtime.ts";
 import { StoreTooBigError } from "../src/store/store.ts";
 import { AnswerTooLargeError } from "../src/json/answer-budget.ts";

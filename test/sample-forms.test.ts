@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import type { PersistenceContext } from "../src/config/context.ts";
 import { resolveContext } from "../src/config/resolve-context.ts";
-import { loadModel } from "../src/metadata/load-model.ts";
+import { loadModel } from "../src/config/load-model.ts";
 import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
 import { seedIfEmpty } from "../src/runtime/seed.ts";
 import { sampleClasses as jdoClasses } from "../schema/ts/jdo-model.ts";

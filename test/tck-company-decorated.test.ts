@@ -13,7 +13,7 @@
 import { after, before, describe, test } from "node:test";
 import { canonical } from "./support/canonical-model.ts";
 import assert from "node:assert/strict";
-import { loadModel } from "../src/metadata/load-model.ts";
+import { loadModel } from "../src/config/load-model.ts";
 import { startHarness, type Harness } from "./support/harness.ts";
 import { problem } from "./support/query-client.ts";
 import { tckCompanyClasses } from "./fixtures/tck-company-classes.ts";

@@ -5,7 +5,7 @@
  */
 import { Hono, type Context } from "hono";
 import type { ClassMeta } from "../metadata/model.ts";
-import { type FetchPlan, parseFetchPlan } from "../plan/fetch-plan.ts";
+import { type FetchPlan, parseFetchPlan } from "../read/fetch-plan.ts";
 import { deleteExtent, deleteObject } from "../service/delete.ts";
 import { getObject, objectVersion } from "../service/read.ts";
 import { noSuchObject } from "../service/absent.ts";
@@ -23,10 +23,10 @@ import type { ObjectJson } from "../json/answer.ts";
 import { HttpError, problem } from "./problem.ts";
 import { checkBodyShape, checkParameterCount, checkQueryLength, checkUrlLength } from "./request-limits.ts";
 import { queryText } from "./query-params.ts";
-import { QueryError } from "../query/errors.ts";
+import { QueryError } from "../query/shared/errors.ts";
 import { bindParams, parseParams } from "../query/params.ts";
 import { prepareFilter, prepareJdoql, prepareJpql } from "../query/prepare.ts";
-import { countMatches, runQuery } from "../query/run.ts";
+import { countMatches, runQuery } from "../service/query.ts";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const QUERY_PATHS = new Set(["jdoql", "query", "jpql"]);

@@ -6,7 +6,7 @@
  * text is, RFC 8259 §8.1) and JSON (400).
  */
 import { HttpError } from "./problem.ts";
-import { findJsonSyntaxError } from "./json-syntax.ts";
+import { findJsonSyntaxError } from "../json/json-syntax.ts";
 import { parseJson } from "../json/exact.ts";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;

@@ -9,7 +9,7 @@
  * version is compared inside the write batch (a guard), so no other writer can slip in between.
  */
 import type { ClassMeta } from "../metadata/model.ts";
-import type { VersionCondition } from "../plan/write-plan.ts";
+import type { VersionCondition } from "../write/write-plan.ts";
 import { HttpError } from "./problem.ts";
 
 /** A version condition and the header it came from, for the 412's message. */

@@ -4,7 +4,7 @@
  * stored-form key values in the order of the class's key columns, no longer than `keyBytes`
  * (limits.keyBytes): 400 in a path, 422 in a body.
  */
-import { decodeKeyPart } from "../json/read-graph.ts";
+import { decodeKeyPart } from "../mapping/read-graph.ts";
 import { keyClassProblem, keyFieldColumns, keyLengthProblem } from "../mapping/keys.ts";
 import { JsonNumber, numberOf, parseJson } from "../json/exact.ts";
 import { pointer } from "../json/values.ts";

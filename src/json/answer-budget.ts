@@ -2,7 +2,7 @@
  * The `answerBytes` limit where JavaScript builds an answer: the object path's serializer and a
  * query's projected rows spend from a budget as they write, and stop with `AnswerTooLargeError`
  * the moment it is spent, before the rest is built. (Where SQL writes the answer, its text is
- * checked in SQL: src/plan/json-select.ts.)
+ * checked in SQL: src/read/json-select.ts.)
  */
 
 /** An answer over the `answerBytes` limit: 400, naming it and how to ask for less. */

@@ -71,7 +71,7 @@ export function decimalText(d: Decimal): string {
 /**
  * A stored decimal to JSON: its number, as a double where the double writes the same text (so
  * most values cost nothing more), else a `JsonNumber` of its digits. A number another writer (or
- * an earlier release, see src/store/migrate.ts) left in the column is answered as it is.
+ * an earlier release, see src/mapping/migrate.ts) left in the column is answered as it is.
  */
 export function decimalJson(stored: unknown): unknown {
   if (typeof stored !== "string") return typeof stored === "bigint" ? Number(stored) : stored;

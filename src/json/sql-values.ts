@@ -1,6 +1,6 @@
 /**
  * Stored values to JSON text, written by SQLite: the SQL twin of `encodeValue` and `encodeField`
- * (src/json/values.ts), for reads whose SQL writes the answer (src/plan/json-select.ts). Every
+ * (src/json/values.ts), for reads whose SQL writes the answer (src/read/json-select.ts). Every
  * expression here yields JSON text and is never NULL (a NULL value is the text `null`), so the
  * pieces of an object can be concatenated without checks.
  *

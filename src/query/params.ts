@@ -4,18 +4,18 @@
  * checked and converted to its stored form by the type the query gives the parameter; an
  * object is given by its identity.
  */
-import { findJsonSyntaxError } from "../http/json-syntax.ts";
+import { findJsonSyntaxError } from "../json/json-syntax.ts";
 import { decimalKey } from "../json/decimal.ts";
 import { JsonNumber, decimalOf, parseJson, stringify, wholeNumber } from "../json/exact.ts";
-import { decodeKeyPart } from "../json/read-graph.ts";
+import { decodeKeyPart } from "../mapping/read-graph.ts";
 import { charMessage, decodeValue } from "../json/values.ts";
 import { keyClassProblem, keyFieldColumns, keyLengthProblem } from "../mapping/keys.ts";
 import type { ClassMeta, Model, ValueType } from "../metadata/model.ts";
-import { QueryError } from "./errors.ts";
-import type { NumericKind, ParamSpec, QType } from "./model.ts";
+import { QueryError } from "./shared/errors.ts";
+import type { NumericKind, ParamSpec, QType } from "./shared/model.ts";
 import { paramName } from "./sql/context.ts";
 import { likeToGlob, regexToGlob } from "./sql/functions.ts";
-import { describeType, isIntegral } from "./types.ts";
+import { describeType, isIntegral } from "./shared/types.ts";
 
 export function parseParams(raw: string | null): Record<string, unknown> | unknown[] | undefined {
   if (raw === null) return undefined;

@@ -4,17 +4,17 @@
  * request then only binds parameter values.
  */
 import type { ClassMeta, Model } from "../metadata/model.ts";
-import { PREPARED_QUERY_LIMIT, PREPARED_QUERY_WEIGHT, perModelCache } from "../plan/plan-cache.ts";
-import type { RootSelector } from "../plan/read-plan.ts";
+import { PREPARED_QUERY_LIMIT, PREPARED_QUERY_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
+import type { RootSelector } from "../read/read-plan.ts";
 import { type Compiled, compile, sql } from "../store/sql.ts";
-import { QueryError } from "./errors.ts";
+import { QueryError } from "./shared/errors.ts";
 import { ParamCollector, bindQuery, fillQuery, newScope } from "./jdoql/bind.ts";
 import { parseJdoql, parseJdoqlFilter } from "./jdoql/parse.ts";
 import { parseJpql } from "./jpql/parse.ts";
-import { QuerySyntaxError } from "./syntax-errors.ts";
+import { QuerySyntaxError } from "./shared/syntax-errors.ts";
 import { bindJpql } from "./jpql/bind.ts";
 import type { SQuery } from "./jdoql/syntax.ts";
-import type { ParamSpec, QQuery } from "./model.ts";
+import type { ParamSpec, QQuery } from "./shared/model.ts";
 import { projectionJson } from "./sql/projection-json.ts";
 import { type ResultColumn, candidateKeys, projection } from "./sql/select.ts";
 

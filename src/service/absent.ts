@@ -4,7 +4,7 @@
  * such as an ancestor key's canonical text or the key's column values).
  */
 import { HttpError } from "../http/problem.ts";
-import { keyText } from "../json/serialize.ts";
+import { keyText } from "../read/serialize.ts";
 import type { ClassMeta, Model } from "../metadata/model.ts";
 
 /** `org.x.Item 3`, `org.x.Category {"id":2,"kind":"genre","parent":null}`. */

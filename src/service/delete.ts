@@ -1,10 +1,10 @@
 /** DELETE of one object or of a whole extent: one atomic batch each. */
 import type { ClassMeta } from "../metadata/model.ts";
-import { deleteExtentStatements, deleteOneStatements } from "../plan/delete-plan.ts";
+import { deleteExtentStatements, deleteOneStatements } from "../write/delete-plan.ts";
 import { StoreConstraintError } from "../store/store.ts";
 import { type Precondition, preconditionFailed } from "../http/conditional.ts";
 import { noSuchObject, objectNamed } from "./absent.ts";
-import { guardVersion, keySlots } from "../plan/write-plan.ts";
+import { guardVersion, keySlots } from "../write/write-plan.ts";
 import type { Runtime } from "./runtime.ts";
 
 export async function deleteObject(rt: Runtime, meta: ClassMeta, key: unknown[], conditions: readonly Precondition[] = []): Promise<void> {

@@ -14,11 +14,11 @@
 import { type ArrayPage, jsonArrayBody } from "../json/array-stream.ts";
 import { AnswerBudget } from "../json/answer-budget.ts";
 import { stringify } from "../json/exact.ts";
-import { Serializer } from "../json/serialize.ts";
+import { Serializer } from "../read/serialize.ts";
 import type { ClassMeta } from "../metadata/model.ts";
-import { type Cursor, loadExtentPage, readExtentPageJson } from "../plan/extent-pages.ts";
-import type { FetchPlan } from "../plan/fetch-plan.ts";
-import { reachesFetchDepth } from "../plan/load.ts";
+import { type Cursor, loadExtentPage, readExtentPageJson } from "../read/extent-pages.ts";
+import type { FetchPlan } from "../read/fetch-plan.ts";
+import { reachesFetchDepth } from "../read/load.ts";
 import { getExtent } from "./read.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -33,7 +33,7 @@ export async function extentBody(rt: Runtime, meta: ClassMeta, fetch: FetchPlan)
 }
 
 async function page(rt: Runtime, meta: ClassMeta, fetch: FetchPlan, size: number, after?: Cursor): Promise<ArrayPage> {
-  // Written by SQL where a JSON select can (src/plan/json-select.ts), else read as objects.
+  // Written by SQL where a JSON select can (src/read/json-select.ts), else read as objects.
   let elements: string[];
   let next: Cursor | undefined;
   // A page is what the server builds at once: it is held to answerBytes.

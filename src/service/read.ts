@@ -1,17 +1,17 @@
 /**
  * GET and HEAD of objects: one read batch per request for a finite fetch depth. The JSON select
- * writes the answer where it can (src/plan/json-select.ts); the loader and serializer otherwise.
+ * writes the answer where it can (src/read/json-select.ts); the loader and serializer otherwise.
  */
 import { type ObjectJson, serialized } from "../json/answer.ts";
 import { AnswerBudget } from "../json/answer-budget.ts";
-import { Serializer } from "../json/serialize.ts";
+import { Serializer } from "../read/serialize.ts";
 import { keyString } from "../mapping/keys.ts";
 import { type ClassMeta, isAncestor } from "../metadata/model.ts";
-import type { FetchPlan } from "../plan/fetch-plan.ts";
-import { readJson } from "../plan/json-rows.ts";
-import { jsonSelect } from "../plan/json-select.ts";
-import { load } from "../plan/load.ts";
-import { findExisting } from "../plan/resolve.ts";
+import type { FetchPlan } from "../read/fetch-plan.ts";
+import { readJson } from "../read/json-rows.ts";
+import { jsonSelect } from "../read/json-select.ts";
+import { load } from "../read/load.ts";
+import { findExisting } from "../write/resolve.ts";
 import { noSuchObject } from "./absent.ts";
 import type { Runtime } from "./runtime.ts";
 

@@ -1,7 +1,7 @@
 /** What every request handler shares: the model, the store and the limits. Built once at start-up. */
 import type { Limits } from "../config/limits.ts";
 import type { Model } from "../metadata/model.ts";
-import type { FetchPlan } from "../plan/fetch-plan.ts";
+import type { FetchPlan } from "../read/fetch-plan.ts";
 import type { Store } from "../store/store.ts";
 
 export interface Runtime {

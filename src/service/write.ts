@@ -3,18 +3,18 @@
  * that ends by reading the written object back, so the response costs no further round trip.
  */
 import { type ObjectJson, serialized } from "../json/answer.ts";
-import { type Graph, type GraphNode, readGraph } from "../json/read-graph.ts";
-import { Serializer, keyFieldsJson } from "../json/serialize.ts";
+import { type Graph, type GraphNode, readGraph } from "../mapping/read-graph.ts";
+import { Serializer, keyFieldsJson } from "../read/serialize.ts";
 import { keyFieldColumns, keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
-import type { FetchPlan } from "../plan/fetch-plan.ts";
-import { jsonRows, jsonStatements } from "../plan/json-rows.ts";
-import { jsonSelect, jsonSelectTooLarge } from "../plan/json-select.ts";
-import { assemble, expandFurther, firstPlan, planStatements } from "../plan/load.ts";
-import { IdentityMap } from "../plan/objects.ts";
-import type { RootSelector } from "../plan/read-plan.ts";
-import { type Existing, findExisting } from "../plan/resolve.ts";
-import { type WriteNode, assignKeys, guardExists, guardVersion, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../plan/write-plan.ts";
+import type { FetchPlan } from "../read/fetch-plan.ts";
+import { jsonRows, jsonStatements } from "../read/json-rows.ts";
+import { jsonSelect, jsonSelectTooLarge } from "../read/json-select.ts";
+import { assemble, expandFurther, firstPlan, planStatements } from "../read/load.ts";
+import { IdentityMap } from "../read/objects.ts";
+import type { RootSelector } from "../read/read-plan.ts";
+import { type Existing, findExisting } from "../write/resolve.ts";
+import { type WriteNode, assignKeys, guardExists, guardVersion, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../write/write-plan.ts";
 import { join, sql } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";
 import { noSuchObject, objectNamed } from "./absent.ts";
@@ -87,7 +87,7 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan) {
     },
   };
   const values = slotValues(w.key);
-  // Written by SQL where a JSON select can (src/plan/json-select.ts), within answerBytes: a larger
+  // Written by SQL where a JSON select can (src/read/json-select.ts), within answerBytes: a larger
   // answer stops the batch, so nothing is written. A plan too large for one statement is refused
   // before the write: the object path would build its answer after the write had happened.
   const select = jsonSelect(rt.model, w.meta, selector, fetch, rt.limits.answerBytes);

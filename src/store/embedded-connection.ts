@@ -9,7 +9,7 @@
  * per call that nothing frees: a read of one row (`oneRow`) fetches it alone, any other read answers
  * its rows as one text of SQL literals (quoted-rows.ts), which is also faster to read.
  */
-import { BoundedCache } from "../plan/plan-cache.ts";
+import { BoundedCache } from "../cache/bounded-cache.ts";
 import { type AsyncDatabase, type AsyncStatement, type CallOptions, type SyncDatabase, type SyncStatement, isInterrupt } from "./native-libsql.ts";
 import { decodeQuotedRows, quotedRowsSql } from "./quoted-rows.ts";
 import type { Statement, StatementResult } from "./store.ts";

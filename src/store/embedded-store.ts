@@ -21,7 +21,7 @@
  * setting): a statement that needs more fails with SQLITE_NOMEM, and the request answers 503,
  * instead of the process growing until the system kills it.
  */
-import { BoundedCache } from "../plan/plan-cache.ts";
+import { BoundedCache } from "../cache/bounded-cache.ts";
 import { type ColumnCheck, AsyncConnection, Stopped, SyncConnection } from "./embedded-connection.ts";
 import { openAsync, openSync } from "./native-libsql.ts";
 import { ReaderPool } from "./reader-pool.ts";

@@ -6,7 +6,7 @@
  */
 import { Name, Param, Placeholder, SQL, StringChunk, fillPlaceholders, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import { processCache } from "../plan/plan-cache.ts";
+import { processCache } from "../cache/bounded-cache.ts";
 import type { Statement } from "./store.ts";
 
 /** Compiled statement shapes kept (writes, deletes, lookups), in entries and in characters. */

@@ -4,7 +4,7 @@
  * so the translation into the store's errors is read from it once, here.
  */
 import { StoreBusyError, StoreConstraintError, StoreMemoryError, StoreTooBigError } from "./store.ts";
-import { GUARD_TABLE, SEQUENCE_TABLE } from "./migrate.ts";
+import { GUARD_TABLE, SEQUENCE_TABLE } from "./reserved-tables.ts";
 
 const GUARD = new RegExp(`NOT NULL constraint failed: ${GUARD_TABLE}\\.(\\w+)`);
 /** A sequence asked for numbers past the largest long (write-plan.ts sets NULL): the guard "sequence". */

@@ -36,7 +36,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { createRestHandler } from "../../src/handler.ts";
-import { type CacheSize, cacheSizes } from "../../src/plan/plan-cache.ts";
+import { type CacheSize, cacheSizes } from "../../src/cache/bounded-cache.ts";
 import type { Statement, StatementResult, Store } from "../../src/store/store.ts";
 import { CACHE_MODEL } from "../models/cache-model.ts";
 

@@ -3,7 +3,7 @@
  * with exactly the SQL statements Extent runs for it (captured from Extent at the start of the
  * run, so the two can never drift apart), bound from the request by hand, one batch per request
  * like Extent, and the answer made from the rows by hand: Extent's reads write their JSON in SQL
- * (src/plan/json-select.ts), so the floor joins the texts of the rows, and the JPQL projection's
+ * (src/read/json-select.ts), so the floor joins the texts of the rows, and the JPQL projection's
  * one row is its answer's text. The ratio Extent / floor is then Extent's own overhead: routing, reading the
  * request against its model, parsing queries, planning, binding.
  *

@@ -6,7 +6,7 @@
  *
  * It touches no file system and no process API, so the same code runs everywhere.
  */
-import { loadModel } from "../../src/metadata/load-model.ts";
+import { loadModel } from "../../src/config/load-model.ts";
 import { sampleClasses as jdoClasses } from "../../schema/ts/jdo-model.ts";
 import { sampleClasses as jpaClasses } from "../../schema/ts/jpa-model.ts";
 import { canonical } from "./canonical-model.ts";

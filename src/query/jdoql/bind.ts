@@ -4,14 +4,14 @@
  * expression is typed, and everything that cannot work is a `QueryError` at its position.
  */
 import { type ClassMeta, type Model, subtree } from "../../metadata/model.ts";
-import { fail } from "../errors.ts";
-import { type Binding, type ParamSpec, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
-import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, isIntegral, isNumber, longValue, orderable, promote } from "../types.ts";
-import { checkAggregatePlacement, checkGrouping, containsAggregate } from "../validate.ts";
+import { fail } from "../shared/errors.ts";
+import { type Binding, type ParamSpec, type Pos, type QExpr, type QQuery, type QType, node } from "../shared/model.ts";
+import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, isIntegral, isNumber, longValue, orderable, promote } from "../shared/types.ts";
+import { checkAggregatePlacement, checkGrouping, containsAggregate } from "../shared/validate.ts";
 import { declaredType, enumNamed, primitiveTypeOf, wrapperLimit } from "./declared-types.ts";
 import { bindCall } from "./methods.ts";
 import { bindResult } from "./result.ts";
-import { fieldExpr } from "../navigate.ts";
+import { fieldExpr } from "../shared/navigate.ts";
 import { type TypeNames, packageOf, resolveClass } from "./names.ts";
 import type { Declaration, SExpr, SQuery } from "./syntax.ts";
 

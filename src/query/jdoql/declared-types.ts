@@ -4,9 +4,9 @@
  * wrappers' MIN_VALUE/MAX_VALUE constants.
  */
 import type { Model } from "../../metadata/model.ts";
-import { fail } from "../errors.ts";
-import type { Pos, QType } from "../model.ts";
-import { BOOLEAN, DOUBLE, INT, LONG, STRING, UNKNOWN } from "../types.ts";
+import { fail } from "../shared/errors.ts";
+import type { Pos, QType } from "../shared/model.ts";
+import { BOOLEAN, DOUBLE, INT, LONG, STRING, UNKNOWN } from "../shared/types.ts";
 import { type TypeNames, isJavaTypeName, packageOf, resolveClass } from "./names.ts";
 
 export interface TypeScope {

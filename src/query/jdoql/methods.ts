@@ -3,9 +3,9 @@
  * for its receiver and arguments and turned into a query-model node. Positions are Java's
  * (0-based); the SQL generator does the conversion.
  */
-import { fail } from "../errors.ts";
-import { type FnName, type Pos, type QExpr, type QType, node } from "../model.ts";
-import { BOOLEAN, DOUBLE, INT, STRING, describeType, hasPart } from "../types.ts";
+import { fail } from "../shared/errors.ts";
+import { type FnName, type Pos, type QExpr, type QType, node } from "../shared/model.ts";
+import { BOOLEAN, DOUBLE, INT, STRING, describeType, hasPart } from "../shared/types.ts";
 import { type Scope, bindExpr, retypeParam } from "./bind.ts";
 import type { SExpr } from "./syntax.ts";
 

@@ -5,8 +5,8 @@
  */
 import type { ClassMeta, Model } from "../../metadata/model.ts";
 import { basicType, canonicalTypeName } from "../../metadata/java-types.ts";
-import { fail } from "../errors.ts";
-import type { Pos } from "../model.ts";
+import { fail } from "../shared/errors.ts";
+import type { Pos } from "../shared/model.ts";
 
 export interface TypeNames {
   /** The candidate class's package (its simple names need no import). */

@@ -3,7 +3,7 @@
  * with its errors turned into `JdoqlSyntaxError`s that carry a position and readable expectations.
  */
 import * as parser from "../generated/jdoql-parser.js";
-import { END, type Expectation, QuerySyntaxError, describeExpectations, summarise, tokenAt } from "../syntax-errors.ts";
+import { END, type Expectation, QuerySyntaxError, describeExpectations, summarise, tokenAt } from "../shared/syntax-errors.ts";
 import type { Pos, SExpr, SStatement } from "./syntax.ts";
 
 export type JdoqlPosition = Pos;

@@ -2,10 +2,10 @@
  * The result clause of a JDOQL query: its items and aliases, and the shape of the JSON answer
  * (candidates, values, rows, objects keyed by alias for INTO and constructors).
  */
-import { fail } from "../errors.ts";
-import type { Pos, QQuery, ResultItem } from "../model.ts";
-import { describeType } from "../types.ts";
-import { containsAggregate } from "../validate.ts";
+import { fail } from "../shared/errors.ts";
+import type { Pos, QQuery, ResultItem } from "../shared/model.ts";
+import { describeType } from "../shared/types.ts";
+import { containsAggregate } from "../shared/validate.ts";
 import { type Scope, bindExpr } from "./bind.ts";
 import { declaredType } from "./declared-types.ts";
 import { isJavaTypeName, resolveClass } from "./names.ts";

@@ -6,11 +6,11 @@
  * 1-based (converted to the model's 0-based functions), LIKE is case-sensitive.
  */
 import { type ClassMeta, type Model, isAncestor } from "../../metadata/model.ts";
-import { fail } from "../errors.ts";
-import { type Binding, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
+import { fail } from "../shared/errors.ts";
+import { type Binding, type Pos, type QExpr, type QQuery, type QType, node } from "../shared/model.ts";
 import { ParamCollector } from "../jdoql/bind.ts";
-import { checkAggregatePlacement, checkGrouping, containsAggregate } from "../validate.ts";
-import { childrenOf } from "../walk.ts";
+import { checkAggregatePlacement, checkGrouping, containsAggregate } from "../shared/validate.ts";
+import { childrenOf } from "../shared/walk.ts";
 import { type JScope, bindJpqlExpr, lookupVariable } from "./expressions.ts";
 import type { JFromItem, JSelectQuery, JSelectStatement } from "./syntax.ts";
 

@@ -4,12 +4,12 @@
  * functions, with 1-based positions converted to the model's 0-based ones.
  */
 import { type ClassMeta, type Model, isAncestor } from "../../metadata/model.ts";
-import { fail } from "../errors.ts";
+import { fail } from "../shared/errors.ts";
 import type { ParamCollector } from "../jdoql/bind.ts";
-import { type Binding, type FnName, type Pos, type QExpr, type QQuery, type QType, node } from "../model.ts";
-import { fieldExpr } from "../navigate.ts";
+import { type Binding, type FnName, type Pos, type QExpr, type QQuery, type QType, node } from "../shared/model.ts";
+import { fieldExpr } from "../shared/navigate.ts";
 import { numberOfText } from "../sql/number-text.ts";
-import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, hasPart, isIntegral, isNumber, longValue, orderable, promote } from "../types.ts";
+import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, hasPart, isIntegral, isNumber, longValue, orderable, promote } from "../shared/types.ts";
 import { bindSelect, entityNamed } from "./bind.ts";
 import type { JExpr, JPathExpr } from "./syntax.ts";
 

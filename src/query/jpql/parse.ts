@@ -3,7 +3,7 @@
  * its errors turned into `JpqlSyntaxError`s that carry a position and readable expectations.
  */
 import * as parser from "../generated/jpql-parser.js";
-import { END, type Expectation, QuerySyntaxError, describeExpectations, summarise, tokenAt } from "../syntax-errors.ts";
+import { END, type Expectation, QuerySyntaxError, describeExpectations, summarise, tokenAt } from "../shared/syntax-errors.ts";
 import type { JParam, JStatement, Pos } from "./syntax.ts";
 
 export type JpqlPosition = Pos;

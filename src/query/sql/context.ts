@@ -4,7 +4,7 @@
  */
 import type { Model } from "../../metadata/model.ts";
 import { type SQL, sql } from "../../store/sql.ts";
-import type { Binding, ParamRef } from "../model.ts";
+import type { Binding, ParamRef } from "../shared/model.ts";
 import type { EntityRef } from "./entities.ts";
 
 export type BoundSql = { kind: "entity"; ref: EntityRef } | { kind: "value"; value: SQL; key?: SQL };

@@ -5,10 +5,10 @@
  * navigation through null gives null, as JDOQL wants).
  */
 import { type ClassMeta, type FieldMeta, type Model, subtree } from "../../metadata/model.ts";
-import { type GroupLayout, alias, discriminatorFilter, groupsOf } from "../../plan/row-layout.ts";
+import { type GroupLayout, alias, discriminatorFilter, groupsOf } from "../../read/row-layout.ts";
 import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
-import { fail, internal } from "../errors.ts";
-import type { Pos } from "../model.ts";
+import { fail, internal } from "../shared/errors.ts";
+import type { Pos } from "../shared/model.ts";
 
 export type EntityRef =
   /** A row of the FROM clause: `prefix0` is its primary table, `prefix1`... the joined tables. */

@@ -4,14 +4,14 @@
  */
 import { keyFieldColumns } from "../../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
-import { type GroupLayout, discriminatorFilter, fromClause } from "../../plan/row-layout.ts";
-import { findInSubtree, owningJoinTable } from "../../plan/read-plan.ts";
+import { type GroupLayout, discriminatorFilter, fromClause } from "../../read/row-layout.ts";
+import { findInSubtree, owningJoinTable } from "../../read/read-plan.ts";
 import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
-import { fail, internal } from "../errors.ts";
+import { fail, internal } from "../shared/errors.ts";
 import { decimalKey as decimalKeyOf } from "../../json/decimal.ts";
 import { decimalOf } from "../../json/exact.ts";
 import { decimalRealSql } from "../../json/sql-values.ts";
-import type { Binding, QExpr, QType } from "../model.ts";
+import type { Binding, QExpr, QType } from "../shared/model.ts";
 import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
 import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup, versionOf } from "./entities.ts";
@@ -19,13 +19,13 @@ import { fnSql } from "./functions.ts";
 import { longArith } from "./long-arith.ts";
 import { numberOfTextSql } from "./number-text.ts";
 import { computedOnce } from "./once.ts";
-import { isIntegral } from "../types.ts";
-import { forEachChild } from "../walk.ts";
+import { isIntegral } from "../shared/types.ts";
+import { forEachChild } from "../shared/walk.ts";
 
 const isLong = (e: QExpr) => e.type.kind === "number" && e.type.numeric === "long";
 
 /** Compiles subqueries (`select.ts` provides it; passed in to keep the modules acyclic). */
-export type SubqueryCompiler = (query: import("../model.ts").QQuery, ctx: GenContext, mode: "scalar" | "exists") => SQL;
+export type SubqueryCompiler = (query: import("../shared/model.ts").QQuery, ctx: GenContext, mode: "scalar" | "exists") => SQL;
 
 export class ExprCompiler {
   constructor(readonly subquery: SubqueryCompiler) {}

@@ -3,8 +3,8 @@
  * substrings, -1 for "not found", prefix tests that treat `%` and `_` as ordinary characters.
  * Dates are epoch milliseconds (UTC).
  */
-import { fail } from "../errors.ts";
-import type { QExpr } from "../model.ts";
+import { fail } from "../shared/errors.ts";
+import type { QExpr } from "../shared/model.ts";
 import { type SQL, join, sql } from "../../store/sql.ts";
 import { placeholder } from "./context.ts";
 import { computedOnce } from "./once.ts";
@@ -128,7 +128,7 @@ function matches(s: SQL, pattern: QExpr): SQL {
   return caseInsensitive ? sql`(lower(${s}) GLOB ${glob.toLowerCase()})` : sql`(${s} GLOB ${glob})`;
 }
 
-export function regexToGlob(regex: string, pos?: import("../model.ts").Pos): { glob: string; caseInsensitive: boolean } {
+export function regexToGlob(regex: string, pos?: import("../shared/model.ts").Pos): { glob: string; caseInsensitive: boolean } {
   let text = regex;
   const caseInsensitive = text.startsWith("(?i)");
   if (caseInsensitive) text = text.slice(4);

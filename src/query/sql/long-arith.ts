@@ -7,7 +7,7 @@
  * the 64 bits, so they wrap). `%` never overflows.
  */
 import { type SQL, sql } from "../../store/sql.ts";
-import type { ArithOp } from "../model.ts";
+import type { ArithOp } from "../shared/model.ts";
 import { computedOnce } from "./once.ts";
 
 /** Long.MIN_VALUE as SQLite reads it: the literal 9223372036854775808 alone would be a double. */

@@ -11,8 +11,8 @@
  * exponent and an optional f/F/d/D suffix.
  */
 import { type SQL, sql } from "../../store/sql.ts";
-import type { NumericKind } from "../model.ts";
-import { longValue } from "../types.ts";
+import type { NumericKind } from "../shared/model.ts";
+import { longValue } from "../shared/types.ts";
 import { computedOnce } from "./once.ts";
 
 const INTEGER = /^[+-]?\d+$/;

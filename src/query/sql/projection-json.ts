@@ -5,14 +5,14 @@
  * that answers requests, and memory for each), and the answer's text is held to `answerBytes` in
  * SQL (the `$answerBytes` placeholder): past it the statement stops with SQLITE_TOOBIG.
  *
- * Each value is written as `decodeCell` (src/query/run.ts) writes it, through the same SQL twins
+ * Each value is written as `decodeCell` (src/service/query.ts) writes it, through the same SQL twins
  * of `encodeValue` the JSON selects use (src/json/sql-values.ts); test/projection-json.test.ts
  * holds the two equal. Items SQL cannot write this way (objects, embedded values, ancestor keys,
  * collections, maps, untyped parameters) leave the projection to JavaScript: `undefined`.
  */
 import { type Piece, concat, numberJson, valueJson } from "../../json/sql-values.ts";
 import { type SQL, param, qualified, sql } from "../../store/sql.ts";
-import type { QExpr, QQuery } from "../model.ts";
+import type { QExpr, QQuery } from "../shared/model.ts";
 import type { ResultColumn } from "./select.ts";
 
 /** The placeholders of the answer's limit, and of the most rows read (one more than answerBytes holds). */

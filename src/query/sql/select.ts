@@ -5,14 +5,14 @@
  */
 import type { Model } from "../../metadata/model.ts";
 import { type SQL, distinctNames, join, sql, tuple } from "../../store/sql.ts";
-import { fail } from "../errors.ts";
-import type { Binding, QExpr, QQuery } from "../model.ts";
+import { fail } from "../shared/errors.ts";
+import type { Binding, QExpr, QQuery } from "../shared/model.ts";
 import { GenContext } from "./context.ts";
 import { type EntityRef, keyOf, singleGroup } from "./entities.ts";
-import { type GroupLayout, groupsOf, primaryOf, readKey, subclassJoins } from "../../plan/row-layout.ts";
+import { type GroupLayout, groupsOf, primaryOf, readKey, subclassJoins } from "../../read/row-layout.ts";
 import { exactIntegerSql } from "../../json/sql-values.ts";
 import { ExprCompiler, classFilter, fromGroup } from "./expressions.ts";
-import { forEachChild } from "../walk.ts";
+import { forEachChild } from "../shared/walk.ts";
 
 export interface ResultColumn {
   alias: string;

@@ -5,14 +5,12 @@
 import { decimalKey } from "../json/decimal.ts";
 import { decimalOf } from "../json/exact.ts";
 import type { Model } from "../metadata/model.ts";
-import { keyFieldColumns } from "../mapping/keys.ts";
-import { schemaOf, type TableDef } from "../mapping/schema.ts";
-import { type SQL, ident, join, sql, statement } from "./sql.ts";
-import type { Statement, Store } from "./store.ts";
+import { keyFieldColumns } from "./keys.ts";
+import { schemaOf, type TableDef } from "./schema.ts";
+import { type SQL, ident, join, sql, statement } from "../store/sql.ts";
+import type { Statement, Store } from "../store/store.ts";
 
-export const SEQUENCE_TABLE = "extent_sequence";
-/** Inserting NULL into one of its NOT NULL columns aborts a batch: a precondition inside a batch. */
-export const GUARD_TABLE = "extent_guard";
+import { GUARD_TABLE, SEQUENCE_TABLE } from "../store/reserved-tables.ts";
 /** `missing`: no such object (404); `changed`: a nested object went meanwhile (409); `stale`: a precondition on the version failed (412). */
 export const GUARDS = ["missing", "changed", "stale"] as const;
 

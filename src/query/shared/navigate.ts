@@ -1,5 +1,5 @@
 /** Navigation in the query model: one field of an entity or embedded object, checked and typed. */
-import type { Model } from "../metadata/model.ts";
+import type { Model } from "../../metadata/model.ts";
 import { fail } from "./errors.ts";
 import { type Pos, type QExpr, node } from "./model.ts";
 import { describeType, fieldQType } from "./types.ts";

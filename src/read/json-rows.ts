@@ -1,5 +1,5 @@
 /**
- * Running a JSON select (src/plan/json-select.ts): its statements bound to a request's values, and
+ * Running a JSON select (src/read/json-select.ts): its statements bound to a request's values, and
  * the rows they answer as root objects, each already its JSON text.
  */
 import { base64Marks } from "../json/sql-values.ts";

@@ -6,11 +6,11 @@
  * fields are joined, and a field given two different values, or classes neither of which is
  * the other's superclass, is an error at the later object (one object cannot be two things).
  */
-import { keyClassProblem, keyFieldColumns, keyLengthProblem, keyString } from "../mapping/keys.ts";
+import { keyClassProblem, keyFieldColumns, keyLengthProblem, keyString } from "./keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
-import { JsonNumber, parseJson, stringify } from "./exact.ts";
-import { isWholeNumber } from "./sql-values.ts";
-import { decodeContainer, decodeValue, pointer } from "./values.ts";
+import { JsonNumber, parseJson, stringify } from "../json/exact.ts";
+import { isWholeNumber } from "../json/sql-values.ts";
+import { decodeContainer, decodeValue, pointer } from "../json/values.ts";
 
 export interface FieldError {
   path: string;

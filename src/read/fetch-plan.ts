@@ -3,7 +3,7 @@
  * named groups of the metadata) and a maximum fetch depth (1 by default, -1 unlimited).
  */
 import type { ClassMeta, FieldMeta, Model } from "../metadata/model.ts";
-import { FETCH_PLAN_LIMIT, perClassCache } from "./plan-cache.ts";
+import { FETCH_PLAN_LIMIT, perClassCache } from "../cache/bounded-cache.ts";
 
 export interface FetchPlan {
   /** Named groups in addition to `default`; `all` means every field. */

@@ -11,7 +11,7 @@
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
 import { type Compiled, type SQL, compile, distinctNames, ident, join, qualified, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
-import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "./plan-cache.ts";
+import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
 import { type GroupLayout, alias, discriminatorFilter, extentKeys, fromClause, groupsOf, keyRefs, readKey, selectList, selectParts } from "./row-layout.ts";
 
 /** Which objects a plan starts from. */

@@ -1,5 +1,5 @@
 /** Types of query expressions: from metadata field types, and the rules that combine them. */
-import { type FieldMeta, type FieldType, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
+import { type FieldMeta, type FieldType, type Model, type ValueType, classOf, isAncestor } from "../../metadata/model.ts";
 import type { FnName, NumericKind, QType } from "./model.ts";
 
 export const BOOLEAN: QType = { kind: "boolean" };

@@ -9,12 +9,12 @@
  */
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf } from "../metadata/model.ts";
-import type { FetchPlan } from "../plan/fetch-plan.ts";
-import { planFields } from "../plan/fetch-plan.ts";
-import type { IdentityMap, LoadedObject } from "../plan/objects.ts";
-import { AnswerBudget, AnswerTooLargeError } from "./answer-budget.ts";
-import { parseJson, stringify } from "./exact.ts";
-import { encodeField, encodeValue } from "./values.ts";
+import type { FetchPlan } from "./fetch-plan.ts";
+import { planFields } from "./fetch-plan.ts";
+import type { IdentityMap, LoadedObject } from "./objects.ts";
+import { AnswerBudget, AnswerTooLargeError } from "../json/answer-budget.ts";
+import { parseJson, stringify } from "../json/exact.ts";
+import { encodeField, encodeValue } from "../json/values.ts";
 
 type Json = unknown;
 

@@ -6,12 +6,12 @@
  * Compiled once per class and cached.
  */
 import { type ClassMeta, type Model, classOf, isAncestor, subtree } from "../metadata/model.ts";
-import { guardInsert } from "../store/migrate.ts";
+import { guardInsert } from "../mapping/migrate.ts";
 import { type Compiled, type SQL, bind, compile, ident, join, sql, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
-import { DELETE_PLAN_LIMIT, perModelCache } from "./plan-cache.ts";
+import { DELETE_PLAN_LIMIT, perModelCache } from "../cache/bounded-cache.ts";
 import { type At, VersionSteps, clearReference, mirrored } from "./version-steps.ts";
-import { alias, discriminatorFilter, extentKeys, groupsOf, keyRefs } from "./row-layout.ts";
+import { alias, discriminatorFilter, extentKeys, groupsOf, keyRefs } from "../read/row-layout.ts";
 
 /** Two per class at most (one object, the extent): bounded by the model, the limit is a backstop. */
 const plans = perModelCache<Compiled[]>("deletePlans", DELETE_PLAN_LIMIT);
@@ -41,7 +41,7 @@ function guardMissing(model: Model, meta: ClassMeta, keys: SQL): SQL {
 
 function deleteStatements(model: Model, meta: ClassMeta, keys: SQL): SQL[] {
   const out: SQL[] = [];
-  // Objects the deletion changes through their relations take a version step (src/plan/version-steps.ts).
+  // Objects the deletion changes through their relations take a version step (src/write/version-steps.ts).
   const steps = new VersionSteps<never>(model);
   const closed = (q: SQL) => () => q;
   const inHierarchy = (target: string) => isAncestor(model, target, meta.name) || isAncestor(model, meta.name, target);

@@ -6,25 +6,25 @@
  */
 import { AnswerBudget, AnswerTooLargeError } from "../json/answer-budget.ts";
 import { base64Marks } from "../json/sql-values.ts";
-import { ANSWER_BYTES, MOST_ROWS } from "./sql/projection-json.ts";
-import { Serializer } from "../json/serialize.ts";
+import { ANSWER_BYTES, MOST_ROWS } from "../query/sql/projection-json.ts";
+import { Serializer } from "../read/serialize.ts";
 import { decimalJson } from "../json/decimal.ts";
 import { integerJson, stringify } from "../json/exact.ts";
 import { encodeValue } from "../json/values.ts";
 import type { ClassMeta } from "../metadata/model.ts";
 import { classOf } from "../metadata/model.ts";
-import type { FetchPlan } from "../plan/fetch-plan.ts";
-import { assemble, expandFurther, firstPlan, load, planStatements } from "../plan/load.ts";
-import { jsonTexts, readJson, readJsonArray } from "../plan/json-rows.ts";
-import { jsonSelect } from "../plan/json-select.ts";
-import { IdentityMap, type LoadedObject } from "../plan/objects.ts";
+import type { FetchPlan } from "../read/fetch-plan.ts";
+import { assemble, expandFurther, firstPlan, load, planStatements } from "../read/load.ts";
+import { jsonTexts, readJson, readJsonArray } from "../read/json-rows.ts";
+import { jsonSelect } from "../read/json-select.ts";
+import { IdentityMap, type LoadedObject } from "../read/objects.ts";
 import { bind } from "../store/sql.ts";
 import { type Statement, unboundedReads } from "../store/store.ts";
-import type { Runtime } from "../service/runtime.ts";
-import { QueryError } from "./errors.ts";
-import type { QType } from "./model.ts";
-import type { PreparedQuery } from "./prepare.ts";
-import type { ResultColumn } from "./sql/select.ts";
+import type { Runtime } from "./runtime.ts";
+import { QueryError } from "../query/shared/errors.ts";
+import type { QType } from "../query/shared/model.ts";
+import type { PreparedQuery } from "../query/prepare.ts";
+import type { ResultColumn } from "../query/sql/select.ts";
 
 /**
  * What SQLite refuses in a query that compiled: statements nested beyond its parser's stack or its

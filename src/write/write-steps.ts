@@ -1,12 +1,12 @@
 /**
- * The version steps of a write batch (src/plan/version-steps.ts): the existing objects it writes,
+ * The version steps of a write batch (src/write/version-steps.ts): the existing objects it writes,
  * and the objects on the other side of the relations it rewrites whose links change (a foreign
  * key set or cleared, join-table rows written anew), gathered per relation shape into one
  * condition of three JSON values each, so the batch's step statements (one per versioned table)
  * have as many values whatever the number of objects.
  */
 import { type ClassMeta, type FieldMeta, type Model, classOf } from "../metadata/model.ts";
-import { findInSubtree, owningJoinTable } from "./read-plan.ts";
+import { findInSubtree, owningJoinTable } from "../read/read-plan.ts";
 import { type Slot, type WriteNode } from "./write-plan.ts";
 import { VersionSteps, jsonKeys, mirrored } from "./version-steps.ts";
 

@@ -4,17 +4,17 @@
  * overrides code for the same class, as in JDO. Every source's problems are collected before
  * anything fails, so one start-up lists every problem of the model.
  */
-import type { PersistenceContext } from "../config/context.ts";
-import { buildModel } from "./build.ts";
-import type { MetadataDocument } from "./declarations.ts";
-import { readDecoratedClasses } from "./decorators/read.ts";
-import { readJdoXml } from "./jdo-xml.ts";
-import type { JpaClass } from "./jpa/model.ts";
-import { isOrmXml, readOrmXml } from "./jpa/orm-xml.ts";
-import { translateJpa } from "./jpa/translate.ts";
-import type { Model } from "./model.ts";
-import { readObjectModel } from "./object-form.ts";
-import { ModelError, type ModelProblem } from "./problems.ts";
+import type { PersistenceContext } from "./context.ts";
+import { buildModel } from "../metadata/build.ts";
+import type { MetadataDocument } from "../metadata/declarations.ts";
+import { readDecoratedClasses } from "../metadata/decorators/read.ts";
+import { readJdoXml } from "../metadata/jdo-xml.ts";
+import type { JpaClass } from "../metadata/jpa/model.ts";
+import { isOrmXml, readOrmXml } from "../metadata/jpa/orm-xml.ts";
+import { translateJpa } from "../metadata/jpa/translate.ts";
+import type { Model } from "../metadata/model.ts";
+import { readObjectModel } from "../metadata/object-form.ts";
+import { ModelError, type ModelProblem } from "../metadata/problems.ts";
 
 export function loadModel(context: Pick<PersistenceContext, "metadata" | "models" | "documents" | "classes" | "package">): Model {
   const problems: ModelProblem[] = [];

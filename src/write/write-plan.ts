@@ -8,14 +8,15 @@
  */
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, isAncestor, subtree } from "../metadata/model.ts";
-import type { GraphNode } from "../json/read-graph.ts";
-import { SEQUENCE_TABLE, guardInsert } from "../store/migrate.ts";
+import type { GraphNode } from "../mapping/read-graph.ts";
+import { guardInsert } from "../mapping/migrate.ts";
+import { SEQUENCE_TABLE } from "../store/reserved-tables.ts";
 import { type SQL, bind, compile, ident, join, qualified, sql, statement, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import type { Compiled } from "../store/sql.ts";
 import { NUL_CHAR } from "../json/values.ts";
-import { findInSubtree, owningJoinTable } from "./read-plan.ts";
-import { processCache } from "./plan-cache.ts";
+import { findInSubtree, owningJoinTable } from "../read/read-plan.ts";
+import { processCache } from "../cache/bounded-cache.ts";
 import { type At, type VersionSteps, clearReference } from "./version-steps.ts";
 import { WriteSteps, holdingTables } from "./write-steps.ts";
 
@@ -182,7 +183,7 @@ const DEFAULTS: Record<string, unknown> = { boolean: 0, byte: 0, short: 0, int: 
 
 /**
  * Builds the statements that write every node of the graph: first the version steps of every
- * existing object the batch changes, written or relinked (src/plan/write-steps.ts), then the rows.
+ * existing object the batch changes, written or relinked (src/write/write-steps.ts), then the rows.
  */
 export function writeStatements(model: Model, writes: readonly WriteNode[]): Statement[] {
   const byNode = new Map(writes.map((w) => [w.node, w]));

@@ -13,13 +13,13 @@
  * - `PREPARED_QUERY_LIMIT` parsed, bound and compiled JDOQL/JPQL queries and filters per model
  *   (src/query/prepare.ts), keyed by the query text, weighing `PREPARED_QUERY_WEIGHT` in all (a
  *   short query weighs a few hundred: the count binds first);
- * - `READ_PLAN_LIMIT` read plans per model (src/plan/read-plan.ts), keyed by class, selector (a
+ * - `READ_PLAN_LIMIT` read plans per model (src/read/read-plan.ts), keyed by class, selector (a
  *   query's text for query results), fetch plan and depth, weighing `READ_PLAN_WEIGHT` in all; a
  *   query's results need up to 4 plans (one per batch depth tried), hence more than the queries;
- * - `READ_PLAN_LIMIT` JSON selects per model (src/plan/json-select.ts), keyed and bounded as the
+ * - `READ_PLAN_LIMIT` JSON selects per model (src/read/json-select.ts), keyed and bounded as the
  *   read plans (their SQL holds every level of the plan, so their weight bound fills first);
- * - `DELETE_PLAN_LIMIT` delete plans per model (src/plan/delete-plan.ts), two per class at most;
- * - `FETCH_PLAN_LIMIT` field lists per class (src/plan/fetch-plan.ts), keyed by the fetch plan's
+ * - `DELETE_PLAN_LIMIT` delete plans per model (src/write/delete-plan.ts), two per class at most;
+ * - `FETCH_PLAN_LIMIT` field lists per class (src/read/fetch-plan.ts), keyed by the fetch plan's
  *   groups and JOIN FETCH fields (as sets: the spellings of one plan share an entry).
  * - 2000 compiled statement shapes for the whole process (src/store/sql.ts `statement`: writes,
  *   deletes, lookups), keyed by the statement's text with its values as `?`, 2,000,000 characters in all.

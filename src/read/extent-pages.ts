@@ -39,7 +39,7 @@ export interface JsonPage {
 }
 
 /**
- * The page as `loadExtentPage` reads it, written by SQL (src/plan/json-select.ts); undefined when
+ * The page as `loadExtentPage` reads it, written by SQL (src/read/json-select.ts); undefined when
  * no JSON select can write it.
  */
 export async function readExtentPageJson(store: Store, model: Model, meta: ClassMeta, fetch: FetchPlan, size: number, after: Cursor | undefined, budget: AnswerBudget): Promise<JsonPage | undefined> {

@@ -7,8 +7,8 @@
  * build and stringify; SQLite writes the same text in C. One statement is also one round trip,
  * and less to carry, from a remote store.)
  *
- * It writes what the object path writes (the loader, src/plan/load.ts, and the serializer,
- * src/json/serialize.ts) for every plan it can express; test/json-select.test.ts holds the two
+ * It writes what the object path writes (the loader, src/read/load.ts, and the serializer,
+ * src/read/serialize.ts) for every plan it can express; test/json-select.test.ts holds the two
  * equal over the test models. The rules it mirrors:
  * - an object is `{"class", key fields, "_version"?, version field?, fields...}`, the fields of its
  *   runtime class in declaration order: those of the fetch plan, and owned references outside it
@@ -34,7 +34,7 @@ import { NotInSql, type Piece, concat, exactIntegerSql, integerJson, isWholeNumb
 import { PARSER_BUDGET, parserNesting } from "../store/parser-nesting.ts";
 import { type Compiled, type SQL, compile, ident, join, literal, qualified, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
-import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "./plan-cache.ts";
+import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
 import { type RootSelector, findInSubtree, owningJoinTable, rootKeys } from "./read-plan.ts";
 import { type GroupLayout, alias, discriminatorFilter, fromClause, groupsOf, keyRefs, primaryOf } from "./row-layout.ts";
 

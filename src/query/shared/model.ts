@@ -5,8 +5,8 @@
  * string positions, navigation through null), the difference is a property of a node here,
  * decided by the front end, never a second code path in the generator.
  */
-import type { ClassMeta, FieldMeta, ValueType } from "../metadata/model.ts";
-import type { Pos } from "./jdoql/syntax.ts";
+import type { ClassMeta, FieldMeta, ValueType } from "../../metadata/model.ts";
+import type { Pos } from "../jdoql/syntax.ts";
 
 export type { Pos };
 

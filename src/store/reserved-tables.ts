@@ -1,0 +1,7 @@
+/**
+ * The store's own tables, next to the model's: named here, below the schema that creates them
+ * (src/mapping/migrate.ts), because the store reads their names in SQLite's constraint messages.
+ */
+export const SEQUENCE_TABLE = "extent_sequence";
+/** Inserting NULL into one of its NOT NULL columns aborts a batch: a precondition inside a batch. */
+export const GUARD_TABLE = "extent_guard";
