@@ -186,7 +186,7 @@ function shapeRow(row: unknown[], columns: ResultColumn[], shape: PreparedQuery[
       const obj = objects.byColumn.get(c)?.get(JSON.stringify(cells));
       if (!obj) return null;
       // JDOHelper.getObjectId(x) is the identity, not the object.
-      return c.expr.k === "objectId" ? objects.serializer!.identity(obj) : objects.serializer!.object(obj);
+      return c.expr.kind === "objectId" ? objects.serializer!.identity(obj) : objects.serializer!.object(obj);
     }
     return decodeCell(cells[0], c.expr.type);
   });
