@@ -8,7 +8,8 @@ import { PREPARED_QUERY_LIMIT, PREPARED_QUERY_WEIGHT, perModelCache } from "../c
 import type { RootSelector } from "../read/read-plan.ts";
 import { type Compiled, compile, sql } from "../store/sql.ts";
 import { QueryError } from "./shared/errors.ts";
-import { ParamCollector, bindQuery, fillQuery, newScope } from "./jdoql/bind.ts";
+import { bindQuery, fillQuery, newScope } from "./jdoql/bind.ts";
+import { ParamCollector } from "./shared/param-collector.ts";
 import { parseJdoql, parseJdoqlFilter } from "./jdoql/parse.ts";
 import { parseJpql } from "./jpql/parse.ts";
 import { QuerySyntaxError } from "./shared/syntax-errors.ts";
