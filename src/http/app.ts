@@ -12,8 +12,7 @@ import { noSuchObject } from "../service/absent.ts";
 import { extentBody } from "../service/read-extent.ts";
 import type { Runtime } from "../service/runtime.ts";
 import { DeadlineStore } from "../store/deadline-store.ts";
-import { CountingStore, StoreBusyError, StoreMemoryError, StoreTooBigError, TimeLimitError } from "../store/store.ts";
-import { AnswerTooLargeError } from "../json/answer-budget.ts";
+import { CountingStore } from "../store/store.ts";
 import { createObject, updateObject } from "../service/write.ts";
 import { readJsonBody } from "./body.ts";
 import { stringify } from "../json/exact.ts";
@@ -23,7 +22,7 @@ import type { ObjectJson } from "../json/answer.ts";
 import { HttpError, problem } from "./problem.ts";
 import { checkBodyShape, checkParameterCount, checkQueryLength, checkUrlLength } from "./request-limits.ts";
 import { queryText } from "./query-params.ts";
-import { QueryError } from "../query/shared/errors.ts";
+import { errorAnswer } from "./error-status.ts";
 import { bindParams, parseParams } from "../query/params.ts";
 import { prepareFilter, prepareJdoql, prepareJpql } from "../query/prepare.ts";
 import { countMatches, runQuery } from "../service/query.ts";
@@ -270,30 +269,6 @@ export function buildApp(shared: Runtime, ready: () => Promise<void>): Hono<Env>
   app.all("/:class/:key", others(METHODS.object, "an object", classOf));
 
   base.notFound((c) => problem(404, `no resource at ${new URL(c.req.url).pathname}`));
-  base.onError((error) => {
-    if (error instanceof HttpError) return problem(error.status, error.detail, error.extras);
-    if (error instanceof QueryError) {
-      return problem(error.status, error.message, {
-        position: error.pos && { line: error.pos.line, column: error.pos.column, offset: error.pos.offset },
-        expected: error.expected?.length ? error.expected : undefined,
-        headers: error.status === 405 ? { allow: "GET" } : undefined,
-      });
-    }
-    if (error instanceof TimeLimitError) {
-      return problem(503, `the request took longer than this server allows (limit requestTimeMs: ${error.limitMs} ms); nothing was changed, retry later or ask for less`, { headers: { "retry-after": "1" } });
-    }
-    if (error instanceof AnswerTooLargeError || error instanceof StoreTooBigError) {
-      return problem(400, `the answer would be larger than this server builds at once (limit answerBytes: ${shared.limits.answerBytes} bytes); ask for less: a range (RANGE in a query), a smaller fetch group or a smaller maxFetchDepth`);
-    }
-    if (error instanceof StoreMemoryError) {
-      return problem(503, "the server cannot spare the memory this request needs now; nothing was changed: retry later, or ask for less (a range, a smaller maxFetchDepth)", { headers: { "retry-after": "1" } });
-    }
-    if (error instanceof StoreBusyError) {
-      return problem(503, "the database is busy with another writer; retry the request", { headers: { "retry-after": "1" } });
-    }
-    const id = crypto.randomUUID();
-    console.error(`[extent] request ${id} failed:`, error);
-    return problem(500, `an internal error occurred; it is logged as request ${id}`, {}, `urn:uuid:${id}`);
-  });
+  base.onError((error) => errorAnswer(error, shared.limits));
   return base;
 }
