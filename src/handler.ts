@@ -41,9 +41,9 @@ export interface RestHandlerOptions {
   pageBytes?: number;
 }
 
-export const DEFAULT_PAGE_SIZE = 1000;
-export const DEFAULT_FIRST_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_BYTES = 512 * 1024;
+const DEFAULT_PAGE_SIZE = 1000;
+const DEFAULT_FIRST_PAGE_SIZE = 100;
+const DEFAULT_PAGE_BYTES = 512 * 1024;
 
 export interface RestHandler {
   fetch(request: Request): Promise<Response>;

@@ -9,8 +9,6 @@ import { HttpError } from "./problem.ts";
 import { findJsonSyntaxError } from "../json/json-syntax.ts";
 import { parseJson } from "../json/exact.ts";
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
 /** `application/json` or `application/<x>+json`, parameters (charset) aside. */
 const JSON_MEDIA = /^application\/([!#$%&'*.^_`|~0-9a-z-]+\+)?json$/;
 
@@ -53,7 +51,7 @@ const tooLarge = (limit: number) => new HttpError(413, `the body is larger than 
  * as it comes, and given up as soon as the decoded bytes pass the limit: a small compressed body
  * that would decode to gigabytes costs no more than the limit.
  */
-export async function readBodyText(request: Request, limit: number): Promise<string | undefined> {
+async function readBodyText(request: Request, limit: number): Promise<string | undefined> {
   const length = request.headers.get("content-length");
   const declared = length !== null && /^\s*\d+\s*$/.test(length) ? Number(length) : undefined;
   if (declared !== undefined && declared > limit) throw new HttpError(413, `the body is ${declared} bytes; the limit is ${limit} bytes`);

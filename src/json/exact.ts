@@ -81,7 +81,7 @@ export function decimalOf(text: string): Decimal | undefined {
   return { negative: m[1] === "-", digits: all.slice(first, end), exponent: m[2]!.length - first + Number(m[4] ?? 0) };
 }
 
-export const sameDecimal = (a: Decimal | undefined, b: Decimal | undefined): boolean =>
+const sameDecimal = (a: Decimal | undefined, b: Decimal | undefined): boolean =>
   !!a && !!b && a.negative === b.negative && a.digits === b.digits && a.exponent === b.exponent;
 
 /**

@@ -28,7 +28,7 @@ export class NotInSql extends Error {
 }
 
 /** JSON text of a constant, as an SQL literal. */
-export const jsonLiteral = (value: unknown): SQL => literal(JSON.stringify(value));
+const jsonLiteral = (value: unknown): SQL => literal(JSON.stringify(value));
 
 /**
  * A REAL as JavaScript writes it: the shortest of 15, 16 or 17 significant digits that reads back

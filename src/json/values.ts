@@ -63,7 +63,7 @@ export function charMessage(json: unknown): string {
  * ±275,000 years. Java's date and time types hold all of it; a value past it, which no Date can
  * hold, is refused rather than stored to read back as null.
  */
-export const DATE_LIMIT_MS = 8.64e15;
+const DATE_LIMIT_MS = 8.64e15;
 
 /** UTC midnight of a day; years 0 to 99 are those years (Date.UTC would read them as 1900 to 1999). */
 function utcDay(year: number, month: number, day: number): Date {

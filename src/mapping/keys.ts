@@ -56,7 +56,7 @@ export function keyString(root: string, key: readonly unknown[]): string {
  * string's characters, a number's digits, an ancestor key's JSON), summed over the parts of a
  * composite key. The `keyBytes` limit bounds it (src/config/limits.ts).
  */
-export function keyByteLength(key: readonly unknown[]): number {
+function keyByteLength(key: readonly unknown[]): number {
   let bytes = 0;
   for (const part of key) {
     const text = typeof part === "string" ? part : String(part);

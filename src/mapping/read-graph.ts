@@ -39,7 +39,7 @@ export interface Graph {
   errors: FieldError[];
 }
 
-export const MAX_NESTING = 64;
+const MAX_NESTING = 64;
 
 function describe(json: unknown): string {
   return json === null ? "null" : Array.isArray(json) ? "an array" : json instanceof JsonNumber ? "number" : typeof json;

@@ -29,7 +29,7 @@ function keyColumnDecimals(meta: ClassMeta): boolean[] {
 }
 
 /** The column types of a class hierarchy's key columns. */
-export function keyColumnTypes(model: Model, meta: ClassMeta): SqlType[] {
+function keyColumnTypes(model: Model, meta: ClassMeta): SqlType[] {
   const id = meta.identity;
   if (id.kind === "datastore") return [id.generation.kind === "sequence" ? "INTEGER" : "TEXT"];
   return id.fields.map((f) => {

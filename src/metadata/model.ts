@@ -154,11 +154,6 @@ export function subtree(model: Model, name: string): ClassMeta[] {
   return out;
 }
 
-/** The key field names of a class (application identity), or `["_id"]` for datastore identity. */
-export function keyFieldNames(meta: ClassMeta): readonly string[] {
-  return meta.identity.kind === "datastore" ? ["_id"] : meta.identity.fields;
-}
-
 export function isAncestor(model: Model, ancestor: string, name: string): boolean {
   for (let c: string | undefined = name; c; c = model.classes.get(c)?.superclass) if (c === ancestor) return true;
   return false;

@@ -34,7 +34,7 @@ export type { ColumnCheck } from "./embedded-connection.ts";
 /** The longest a read may hold the thread that answers requests before it moves to the pool. */
 export const MAIN_LANE_MS = 10;
 /** Reader connections of a file (reads that run at once, beside the main connection). */
-export const DEFAULT_READERS = 2;
+const DEFAULT_READERS = 2;
 /** SQL texts remembered as long reads. */
 const LONG_READS_LIMIT = 2000;
 /**

@@ -64,7 +64,7 @@ export function bindQuery(model: Model, source: SQuery, params = new ParamCollec
   return { scope, query: scope.query };
 }
 
-export function declareParameters(scope: Scope, decls: readonly Declaration[]): void {
+function declareParameters(scope: Scope, decls: readonly Declaration[]): void {
   for (const d of decls) {
     if (scope.declaredParams.has(d.name)) fail(`parameter "${d.name}" is declared twice`, d.pos);
     const type = declaredType(scope, d.typeName, d.pos);
@@ -73,7 +73,7 @@ export function declareParameters(scope: Scope, decls: readonly Declaration[]): 
   }
 }
 
-export function declareVariables(scope: Scope, decls: readonly Declaration[]): void {
+function declareVariables(scope: Scope, decls: readonly Declaration[]): void {
   for (const d of decls) {
     if (scope.variables.has(d.name)) fail(`variable "${d.name}" is declared twice`, d.pos);
     const binding: Binding = { name: d.name, type: declaredType(scope, d.typeName, d.pos), pos: d.pos };

@@ -262,7 +262,7 @@ function bindBinary(scope: Scope, e: Extract<SExpr, { type: "Binary" }>): QExpr 
   }
 }
 
-export function bindCast(scope: Scope, typeName: string, operand: QExpr, pos: Pos): QExpr {
+function bindCast(scope: Scope, typeName: string, operand: QExpr, pos: Pos): QExpr {
   const target = declaredType(scope, typeName, pos);
   if (target.kind === "entity") {
     if (operand.type.kind !== "entity" && operand.type.kind !== "unknown") fail(`cannot cast ${describeType(operand.type)} to ${typeName}`, pos);

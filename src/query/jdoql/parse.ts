@@ -4,9 +4,7 @@
  */
 import * as parser from "../generated/jdoql-parser.js";
 import { END, type Expectation, QuerySyntaxError, describeExpectations, summarise, tokenAt } from "../shared/syntax-errors.ts";
-import type { Pos, SExpr, SStatement } from "./syntax.ts";
-
-export type JdoqlPosition = Pos;
+import type { SExpr, SStatement } from "./syntax.ts";
 
 export class JdoqlSyntaxError extends QuerySyntaxError {
   override readonly name = "JdoqlSyntaxError";

@@ -34,7 +34,7 @@ function asProjection(q: QQuery): QQuery {
   return { ...q, result: [{ expr: node({ kind: "binding", binding: q.candidate, type: q.candidate.type }, q.candidate.pos), alias: q.candidate.name }], shape: "value" };
 }
 
-export function bindSelect(model: Model, source: JSelectQuery, params: ParamCollector, outer?: JScope): QQuery {
+function bindSelect(model: Model, source: JSelectQuery, params: ParamCollector, outer?: JScope): QQuery {
   const scope = declareFrom(model, source.from, params, outer);
   const q = scope.query;
   if (source.where) q.where = bindJpqlExpr(scope, source.where);

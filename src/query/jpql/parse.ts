@@ -4,9 +4,7 @@
  */
 import * as parser from "../generated/jpql-parser.js";
 import { END, type Expectation, QuerySyntaxError, describeExpectations, summarise, tokenAt } from "../shared/syntax-errors.ts";
-import type { JParam, JStatement, Pos } from "./syntax.ts";
-
-export type JpqlPosition = Pos;
+import type { JParam, JStatement } from "./syntax.ts";
 
 export class JpqlSyntaxError extends QuerySyntaxError {
   override readonly name = "JpqlSyntaxError";

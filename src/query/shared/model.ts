@@ -181,13 +181,6 @@ export interface ParamSpec {
   pos: Pos;
 }
 
-export interface CompiledQueryModel {
-  query: QQuery;
-  params: ParamSpec[];
-  /** Named (`:name`, declared) or positional (`?1`, implicit by order): never both. */
-  paramStyle: "named" | "positional" | "none";
-}
-
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** Builds a query-model node at a position. */

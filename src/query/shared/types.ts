@@ -10,7 +10,7 @@ export const DOUBLE: QType = { kind: "number", numeric: "double" };
 export const NULL: QType = { kind: "null" };
 export const UNKNOWN: QType = { kind: "unknown" };
 
-export function valueQType(model: Model, t: ValueType, ordinal: boolean): QType {
+function valueQType(model: Model, t: ValueType, ordinal: boolean): QType {
   switch (t.kind) {
     case "enum":
       return { kind: "enum", type: t, ordinal };
@@ -68,7 +68,6 @@ export function promote(a: NumericKind, b: NumericKind): NumericKind {
 
 export const isIntegral = (n: NumericKind) => n === "byte" || n === "short" || n === "int" || n === "long" || n === "biginteger";
 export const isNumber = (t: QType) => t.kind === "number" || (t.kind === "string" && t.char === true);
-export const isStringLike = (t: QType) => t.kind === "string" || t.kind === "unknown" || t.kind === "null";
 
 export function describeType(t: QType): string {
   switch (t.kind) {

@@ -45,7 +45,7 @@ function dependsOnRows(e: QExpr): boolean {
 }
 
 /** A structural key for an expression (positions left out), to compare grouping expressions. */
-export function fingerprint(e: QExpr): string {
+function fingerprint(e: QExpr): string {
   return JSON.stringify(e, (k, v) =>
     k === "pos" || k === "type" || k === "owner" ? undefined : k === "field" ? `${v.declaringClass}.${v.name}` : k === "binding" ? v.name : k === "query" ? "subquery" : typeof v === "bigint" ? `${v}n` : v,
   );

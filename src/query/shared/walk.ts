@@ -26,6 +26,6 @@ export function forEachChild(e: QExpr, visit: (x: QExpr) => void): void {
   childrenOf(e).forEach(visit);
 }
 
-export function queryExpressions(q: QQuery): QExpr[] {
+function queryExpressions(q: QQuery): QExpr[] {
   return [q.where, q.having, q.candidate.source, ...(q.result ?? []).map((r) => r.expr), ...q.groupBy, ...q.orderBy.map((o) => o.expr), q.range?.from, q.range?.to].filter((x): x is QExpr => !!x);
 }
