@@ -66,8 +66,40 @@ test("the mapped-by reference writes and reads the join table; navigating it is 
   assert.match(nav.body.detail, /navigation through occupant .* is not supported/);
 });
 
+test("the reference itself writes its join table: set, moved, cleared", async () => {
+  const created = await h.post("/jr.Player", { id: 12, team: { id: 1 } });
+  assert.equal(created.status, 201, created.text);
+  assert.deepEqual((await h.get("/jr.Player/12?fetchGroup=all")).body.team, { class: "jr.Team", id: 1, players: [{ class: "jr.Player", id: 12 }] });
+  assert.deepEqual(await h.sql("SELECT PLAYER, team_id FROM PLAYER_TEAM WHERE PLAYER = 12"), [[12, 1]]);
+  assert.deepEqual((await h.get("/jr.Team/1?fetchGroup=all")).body.players, [{ class: "jr.Player", id: 12, team: { class: "jr.Team", id: 1 } }]);
+  const moved = await h.put("/jr.Player/12", { team: { id: 2 } });
+  assert.equal(moved.status, 200, moved.text);
+  assert.deepEqual(await h.sql("SELECT PLAYER, team_id FROM PLAYER_TEAM WHERE PLAYER = 12"), [[12, 2]]);
+  assert.deepEqual((await h.get("/jr.Player/12?fetchGroup=all")).body.team, { class: "jr.Team", id: 2, players: [{ class: "jr.Player", id: 10 }, { class: "jr.Player", id: 12 }] });
+  assert.deepEqual((await h.put("/jr.Player/12", { team: null })).body.team, null);
+  assert.deepEqual(await h.sql("SELECT * FROM PLAYER_TEAM WHERE PLAYER = 12"), []);
+  // A write that leaves the reference out leaves its link.
+  assert.equal((await h.put("/jr.Player/10", {})).status, 200);
+  assert.deepEqual(await h.sql("SELECT PLAYER, team_id FROM PLAYER_TEAM"), [[10, 2]]);
+});
+
+test("the mapped-by collection takes an element from its previous owner: a reference holds one", async () => {
+  const r = await h.put("/jr.Team/1", { players: [{ id: 10 }] });
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual(await h.sql("SELECT PLAYER, team_id FROM PLAYER_TEAM"), [[10, 1]]);
+  assert.deepEqual((await h.get("/jr.Team/2?fetchGroup=all")).body.players, []);
+});
+
+test("a one-to-one reference in a join table is written from its owning side", async () => {
+  const r = await h.post("/jr.Clerk", { id: 6, desk: { id: 1 } });
+  assert.equal(r.status, 201, r.text);
+  assert.deepEqual(await h.sql("SELECT CLERK, desk_id FROM CLERK_DESK WHERE CLERK = 6"), [[6, 1]]);
+  assert.equal((await h.put("/jr.Clerk/6", { desk: null })).status, 200);
+  assert.deepEqual(await h.sql("SELECT * FROM CLERK_DESK WHERE CLERK = 6"), []);
+});
+
 test("deleting either side removes its join-table rows", async () => {
-  assert.equal((await h.del("/jr.Team/2")).status, 204);
+  assert.equal((await h.del("/jr.Team/1")).status, 204);
   assert.deepEqual(await h.sql("SELECT * FROM PLAYER_TEAM"), []);
   assert.equal((await h.del("/jr.Desk/1")).status, 204);
   assert.deepEqual(await h.sql("SELECT * FROM CLERK_DESK"), []);

@@ -32,12 +32,13 @@ export type RelationStorage =
   /**
    * Rows of a join table, seen from the field's side: `ownerColumns` name the field's object,
    * `elementColumns` the related objects, read in `order` (the position column of an owning list,
-   * else the related key). `inverse`: the field is the mapped-by side; `links` is the table as
-   * the owning side declares it (what a write inserts).
+   * else the related key). `inverse`: the field is the mapped-by side of `owning` (itself when
+   * not); `links` is the table as the owning side declares it (what a write inserts).
    */
   | {
       kind: "join-table";
       inverse: boolean;
+      owning: FieldMeta;
       table: string;
       ownerColumns: readonly string[];
       elementColumns: readonly string[];
@@ -72,7 +73,7 @@ function describe(model: Model, field: FieldMeta): RelationStorage {
     case "fk-owner":
       return { kind: "owner-fk", columns: field.fkColumns! };
     case "join-table":
-      return joinTable(s, false);
+      return joinTable(s, field, false);
     case "fk-inverse":
     case "join-inverse": {
       const target = classOf(model, rel.target);
@@ -80,18 +81,18 @@ function describe(model: Model, field: FieldMeta): RelationStorage {
       const o = owning?.relation?.storage;
       if (o?.kind === "fk-owner") return { kind: "target-fk", owning: owning!, columns: owning!.fkColumns!, tables: tablesHolding(model, target, owning!.name) };
       // The owning side keeps a join table (a collection's, or a to-one's given a join table).
-      if (o?.kind === "join-table") return joinTable(o, true);
+      if (o?.kind === "join-table") return joinTable(o, owning!, true);
       throw new Error(`internal: ${field.declaringClass}.${field.name} is mapped by ${rel.target}.${s.targetField}, which owns no storage`);
     }
   }
 }
 
-function joinTable(links: JoinTable, inverse: boolean): JoinTableStorage {
+function joinTable(links: JoinTable, owning: FieldMeta, inverse: boolean): JoinTableStorage {
   if (inverse) {
-    return { kind: "join-table", inverse, table: links.table, ownerColumns: links.elementColumns, elementColumns: links.ownerColumns, order: links.ownerColumns, links };
+    return { kind: "join-table", inverse, owning, table: links.table, ownerColumns: links.elementColumns, elementColumns: links.ownerColumns, order: links.ownerColumns, links };
   }
   const order = links.orderColumn ? [links.orderColumn] : links.elementColumns;
-  return { kind: "join-table", inverse, table: links.table, ownerColumns: links.ownerColumns, elementColumns: links.elementColumns, order, links };
+  return { kind: "join-table", inverse, owning, table: links.table, ownerColumns: links.ownerColumns, elementColumns: links.elementColumns, order, links };
 }
 
 /** The first class of `meta`'s subtree that has a field `name`. */

@@ -17,7 +17,7 @@ import type { Compiled } from "../store/sql.ts";
 import { NUL_CHAR } from "../json/values.ts";
 import { type JoinTable, type RelationStorage, relationStorage } from "../mapping/relation-storage.ts";
 import { STATEMENT_SHAPE_LIMIT, STATEMENT_SHAPE_WEIGHT, processCache } from "../cache/bounded-cache.ts";
-import { type At, type VersionSteps, clearReference } from "./version-steps.ts";
+import { type At, type VersionSteps, clearReference, jsonKeys } from "./version-steps.ts";
 import { WriteSteps, holdingTables } from "./write-steps.ts";
 
 /** A node after resolution: created, or an existing object (with its runtime class). */
@@ -204,8 +204,13 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
       } else if (s.kind === "join-table") {
         // An update writes the links anew: in list order from the owning side, appended from the other.
         if (w.mode === "update") extra.push(deleteLinks(s.table, s.ownerColumns, w.key));
-        if (s.inverse) for (const e of elements) extra.push(joinRow(s.links, keyOf(e), w.key, undefined));
-        else elements.forEach((e, i) => extra.push(joinRow(s.links, w.key, keyOf(e), i)));
+        if (!s.inverse) elements.forEach((e, i) => extra.push(joinRow(s.links, w.key, keyOf(e), i)));
+        else {
+          // A reference (the owning side a to-one) holds one link: existing elements leave their previous owners.
+          const existing = elements.filter((e) => byNode.get(e)!.mode === "update").map(keyOf);
+          if (s.owning.type.kind !== "collection" && existing.length) extra.push(unlinkAll(s.table, s.elementColumns, existing));
+          for (const e of elements) extra.push(joinRow(s.links, keyOf(e), w.key, undefined));
+        }
       }
     }
   }
@@ -223,7 +228,15 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
     for (const [f, owner] of assigned.get(w.node) ?? []) refs.set(f, owner);
     for (const [fieldName, target] of refs) {
       const field = w.meta.fields.get(fieldName)!;
-      if (relationStorage(model, field).kind === "owner-fk") steps.relation(w, field, target ? [keyOf(target)] : []);
+      const s = relationStorage(model, field);
+      if (s.kind === "owner-fk") steps.relation(w, field, target ? [keyOf(target)] : []);
+      else if (s.kind === "join-table" && !s.inverse) {
+        // A reference kept in a join table: its one link row is written anew (rowValues writes foreign keys).
+        steps.relation(w, field, target ? [keyOf(target)] : []);
+        changed.add(w);
+        if (w.mode === "update") extra.push(deleteLinks(s.table, s.ownerColumns, w.key));
+        if (target) extra.push(joinRow(s.links, w.key, keyOf(target), 0));
+      }
     }
     const rows = rowValues(model, w, refs, keyOf);
     if (w.mode === "create") {
@@ -299,6 +312,12 @@ function defaultValue(field: FieldMeta): unknown {
 /** The link rows of a join table that name `owner` (in `columns`) go: an update writes them anew. */
 function deleteLinks(table: string, columns: readonly string[], owner: Slot[]): Statement {
   return shaped(`unlink|${table}|${columns.join(",")}`, owner, (slot) => sql`DELETE FROM ${ident(table)} WHERE ${keyEquals(columns, range(slot, 0, owner.length))}`);
+}
+
+/** The link rows of a join table that name any of `keys` (existing objects', given as values) go: one statement, one JSON value. */
+function unlinkAll(table: string, columns: readonly string[], keys: readonly Slot[][]): Statement {
+  const values = JSON.stringify(keys.map((k) => k.map((s) => (s as { value: unknown }).value)));
+  return shaped(`unlink-all|${table}|${columns.join(",")}`, [value(values)], (slot) => sql`DELETE FROM ${ident(table)} WHERE ${tuple(columns.map((c) => ident(c)))} IN (${jsonKeys(columns.length, slot(0))})`);
 }
 
 /** A link row, in the table as its owning side declares it (`index`: the position in an owning list). */
