@@ -104,3 +104,19 @@ test("deleting either side removes its join-table rows", async () => {
   assert.equal((await h.del("/jr.Desk/1")).status, 204);
   assert.deepEqual(await h.sql("SELECT * FROM CLERK_DESK"), []);
 });
+
+test("versions: the other side steps when a reference in a join table changes, from either side", async () => {
+  const versioned = MODEL.replace(/<class name="(Team|Player)" identity-type="application">/g, '$&<version strategy="version-number" column="VERSION"/>');
+  const v = await startHarness({ metadata: [{ source: "jr.jdo", text: versioned }] });
+  try {
+    for (const [path, id] of [["/jr.Team", 1], ["/jr.Team", 2], ["/jr.Player", 10]] as const) assert.equal((await v.post(path, { id })).status, 201);
+    const versions = async () => [(await v.get("/jr.Team/1")).body._version, (await v.get("/jr.Team/2")).body._version, (await v.get("/jr.Player/10")).body._version];
+    assert.equal((await v.put("/jr.Player/10", { team: { id: 2 } })).status, 200);
+    assert.deepEqual(await versions(), [1, 2, 2]);
+    // Team 1 takes the player: team 2 loses it, the player's reference changes.
+    assert.equal((await v.put("/jr.Team/1", { players: [{ id: 10 }] })).status, 200);
+    assert.deepEqual(await versions(), [2, 3, 3]);
+  } finally {
+    v.close();
+  }
+});

@@ -208,7 +208,11 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
         else {
           // A reference (the owning side a to-one) holds one link: existing elements leave their previous owners.
           const existing = elements.filter((e) => byNode.get(e)!.mode === "update").map(keyOf);
-          if (s.owning.type.kind !== "collection" && existing.length) extra.push(unlinkAll(s.table, s.elementColumns, existing));
+          if (s.owning.type.kind !== "collection" && existing.length) {
+            extra.push(unlinkAll(s.table, s.elementColumns, existing));
+            // Their previous owners lose them: they step as when the reference itself is written.
+            for (const e of elements) if (byNode.get(e)!.mode === "update") steps.relation(byNode.get(e)!, s.owning, [w.key]);
+          }
           for (const e of elements) extra.push(joinRow(s.links, keyOf(e), w.key, undefined));
         }
       }
