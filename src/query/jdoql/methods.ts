@@ -6,7 +6,7 @@
 import { fail } from "../shared/errors.ts";
 import { type FnName, type Pos, type QExpr, type QType, node } from "../shared/model.ts";
 import { BOOLEAN, DOUBLE, INT, STRING, describeType, hasPart } from "../shared/types.ts";
-import { type Scope, bindExpr, retypeParam } from "./bind.ts";
+import { type Scope, retypeParam } from "./scope.ts";
 import type { SExpr } from "./syntax.ts";
 
 
@@ -18,7 +18,7 @@ function arity(call: Call, ...allowed: number[]): void {
 
 function args(scope: Scope, call: Call, types: QType[]): QExpr[] {
   return call.args.map((a, i) => {
-    const bound = bindExpr(scope, a, types[i]);
+    const bound = scope.binders.expr(scope, a, types[i]);
     const want = types[i];
     const typed = bound.kind === "param" && bound.type.kind === "unknown" && want ? retypeParam(scope, bound, want) : bound;
     if (want && !accepts(want, typed.type)) fail(`argument ${i + 1} of ${call.name} must be ${describeType(want)}, not ${describeType(typed.type)}`, a.pos);
@@ -57,7 +57,7 @@ export function bindCall(scope: Scope, call: Call): QExpr {
   const receiverName = staticName(call.object);
   if (receiverName && STATIC_RECEIVERS.has(receiverName) && !scope.variables.has(receiverName)) return bindStatic(scope, receiverName, call);
   if (!call.object) fail(`unknown method ${call.name}(): JDOQL has no functions besides aggregates and the methods of values`, call.pos);
-  const receiver = bindExpr(scope, call.object);
+  const receiver = scope.binders.expr(scope, call.object);
   const t = receiver.type;
   const pos = call.pos;
 
@@ -121,7 +121,7 @@ export function bindCall(scope: Scope, call: Call): QExpr {
     switch (call.name) {
       case "contains": {
         arity(call, 1);
-        const element = bindExpr(scope, call.args[0]!, t.kind === "collection" ? t.element : undefined);
+        const element = scope.binders.expr(scope, call.args[0]!, t.kind === "collection" ? t.element : undefined);
         const elementType = t.kind === "collection" ? t.element : element.type;
         // A collection parameter takes its element type from what it is asked to contain.
         const untypedElements = t.kind === "unknown" || (t.kind === "collection" && t.element.kind === "unknown");
@@ -226,7 +226,7 @@ function bindStatic(scope: Scope, receiver: string, call: Call): QExpr {
   const pos = call.pos;
   if (receiver.endsWith("JDOHelper")) {
     arity(call, 1);
-    const operand = bindExpr(scope, call.args[0]!);
+    const operand = scope.binders.expr(scope, call.args[0]!);
     if (operand.type.kind !== "entity") fail(`JDOHelper.${call.name} needs a persistent object`, call.args[0]!.pos);
     if (call.name === "getObjectId") return node({ kind: "objectId", operand, type: operand.type }, pos);
     if (call.name === "getVersion") return node({ kind: "version", operand, type: { kind: "number", numeric: "long" } }, pos);

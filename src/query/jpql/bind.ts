@@ -8,18 +8,15 @@
 import { type ClassMeta, type Model, isAncestor } from "../../metadata/model.ts";
 import { fail } from "../shared/errors.ts";
 import { type Binding, type Pos, type QExpr, type QQuery, type QType, node } from "../shared/model.ts";
-import { ParamCollector } from "../jdoql/bind.ts";
+import { ParamCollector } from "../shared/param-collector.ts";
 import { checkAggregatePlacement, checkGrouping, containsAggregate } from "../shared/validate.ts";
 import { childrenOf } from "../shared/walk.ts";
-import { type JScope, bindJpqlExpr, lookupVariable } from "./expressions.ts";
+import { bindJpqlExpr } from "./expressions.ts";
+import { entityNamed } from "./names.ts";
+import { type Binders, type JScope, lookupVariable } from "./scope.ts";
 import type { JFromItem, JSelectQuery, JSelectStatement } from "./syntax.ts";
 
-/** An entity by JPQL entity name (the simple name unless renamed) or, as DataNucleus allows, its class name. */
-export function entityNamed(model: Model, name: string, pos: Pos): ClassMeta {
-  const byName = [...model.classes.values()].find((c) => !c.embeddedOnly && (c.entityName === name || c.name === name));
-  if (!byName) fail(`unknown entity "${name}" (entity names are case-sensitive)`, pos);
-  return byName;
-}
+const BINDERS: Binders = { subquery: (outer, source) => bindSelect(outer.model, source, outer.params, outer) };
 
 export function bindJpql(model: Model, statement: JSelectStatement, params = new ParamCollector()): QQuery {
   if (statement.type !== "SetOperation") return bindSelect(model, statement, params);
@@ -59,7 +56,7 @@ function declareFrom(model: Model, from: readonly JFromItem[], params: ParamColl
   if (!first) fail("FROM needs at least one declaration");
   let candidateMeta: ClassMeta;
   let candidateSource: QExpr | undefined;
-  const scope: JScope = { model, params, outer, variables: new Map(), resultVariables: new Map(), query: undefined! };
+  const scope: JScope = { model, params, outer, variables: new Map(), resultVariables: new Map(), query: undefined!, binders: BINDERS };
   if (first.kind === "range") candidateMeta = entityNamed(model, first.entity, first.pos);
   else {
     if (!outer) fail("a query's first FROM declaration names an entity", first.pos);

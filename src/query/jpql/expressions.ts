@@ -3,33 +3,15 @@
  * their use, JPQL's predicates (LIKE, BETWEEN, IN, MEMBER OF, IS EMPTY, EXISTS, ALL/ANY/SOME) and
  * functions, with 1-based positions converted to the model's 0-based ones.
  */
-import { type ClassMeta, type Model, isAncestor } from "../../metadata/model.ts";
+import { type ClassMeta, isAncestor } from "../../metadata/model.ts";
 import { fail } from "../shared/errors.ts";
-import type { ParamCollector } from "../jdoql/bind.ts";
-import { type Binding, type FnName, type Pos, type QExpr, type QQuery, type QType, node } from "../shared/model.ts";
+import { type FnName, type Pos, type QExpr, type QType, node } from "../shared/model.ts";
 import { fieldExpr } from "../shared/navigate.ts";
 import { numberOfText } from "../sql/number-text.ts";
 import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, hasPart, isIntegral, isNumber, longValue, orderable, promote } from "../shared/types.ts";
-import { bindSelect, entityNamed } from "./bind.ts";
+import { entityNamed } from "./names.ts";
+import { type JScope, lookupVariable } from "./scope.ts";
 import type { JExpr, JPathExpr } from "./syntax.ts";
-
-export interface JScope {
-  model: Model;
-  params: ParamCollector;
-  outer?: JScope;
-  query: QQuery;
-  /** Identification variables by lower-cased name (JPQL variables are case-insensitive). */
-  variables: Map<string, Binding>;
-  resultVariables: Map<string, QExpr>;
-}
-
-export function lookupVariable(scope: JScope, name: string): Binding | undefined {
-  for (let s: JScope | undefined = scope; s; s = s.outer) {
-    const b = s.variables.get(name.toLowerCase());
-    if (b) return b;
-  }
-  return undefined;
-}
 
 const lit = (value: unknown, type: QType, pos: Pos) => node({ kind: "literal", value, type }, pos);
 const ONE = (pos: Pos) => lit(1, INT, pos);
@@ -125,14 +107,14 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       return e.not ? node({ kind: "not", operand: test, type: BOOLEAN }, pos) : test;
     }
     case "Exists": {
-      const query = bindSelect(scope.model, e.subquery.query, scope.params, scope);
+      const query = scope.binders.subquery(scope, e.subquery.query);
       const test = node({ kind: "exists", query, type: BOOLEAN }, pos);
       return e.not ? node({ kind: "not", operand: test, type: BOOLEAN }, pos) : test;
     }
     case "Quantified":
       return fail("ALL, ANY and SOME go on the right of a comparison", pos);
     case "Subquery": {
-      const query = bindSelect(scope.model, e.query, scope.params, scope);
+      const query = scope.binders.subquery(scope, e.query);
       if (!query.result || query.result.length !== 1) fail("a subquery selects one expression", pos);
       return node({ kind: "subquery", query, type: query.result[0]!.expr.type }, pos);
     }
@@ -295,7 +277,7 @@ function compare(scope: JScope, op: "=" | "<>" | "<" | "<=" | ">" | ">=", left: 
 
 /** `x op ALL (sub)` = no row of sub fails it; `x op ANY|SOME (sub)` = some row satisfies it. */
 function quantified(scope: JScope, op: "=" | "<>" | "<" | "<=" | ">" | ">=", left: QExpr, sub: import("./syntax.ts").JSelectQuery, quantifier: "ALL" | "ANY" | "SOME", pos: Pos): QExpr {
-  const query = bindSelect(scope.model, sub, scope.params, scope);
+  const query = scope.binders.subquery(scope, sub);
   const item = query.result?.[0]?.expr ?? fail("the subquery must select one expression", pos);
   const test = compare(scope, op, left, item, pos);
   query.where = quantifier === "ALL" ? and(query.where, node({ kind: "not", operand: test, type: BOOLEAN }, pos)) : and(query.where, test);

@@ -6,7 +6,7 @@
  * decided by the front end, never a second code path in the generator.
  */
 import type { ClassMeta, FieldMeta, ValueType } from "../../metadata/model.ts";
-import type { Pos } from "../jdoql/syntax.ts";
+import type { Pos } from "./pos.ts";
 
 export type { Pos };
 

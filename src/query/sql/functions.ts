@@ -101,7 +101,7 @@ function javaSubstring(s: SQL, begin: SQL, end?: SQL): SQL {
 function roundTo(n: SQL, places: SQL, placesExpr: QExpr): SQL {
   const tens = (v: SQL, p: SQL) => sql`(CASE WHEN ${p} < -308 THEN 0.0 ELSE round(${v} / power(10, -${p})) * power(10, -${p}) END)`;
   if (placesExpr.kind === "literal" && typeof placesExpr.value === "number") return placesExpr.value >= 0 ? sql`round(${n}, ${places})` : tens(n, places);
-  return computedOnce([n, places], ([v, p]) => sql`(CASE WHEN ${p} >= 0 THEN round(${v}, ${p}) ELSE ${tens(v, p)} END)`);
+  return computedOnce([n, places], ([v, p]) => sql`(CASE WHEN ${p!} >= 0 THEN round(${v!}, ${p!}) ELSE ${tens(v!, p!)} END)`);
 }
 
 function enumOrdinal(v: SQL, e: QExpr): SQL {
