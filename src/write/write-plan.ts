@@ -206,13 +206,11 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
         if (w.mode === "update") extra.push(deleteLinks(s.table, s.ownerColumns, w.key));
         if (!s.inverse) elements.forEach((e, i) => extra.push(joinRow(s.links, w.key, keyOf(e), i)));
         else {
-          // A reference (the owning side a to-one) holds one link: existing elements leave their previous owners.
-          const existing = elements.filter((e) => byNode.get(e)!.mode === "update").map(keyOf);
-          if (s.owning.type.kind !== "collection" && existing.length) {
-            extra.push(unlinkAll(s.table, s.elementColumns, existing));
-            // Their previous owners lose them: they step as when the reference itself is written.
-            for (const e of elements) if (byNode.get(e)!.mode === "update") steps.relation(byNode.get(e)!, s.owning, [w.key]);
-          }
+          // A reference (the owning side a to-one) holds one link: existing elements leave their
+          // previous owners, which step as when the reference itself is written.
+          const taken = s.owning.type.kind === "collection" ? [] : elements.map((e) => byNode.get(e)!).filter((e) => e.mode === "update");
+          if (taken.length) extra.push(unlinkAll(s.table, s.elementColumns, taken.map((e) => e.key)));
+          for (const e of taken) steps.relation(e, s.owning, [w.key]);
           for (const e of elements) extra.push(joinRow(s.links, keyOf(e), w.key, undefined));
         }
       }
