@@ -7,6 +7,7 @@
  * the other's superclass, is an error at the later object (one object cannot be two things).
  */
 import { keyClassProblem, keyFieldColumns, keyLengthProblem, keyString } from "./keys.ts";
+import { relationStorage } from "./relation-storage.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
 import { JsonNumber, parseJson, stringify } from "../json/exact.ts";
 import { isWholeNumber } from "../json/sql-values.ts";
@@ -118,15 +119,15 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown, keyB
         if (!Array.isArray(value)) return void errors.push({ path: at, message: `expected an array of ${target.name} objects, got ${describe(value)}` });
         const items = value.map((v, i) => readObject(v, target, pointer(at, i), depth + 1)).filter((n): n is GraphNode => !!n);
         // A List in a join table may hold an object twice; anywhere else an object is there once.
-        const keepsDuplicates = (type.collection === "list" || type.collection === "array") && field.relation.storage.kind === "join-table";
+        const keepsDuplicates = (type.collection === "list" || type.collection === "array") && isOwningJoinTable(model, field);
         node.many.set(field.name, keepsDuplicates ? items : [...new Set(items)]);
       } else if (value === null) {
-        if (storedByOthers(field)) node.many.set(field.name, []);
+        if (storedByOthers(model, field)) node.many.set(field.name, []);
         else node.refs.set(field.name, null);
       } else {
         const child = readObject(value, target, at, depth + 1);
         if (!child) return;
-        if (storedByOthers(field)) node.many.set(field.name, [child]);
+        if (storedByOthers(model, field)) node.many.set(field.name, [child]);
         else node.refs.set(field.name, child);
       }
       return;
@@ -191,12 +192,17 @@ function keySpace(model: Model, meta: ClassMeta): string {
 }
 
 /**
- * A to-one field whose storage is the other side's (an inverse foreign key, or the other side's
- * join table) is written like a one-element collection of that other side.
+ * A to-one field whose storage is the other side's (a foreign key in the related object's row, or
+ * the other side's join table) is written like a one-element collection of that other side.
  */
-function storedByOthers(field: FieldMeta): boolean {
-  const kind = field.relation?.storage.kind;
-  return kind === "fk-inverse" || kind === "join-inverse";
+function storedByOthers(model: Model, field: FieldMeta): boolean {
+  const s = relationStorage(model, field);
+  return s.kind === "target-fk" || (s.kind === "join-table" && s.inverse);
+}
+
+function isOwningJoinTable(model: Model, field: FieldMeta): boolean {
+  const s = relationStorage(model, field);
+  return s.kind === "join-table" && !s.inverse;
 }
 
 function placeholder(meta: ClassMeta): GraphNode {

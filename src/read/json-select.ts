@@ -29,13 +29,14 @@
  * objects).
  */
 import { keyFieldColumns } from "../mapping/keys.ts";
+import { type RelationStorage, ownerFkColumns, relationStorage } from "../mapping/relation-storage.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
 import { NotInSql, type Piece, concat, exactIntegerSql, integerJson, isWholeNumber, keyJson, pipes, storedFieldJson } from "../json/sql-values.ts";
 import { PARSER_BUDGET, parserNesting } from "../store/parser-nesting.ts";
 import { type Compiled, type SQL, compile, ident, join, literal, qualified, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
 import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
-import { type RootSelector, findInSubtree, owningJoinTable, rootKeys } from "./read-plan.ts";
+import { type RootSelector, rootKeys } from "./read-plan.ts";
 import { type GroupLayout, alias, discriminatorFilter, fromClause, groupsOf, keyRefs, primaryOf } from "./row-layout.ts";
 
 /**
@@ -271,7 +272,7 @@ class Writer {
   private slot(row: Row, scope: Scope, slot: FieldSlot): Piece[] {
     const variants = new Map<string, { field: FieldMeta; owner: ClassMeta; mode: "plan" | "identity"; classes: ClassMeta[] }>();
     for (const [owner, field] of slot.byClass) {
-      const mode = planFields(owner, this.fetch).includes(field) ? "plan" : field.relation?.storage.kind === "fk-owner" ? "identity" : undefined;
+      const mode = planFields(owner, this.fetch).includes(field) ? "plan" : field.relation && relationStorage(this.model, field).kind === "owner-fk" ? "identity" : undefined;
       if (!mode) continue;
       const signature = `${mode}|${owner.fieldTables.get(field.name)}|${JSON.stringify([field.type, field.column, field.fkColumns, field.embeddedColumns, field.relation, field.enumOrdinal])}`;
       const variant = variants.get(signature);
@@ -280,7 +281,7 @@ class Writer {
     }
     const written = (v: { field: FieldMeta; owner: ClassMeta; mode: "plan" | "identity" }): Piece[] => [
       `,${JSON.stringify(slot.name)}:`,
-      ...(v.mode === "plan" ? this.field(row, scope, v.owner, v.field) : [this.reference(row, scope, v.owner, v.field, false)]),
+      ...(v.mode === "plan" ? this.field(row, scope, v.owner, v.field) : [this.reference(row, scope, v.owner, v.field, ownerFkColumns(this.model, v.field), false)]),
     ];
     const all = [...variants.values()];
     if (!all.length) return [];
@@ -304,25 +305,17 @@ class Writer {
     }
     if (field.type.kind === "map") throw new NotInSql("a map of references");
     const toMany = field.type.kind === "collection";
-    switch (rel.storage.kind) {
-      case "fk-owner":
-        return [this.reference(row, scope, owner, field, true)];
-      case "fk-inverse":
-        return this.mappedBy(row, scope, field, rel.storage.targetField, toMany);
+    const s = relationStorage(this.model, field);
+    switch (s.kind) {
+      case "owner-fk":
+        return [this.reference(row, scope, owner, field, s.columns, true)];
+      case "target-fk":
+        return this.mappedBy(row, scope, field, s, toMany);
       case "join-table": {
-        const s = rel.storage;
         const jt = this.prefix() + "l";
-        const element = s.elementColumns.map((c) => qualified(jt, c));
-        const link = { table: s.table, alias: jt, owner: s.ownerColumns.map((c) => qualified(jt, c)), element, order: s.orderColumn ? [qualified(jt, s.orderColumn)] : element };
+        const at = (columns: readonly string[]) => columns.map((c) => qualified(jt, c));
+        const link = { table: s.table, alias: jt, owner: at(s.ownerColumns), element: at(s.elementColumns), order: at(s.order) };
         return this.linked(row, scope, classOf(this.model, rel.target), link, toMany);
-      }
-      case "join-inverse": {
-        const target = classOf(this.model, rel.target);
-        const s = owningJoinTable(this.model, target, rel.storage.targetField);
-        if (!s) return [toMany ? "[]" : "null"];
-        const jt = this.prefix() + "l";
-        const related = s.ownerColumns.map((c) => qualified(jt, c));
-        return this.linked(row, scope, target, { table: s.table, alias: jt, owner: s.elementColumns.map((c) => qualified(jt, c)), element: related, order: related }, toMany);
       }
     }
   }
@@ -340,9 +333,9 @@ class Writer {
    * the path); or its identity, of its runtime class (read when the class has subclasses), of the
    * declared class when its row is missing.
    */
-  private reference(row: Row, scope: Scope, owner: ClassMeta, field: FieldMeta, inPlan: boolean): SQL {
+  private reference(row: Row, scope: Scope, owner: ClassMeta, field: FieldMeta, columns: readonly string[], inPlan: boolean): SQL {
     const target = classOf(this.model, field.relation!.target);
-    const fk = field.fkColumns!.map((c) => this.column(row, owner, field, c));
+    const fk = columns.map((c) => this.column(row, owner, field, c));
     const full = inPlan && scope.level < this.fetch.maxDepth;
     const read =
       full || subtree(this.model, target.name).length > 1
@@ -386,29 +379,27 @@ class Writer {
   }
 
   /** 1-N or 1-1 mapped-by: the related objects whose foreign key names the owner, by key. */
-  private mappedBy(row: Row, scope: Scope, field: FieldMeta, backName: string, toMany: boolean): Piece[] {
+  private mappedBy(row: Row, scope: Scope, field: FieldMeta, s: Extract<RelationStorage, { kind: "target-fk" }>, toMany: boolean): Piece[] {
     const target = classOf(this.model, field.relation!.target);
-    const back = target.fields.get(backName) ?? findInSubtree(this.model, target, backName);
+    const backName = s.owning.name;
     const ownerKey = keyRefs(row.group, row.prefix);
     const parts: SQL[] = [];
-    if (back?.fkColumns) {
-      for (const group of groupsOf(this.model, target)) {
-        const holders = group.classes.filter((c) => c.fields.get(backName)?.fkColumns);
-        if (!holders.length) continue;
-        const table = uniform(holders, (c) => c.fieldTables.get(backName)!, "a back reference in several tables");
-        if (!group.tables.includes(table)) throw new NotInSql("a back reference outside its group's tables");
-        const columns = uniform(holders, (c) => c.fields.get(backName)!.fkColumns!.join("\u0000"), "back references with different columns").split("\u0000");
-        const related: Row = { group, prefix: this.prefix() };
-        const at = alias(group.tables.indexOf(table), related.prefix);
-        const full = scope.level < this.fetch.maxDepth;
-        const from = full || table !== group.primaryTable ? fromClause(group, true, related.prefix) : primaryOf(group, related.prefix);
-        const where = sql`${tuple(columns.map((c) => qualified(at, c)))} = ${tuple(ownerKey)}${this.visibleOnly(related)}`;
-        const order = join(keyRefs(group, related.prefix));
-        const value = this.element(related, scope);
-        parts.push(
-          toMany ? this.inOrder(value, sql`${from} WHERE ${where}`, order) : sql`(SELECT ${value} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT 1)`,
-        );
-      }
+    for (const group of groupsOf(this.model, target)) {
+      const holders = group.classes.filter((c) => c.fields.get(backName)?.fkColumns);
+      if (!holders.length) continue;
+      const table = uniform(holders, (c) => c.fieldTables.get(backName)!, "a back reference in several tables");
+      if (!group.tables.includes(table)) throw new NotInSql("a back reference outside its group's tables");
+      const columns = uniform(holders, (c) => c.fields.get(backName)!.fkColumns!.join("\u0000"), "back references with different columns").split("\u0000");
+      const related: Row = { group, prefix: this.prefix() };
+      const at = alias(group.tables.indexOf(table), related.prefix);
+      const full = scope.level < this.fetch.maxDepth;
+      const from = full || table !== group.primaryTable ? fromClause(group, true, related.prefix) : primaryOf(group, related.prefix);
+      const where = sql`${tuple(columns.map((c) => qualified(at, c)))} = ${tuple(ownerKey)}${this.visibleOnly(related)}`;
+      const order = join(keyRefs(group, related.prefix));
+      const value = this.element(related, scope);
+      parts.push(
+        toMany ? this.inOrder(value, sql`${from} WHERE ${where}`, order) : sql`(SELECT ${value} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT 1)`,
+      );
     }
     return toMany ? listOf(parts) : [firstOf(parts)];
   }

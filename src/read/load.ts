@@ -124,11 +124,10 @@ function wire(edge: PlanEdge, owners: readonly LoadedObject[], byOwner: Map<stri
 /** Inverse foreign keys (1-N mapped-by, inverse 1-1): the related objects name their owner. */
 function wireInverse(node: PlanNode, atNode: Map<PlanNode, LoadedObject[]>): void {
   for (const edge of node.edges) {
-    const s = edge.field.relation!.storage;
-    if (s.kind === "fk-inverse" && edge.node) {
+    if (edge.backRef && edge.node) {
       const byOwner = new Map<string, LoadedObject[]>();
       for (const element of atNode.get(edge.node) ?? []) {
-        const fk = element.refs.get(s.targetField);
+        const fk = element.refs.get(edge.backRef.name);
         if (!fk) continue;
         const k = ownerKey(fk);
         append(byOwner, k, element);

@@ -9,6 +9,7 @@
  * its parameters.
  */
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
+import { ownerFkColumns, relationStorage, tablesHolding } from "../mapping/relation-storage.ts";
 import { type Compiled, type SQL, compile, distinctNames, ident, join, qualified, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
 import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
@@ -34,6 +35,8 @@ export interface PlanNode {
 
 export interface PlanEdge {
   field: FieldMeta;
+  /** A mapped-by field over a foreign key: the related objects' field naming their owner. */
+  backRef?: FieldMeta;
   /** The node of the related objects; absent when the stubs can be written from the owner's row alone. */
   node?: PlanNode;
 }
@@ -133,7 +136,7 @@ function addRows(model: Model, node: PlanNode, keys: SQL, steps: Step[], wholeEx
     const stub = !wantFull && (group.discriminatorColumn !== undefined || group.classes.length === 1) && (!backRef || holdsInPrimary(group, backRef));
     const filter = discriminatorFilter(group, subtree(model, node.meta.name));
     const where = wholeExtent ? filter : sql`${tuple(keyRefs(group))} IN (${keys})`;
-    const columns = stub && backRef ? distinctNames([...selectParts(group, false), ...readKey(classOf(model, backRef.relation!.target), backRef.fkColumns!.map((c) => qualified(alias(0), c)))]) : selectList(group, !stub);
+    const columns = stub && backRef ? distinctNames([...selectParts(group, false), ...readKey(classOf(model, backRef.relation!.target), ownerFkColumns(model, backRef).map((c) => qualified(alias(0), c)))]) : selectList(group, !stub);
     const query = sql`SELECT ${columns} FROM ${fromClause(group, !stub)}${where ? sql` WHERE ${where}` : sql``} ORDER BY ${join(keyRefs(group))}`;
     steps.push({ kind: "rows", node, group, compiled: compile(query), full: !stub, backRef: stub ? backRef : undefined });
   }
@@ -167,7 +170,7 @@ function relationFields(model: Model, meta: ClassMeta, fetch: FetchPlan): { fiel
       const id = `${f.declaringClass}.${f.name}`;
       const entry = seen.get(id);
       if (inPlan.has(f)) seen.set(id, { field: f, inPlan: true });
-      else if (!entry && f.relation.storage.kind === "fk-owner") seen.set(id, { field: f, inPlan: false });
+      else if (!entry && relationStorage(model, f).kind === "owner-fk") seen.set(id, { field: f, inPlan: false });
     }
   }
   return [...seen.values()];
@@ -176,16 +179,16 @@ function relationFields(model: Model, meta: ClassMeta, fetch: FetchPlan): { fiel
 function expand(model: Model, node: PlanNode, keys: SQL, fetch: FetchPlan, depth: number, steps: Step[]): void {
   for (const { field, inPlan } of relationFields(model, node.meta, fetch)) {
     const target = classOf(model, field.relation!.target);
-    const edge: PlanEdge = { field };
+    const edge: PlanEdge = { field, backRef: backReference(model, field) };
     node.edges.push(edge);
-    const storage = field.relation!.storage;
+    const storage = relationStorage(model, field);
     const frontier = node.level >= depth || !inPlan;
     // Beyond the fetch depth (or outside the plan) the related objects are identities only...
     const identitiesOnly = !inPlan || (frontier && reachesLastLevel(fetch, depth));
     // ...and those of a to-one reference come from the owner's foreign key, unless the class needs
     // reading. (At a batch's last level short of the fetch depth they are read in full: the next
     // round expands them.)
-    if (identitiesOnly && storage.kind === "fk-owner" && subtree(model, target.name).length === 1) continue;
+    if (identitiesOnly && storage.kind === "owner-fk" && subtree(model, target.name).length === 1) continue;
     const childKeys = relatedKeys(model, node.meta, field, keys);
     if (!childKeys) continue;
     const links = linkStatement(model, field, keys);
@@ -193,84 +196,41 @@ function expand(model: Model, node: PlanNode, keys: SQL, fetch: FetchPlan, depth
     const child: PlanNode = { meta: target, level: node.level + 1, edges: [] };
     edge.node = child;
     // Beyond the fetch depth, or outside the fetch plan, the related objects are only identities.
-    addRows(model, child, childKeys, steps, false, !identitiesOnly, backReference(model, field));
+    addRows(model, child, childKeys, steps, false, !identitiesOnly, edge.backRef);
     if (!frontier) expand(model, child, childKeys, fetch, depth, steps);
   }
 }
 
 /** For a 1-N mapped-by field: the related class's reference to the owner (its foreign key says whose it is). */
 function backReference(model: Model, field: FieldMeta): FieldMeta | undefined {
-  const s = field.relation!.storage;
-  if (s.kind !== "fk-inverse") return undefined;
-  const target = classOf(model, field.relation!.target);
-  const back = target.fields.get(s.targetField) ?? findInSubtree(model, target, s.targetField);
-  return back?.fkColumns ? back : undefined;
-}
-
-/** Tables holding a field among the classes of a subtree (one, except in unusual hierarchies). */
-function tablesOf(model: Model, meta: ClassMeta, fieldName: string): string[] {
-  const tables = new Set<string>();
-  for (const c of subtree(model, meta.name)) {
-    const t = c.fieldTables.get(fieldName);
-    if (t && c.fields.get(fieldName)) tables.add(t);
-  }
-  return [...tables];
+  const s = relationStorage(model, field);
+  return s.kind === "target-fk" ? s.owning : undefined;
 }
 
 const cols = (names: readonly string[]) => names.map((n) => ident(n));
 
 /** The keys of the objects related to the parent's candidates (`keys`) through `field`. */
 function relatedKeys(model: Model, owner: ClassMeta, field: FieldMeta, keys: SQL): SQL | undefined {
-  const rel = field.relation!;
-  const target = classOf(model, rel.target);
-  const s = rel.storage;
+  const target = classOf(model, field.relation!.target);
+  const s = relationStorage(model, field);
   const union = (parts: SQL[]) => (parts.length ? join(parts, sql` UNION `) : undefined);
   switch (s.kind) {
-    case "fk-owner":
-      return union(tablesOf(model, owner, field.name).map((t) => sql`SELECT ${join(cols(field.fkColumns!))} FROM ${ident(t)} WHERE ${tuple(cols(owner.keyColumns))} IN (${keys})`));
-    case "fk-inverse": {
-      const back = target.fields.get(s.targetField) ?? findInSubtree(model, target, s.targetField);
-      if (!back?.fkColumns) return undefined;
-      return union(tablesOf(model, target, s.targetField).map((t) => sql`SELECT ${join(cols(target.keyColumns))} FROM ${ident(t)} WHERE ${tuple(cols(back.fkColumns!))} IN (${keys})`));
-    }
+    case "owner-fk":
+      return union(tablesHolding(model, owner, field.name).map((t) => sql`SELECT ${join(cols(s.columns))} FROM ${ident(t)} WHERE ${tuple(cols(owner.keyColumns))} IN (${keys})`));
+    case "target-fk":
+      return union(s.tables.map((t) => sql`SELECT ${join(cols(target.keyColumns))} FROM ${ident(t)} WHERE ${tuple(cols(s.columns))} IN (${keys})`));
     case "join-table":
       return sql`SELECT ${join(cols(s.elementColumns))} FROM ${ident(s.table)} WHERE ${tuple(cols(s.ownerColumns))} IN (${keys})`;
-    case "join-inverse": {
-      const jt = owningJoinTable(model, target, s.targetField);
-      return jt && sql`SELECT ${join(cols(jt.ownerColumns))} FROM ${ident(jt.table)} WHERE ${tuple(cols(jt.elementColumns))} IN (${keys})`;
-    }
   }
 }
 
 /** For join tables: the (owner, element) pairs, which say which object holds which, in order. */
 function linkStatement(model: Model, field: FieldMeta, keys: SQL): SQL | undefined {
-  const s = field.relation!.storage;
+  const s = relationStorage(model, field);
+  if (s.kind !== "join-table") return undefined;
   const owner = classOf(model, field.declaringClass);
   const target = classOf(model, field.relation!.target);
   // The pairs are read into the loader: keys that are longs or BigIntegers read exactly.
-  const pairs = (owners: readonly string[], elements: readonly string[]) => join([...readKey(owner, cols(owners)), ...readKey(target, cols(elements))]);
-  if (s.kind === "join-table") {
-    const order = s.orderColumn ? ident(s.orderColumn) : join(cols(s.elementColumns));
-    return sql`SELECT ${pairs(s.ownerColumns, s.elementColumns)} FROM ${ident(s.table)} WHERE ${tuple(cols(s.ownerColumns))} IN (${keys}) ORDER BY ${join(cols(s.ownerColumns))}, ${order}`;
-  }
-  if (s.kind === "join-inverse") {
-    const jt = owningJoinTable(model, target, s.targetField);
-    if (!jt) return undefined;
-    return sql`SELECT ${pairs(jt.elementColumns, jt.ownerColumns)} FROM ${ident(jt.table)} WHERE ${tuple(cols(jt.elementColumns))} IN (${keys}) ORDER BY ${join(cols([...jt.elementColumns, ...jt.ownerColumns]))}`;
-  }
-  return undefined;
-}
-
-export function findInSubtree(model: Model, meta: ClassMeta, fieldName: string): FieldMeta | undefined {
-  for (const c of subtree(model, meta.name)) {
-    const f = c.fields.get(fieldName);
-    if (f) return f;
-  }
-  return undefined;
-}
-
-export function owningJoinTable(model: Model, target: ClassMeta, fieldName: string) {
-  const owning = findInSubtree(model, target, fieldName);
-  const s = owning?.relation?.storage;
-  return s?.kind === "join-table" ? s : undefined;
+  const pairs = join([...readKey(owner, cols(s.ownerColumns)), ...readKey(target, cols(s.elementColumns))]);
+  return sql`SELECT ${pairs} FROM ${ident(s.table)} WHERE ${tuple(cols(s.ownerColumns))} IN (${keys}) ORDER BY ${join(cols([...s.ownerColumns, ...s.order]))}`;
 }

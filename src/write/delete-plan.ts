@@ -7,6 +7,7 @@
  */
 import { type ClassMeta, type Model, classOf, isAncestor, subtree } from "../metadata/model.ts";
 import { guardInsert } from "../mapping/migrate.ts";
+import { relationStorage } from "../mapping/relation-storage.ts";
 import { type Compiled, type SQL, bind, compile, ident, join, sql, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import { DELETE_PLAN_LIMIT, perModelCache } from "../cache/bounded-cache.ts";
@@ -52,10 +53,10 @@ function deleteStatements(model: Model, meta: ClassMeta, keys: SQL): SQL[] {
     for (const field of c.fields.values()) {
       const rel = field.relation;
       if (!rel || field.declaringClass !== c.name) continue;
-      const s = rel.storage;
+      const s = relationStorage(model, field);
       // Join-table rows owned by a deleted object (its elements' mapped-by fields lose it), or
       // naming one as their element (their owners' collections lose it).
-      if (s.kind === "join-table") {
+      if (s.kind === "join-table" && !s.inverse) {
         if (isAncestor(model, c.name, meta.name) || isAncestor(model, meta.name, c.name)) {
           if (mirrored(model, field)) steps.keysIn(classOf(model, rel.target), "", [], closed(sql`SELECT ${cols(s.elementColumns)} FROM ${ident(s.table)} WHERE ${keyIn(s.ownerColumns)}`));
           out.push(sql`DELETE FROM ${ident(s.table)} WHERE ${keyIn(s.ownerColumns)}`);
@@ -70,17 +71,19 @@ function deleteStatements(model: Model, meta: ClassMeta, keys: SQL): SQL[] {
   for (const c of model.classes.values()) {
     for (const [name, table] of c.fieldTables) {
       const field = c.fields.get(name)!;
-      if (!field.fkColumns) continue;
-      const id = `${table}.${field.fkColumns.join(",")}`;
+      const s = field.relation && relationStorage(model, field);
+      if (s?.kind !== "owner-fk") continue;
+      const fk = s.columns;
+      const id = `${table}.${fk.join(",")}`;
       // References held by a deleted object: the objects they name lose it from their mapped-by field.
       if (subtree(model, meta.name).includes(c) && mirrored(model, field) && !released.has(`held ${id}`)) {
         released.add(`held ${id}`);
-        steps.keysIn(classOf(model, field.relation!.target), "", [], closed(sql`SELECT ${cols(field.fkColumns)} FROM ${ident(table)} WHERE ${keyIn(meta.keyColumns)}`));
+        steps.keysIn(classOf(model, field.relation!.target), "", [], closed(sql`SELECT ${cols(fk)} FROM ${ident(table)} WHERE ${keyIn(meta.keyColumns)}`));
       }
       // References to a deleted object are cleared: the objects holding them change.
       if (!inHierarchy(field.relation!.target) || released.has(id)) continue;
       released.add(id);
-      out.push(clearReference(steps, table, field.fkColumns, "", [], closed(keyIn(field.fkColumns)))(noValues));
+      out.push(clearReference(steps, table, fk, "", [], closed(keyIn(fk)))(noValues));
     }
   }
   // Subclass tables before the primary tables their key subquery reads.

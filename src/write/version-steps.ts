@@ -13,6 +13,7 @@
  * several conditions select steps once, and the number of statements does not grow with the
  * number of objects.
  */
+import { relationStorage } from "../mapping/relation-storage.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, isAncestor, subtree } from "../metadata/model.ts";
 import { type SQL, ident, join, qualified, sql, tuple } from "../store/sql.ts";
 
@@ -153,8 +154,10 @@ export function mirrored(model: Model, field: FieldMeta): boolean {
     const owner = field.declaringClass;
     known = subtree(model, classOf(model, field.relation!.target).name).some((c) =>
       [...c.fields.values()].some((f) => {
-        const s = f.relation?.storage;
-        return (s?.kind === "fk-inverse" || s?.kind === "join-inverse") && s.targetField === field.name && (isAncestor(model, f.relation!.target, owner) || isAncestor(model, owner, f.relation!.target));
+        if (!f.relation) return false;
+        const s = relationStorage(model, f);
+        const mappedBy = s.kind === "target-fk" || (s.kind === "join-table" && s.inverse);
+        return mappedBy && s.owning.name === field.name && (isAncestor(model, f.relation.target, owner) || isAncestor(model, owner, f.relation.target));
       }),
     );
     mirrors.set(field, known);

@@ -15,9 +15,9 @@ import { type SQL, bind, compile, ident, join, qualified, sql, tuple } from "../
 import type { Statement } from "../store/store.ts";
 import type { Compiled } from "../store/sql.ts";
 import { NUL_CHAR } from "../json/values.ts";
-import { findInSubtree, owningJoinTable } from "../read/read-plan.ts";
+import { type JoinTable, type RelationStorage, relationStorage } from "../mapping/relation-storage.ts";
 import { STATEMENT_SHAPE_LIMIT, STATEMENT_SHAPE_WEIGHT, processCache } from "../cache/bounded-cache.ts";
-import { type At, type VersionSteps, clearReference } from "./version-steps.ts";
+import { type At, type VersionSteps, clearReference, jsonKeys } from "./version-steps.ts";
 import { WriteSteps, holdingTables } from "./write-steps.ts";
 
 /** A node after resolution: created, or an existing object (with its runtime class). */
@@ -192,23 +192,27 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
   for (const w of writes) {
     for (const [fieldName, elements] of w.node.many) {
       const field = w.meta.fields.get(fieldName)!;
-      const s = field.relation!.storage;
-      const target = classOf(model, field.relation!.target);
+      const s = relationStorage(model, field);
       steps.relation(w, field, elements.map(keyOf));
       changed.add(w);
-      if (s.kind === "fk-inverse") {
+      if (s.kind === "target-fk") {
         for (const e of elements) {
           if (!assigned.has(e)) assigned.set(e, new Map());
-          assigned.get(e)!.set(s.targetField, w.node);
+          assigned.get(e)!.set(s.owning.name, w.node);
         }
-        if (w.mode === "update") extra.push(...releaseInverse(model, target, s.targetField, w.key, elements.map(keyOf)));
+        if (w.mode === "update") extra.push(...releaseInverse(model, classOf(model, field.relation!.target), s, w.key, elements.map(keyOf)));
       } else if (s.kind === "join-table") {
+        // An update writes the links anew: in list order from the owning side, appended from the other.
         if (w.mode === "update") extra.push(deleteLinks(s.table, s.ownerColumns, w.key));
-        elements.forEach((e, i) => extra.push(joinRow(s, w.key, keyOf(e), i)));
-      } else if (s.kind === "join-inverse") {
-        const jt = owningJoinTable(model, target, s.targetField)!;
-        if (w.mode === "update") extra.push(deleteLinks(jt.table, jt.elementColumns, w.key));
-        for (const e of elements) extra.push(joinRow(jt, keyOf(e), w.key, undefined));
+        if (!s.inverse) elements.forEach((e, i) => extra.push(joinRow(s.links, w.key, keyOf(e), i)));
+        else {
+          // A reference (the owning side a to-one) holds one link: existing elements leave their
+          // previous owners, which step as when the reference itself is written.
+          const taken = s.owning.type.kind === "collection" ? [] : elements.map((e) => byNode.get(e)!).filter((e) => e.mode === "update");
+          if (taken.length) extra.push(unlinkAll(s.table, s.elementColumns, taken.map((e) => e.key)));
+          for (const e of taken) steps.relation(e, s.owning, [w.key]);
+          for (const e of elements) extra.push(joinRow(s.links, keyOf(e), w.key, undefined));
+        }
       }
     }
   }
@@ -218,14 +222,23 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
     for (const [fieldName, target] of w.node.refs) {
       const field = w.meta.fields.get(fieldName)!;
       // One-to-one: the target leaves whichever other object held it through this field.
-      const release = target && field.relation?.kind === "one-to-one" && field.fkColumns ? releaseOneToOne(model, steps.steps, w, field, target, keyOf(target)) : undefined;
+      const s = target && field.relation?.kind === "one-to-one" ? relationStorage(model, field) : undefined;
+      const release = s?.kind === "owner-fk" ? releaseOneToOne(model, steps.steps, w, field, s.columns, target!, keyOf(target!)) : undefined;
       if (release) extra.push(release);
     }
     const refs = new Map<string, GraphNode | null>(w.node.refs);
     for (const [f, owner] of assigned.get(w.node) ?? []) refs.set(f, owner);
     for (const [fieldName, target] of refs) {
       const field = w.meta.fields.get(fieldName)!;
-      if (field.fkColumns) steps.relation(w, field, target ? [keyOf(target)] : []);
+      const s = relationStorage(model, field);
+      if (s.kind === "owner-fk") steps.relation(w, field, target ? [keyOf(target)] : []);
+      else if (s.kind === "join-table" && !s.inverse) {
+        // A reference kept in a join table: its one link row is written anew (rowValues writes foreign keys).
+        steps.relation(w, field, target ? [keyOf(target)] : []);
+        changed.add(w);
+        if (w.mode === "update") extra.push(deleteLinks(s.table, s.ownerColumns, w.key));
+        if (target) extra.push(joinRow(s.links, w.key, keyOf(target), 0));
+      }
     }
     const rows = rowValues(model, w, refs, keyOf);
     if (w.mode === "create") {
@@ -303,7 +316,14 @@ function deleteLinks(table: string, columns: readonly string[], owner: Slot[]): 
   return shaped(`unlink|${table}|${columns.join(",")}`, owner, (slot) => sql`DELETE FROM ${ident(table)} WHERE ${keyEquals(columns, range(slot, 0, owner.length))}`);
 }
 
-function joinRow(s: { table: string; ownerColumns: readonly string[]; elementColumns: readonly string[]; orderColumn?: string }, owner: Slot[], element: Slot[], index: number | undefined): Statement {
+/** The link rows of a join table that name any of `keys` (existing objects', given as values) go: one statement, one JSON value. */
+function unlinkAll(table: string, columns: readonly string[], keys: readonly Slot[][]): Statement {
+  const values = JSON.stringify(keys.map((k) => k.map((s) => (s as { value: unknown }).value)));
+  return shaped(`unlink-all|${table}|${columns.join(",")}`, [value(values)], (slot) => sql`DELETE FROM ${ident(table)} WHERE ${tuple(columns.map((c) => ident(c)))} IN (${jsonKeys(columns.length, slot(0))})`);
+}
+
+/** A link row, in the table as its owning side declares it (`index`: the position in an owning list). */
+function joinRow(s: JoinTable, owner: Slot[], element: Slot[], index: number | undefined): Statement {
   const columns = [...s.ownerColumns, ...s.elementColumns];
   const slots = [...owner, ...element];
   const ordered = s.orderColumn !== undefined;
@@ -320,28 +340,27 @@ function joinRow(s: { table: string; ownerColumns: readonly string[]; elementCol
 }
 
 /** Elements that left an inverse collection no longer point at its owner (their steps: WriteSteps.relation). */
-function releaseInverse(model: Model, target: ClassMeta, fieldName: string, owner: Slot[], keep: Slot[][]): Statement[] {
-  const field = findInSubtree(model, target, fieldName);
-  if (!field?.fkColumns) return [];
+function releaseInverse(model: Model, target: ClassMeta, s: Extract<RelationStorage, { kind: "target-fk" }>, owner: Slot[], keep: Slot[][]): Statement[] {
   const slots = [...owner, ...keep.flat()];
-  return holdingTables(model, field).map((table) =>
+  return holdingTables(model, s.owning).map((table) =>
     // Only rows that still point at the owner: a row that already left changes no more.
-    shaped(`release|${table}|${field.fkColumns!.join(",")}|${keep.map((k) => k.length).join(",")}`, slots, (slot) => {
+    shaped(`release|${table}|${s.columns.join(",")}|${keep.map((k) => k.length).join(",")}`, slots, (slot) => {
       let at = owner.length;
       const kept = keep.map((k) => sql`(${join(range(slot, (at += k.length) - k.length, k.length))})`);
       const notKept = kept.length ? sql` AND ${tuple(target.keyColumns.map((c) => ident(c)))} NOT IN (VALUES ${join(kept)})` : sql``;
-      return sql`UPDATE ${ident(table)} SET ${join(field.fkColumns!.map((c) => sql`${ident(c)} = NULL`))} WHERE ${keyEquals(field.fkColumns!, range(slot, 0, owner.length))}${notKept}`;
+      return sql`UPDATE ${ident(table)} SET ${join(s.columns.map((c) => sql`${ident(c)} = NULL`))} WHERE ${keyEquals(s.columns, range(slot, 0, owner.length))}${notKept}`;
     }),
   );
 }
 
 /** The target of a one-to-one leaves the other objects that held it through `field`; they step. */
-function releaseOneToOne(model: Model, steps: VersionSteps<Slot>, w: WriteNode, field: FieldMeta, target: GraphNode, targetSlots: Slot[]): Statement | undefined {
+function releaseOneToOne(model: Model, steps: VersionSteps<Slot>, w: WriteNode, field: FieldMeta, fk: readonly string[], target: GraphNode, targetSlots: Slot[]): Statement | undefined {
   // Only the inverse to-one field that covers this object's class is one-to-one: an Insurance.employee
   // may be both Employee.dentalInsurance's and Employee.medicalInsurance's other side.
   const inverse = [...target.meta.fields.values()].find((f) => {
-    const s = f.relation?.storage;
-    return s?.kind === "fk-inverse" && s.targetField === field.name && f.type.kind !== "collection" && isAncestor(model, f.relation!.target, w.meta.name);
+    if (!f.relation || f.type.kind === "collection") return false;
+    const s = relationStorage(model, f);
+    return s.kind === "target-fk" && s.owning.name === field.name && isAncestor(model, f.relation.target, w.meta.name);
   });
   if (!inverse) return undefined;
   const table = w.meta.fieldTables.get(field.name)!;
@@ -349,7 +368,7 @@ function releaseOneToOne(model: Model, steps: VersionSteps<Slot>, w: WriteNode, 
   const primary = scope.primaryTable!;
   const slots = [...targetSlots, ...w.key];
   const where = (slot: At) => {
-    const others = sql`${keyEquals(field.fkColumns!, range(slot, 0, targetSlots.length))} AND NOT ${keyEquals(w.meta.keyColumns, range(slot, targetSlots.length, w.key.length))}`;
+    const others = sql`${keyEquals(fk, range(slot, 0, targetSlots.length))} AND NOT ${keyEquals(w.meta.keyColumns, range(slot, targetSlots.length, w.key.length))}`;
     if (!scope.discriminator) return others;
     const values = subtree(model, scope.name).map((c) => sql`${c.discriminator?.values[c.name] ?? c.name}`);
     // Correlated, so only the rows that held the target are looked up (not every row of the class).
@@ -357,5 +376,5 @@ function releaseOneToOne(model: Model, steps: VersionSteps<Slot>, w: WriteNode, 
     return sql`${others} AND EXISTS (SELECT 1 FROM ${ident(primary)} ${ident("x_d")} WHERE ${sameRow} AND ${qualified("x_d", scope.discriminator.column)} IN (${join(values)}))`;
   };
   const shape = `release-one|${table}|${field.name}|${scope.name}`;
-  return shaped(shape, slots, clearReference(steps, table, field.fkColumns!, shape, slots, where));
+  return shaped(shape, slots, clearReference(steps, table, fk, shape, slots, where));
 }

@@ -6,7 +6,7 @@
  * have as many values whatever the number of objects.
  */
 import { type ClassMeta, type FieldMeta, type Model, classOf } from "../metadata/model.ts";
-import { findInSubtree, owningJoinTable } from "../read/read-plan.ts";
+import { relationStorage } from "../mapping/relation-storage.ts";
 import { type Slot, type WriteNode } from "./write-plan.ts";
 import { VersionSteps, jsonKeys, mirrored } from "./version-steps.ts";
 
@@ -51,22 +51,17 @@ export class WriteSteps {
    * appears or goes step.
    */
   relation(w: WriteNode, field: FieldMeta, elements: readonly Slot[][]): void {
-    const s = field.relation!.storage;
+    const s = relationStorage(this.model, field);
     const target = classOf(this.model, field.relation!.target);
-    if (field.fkColumns) {
+    if (s.kind === "owner-fk") {
       // A foreign key in w's row: the referenced objects show it in a mapped-by field, if any.
-      if (mirrored(this.model, field)) this.rewrite(target, w.meta.fieldTables.get(field.name)!, w.meta.keyColumns, field.fkColumns, w, elements);
+      if (mirrored(this.model, field)) this.rewrite(target, w.meta.fieldTables.get(field.name)!, w.meta.keyColumns, s.columns, w, elements);
     } else if (s.kind === "join-table") {
-      if (mirrored(this.model, field)) this.rewrite(target, s.table, s.ownerColumns, s.elementColumns, w, elements);
-    } else if (s.kind === "join-inverse") {
-      // The owning side's collection always shows the link.
-      const jt = owningJoinTable(this.model, target, s.targetField)!;
-      this.rewrite(target, jt.table, jt.elementColumns, jt.ownerColumns, w, elements);
-    } else if (s.kind === "fk-inverse") {
+      // The owning side's collection always shows the link; the other side's, when there is one.
+      if (s.inverse || mirrored(this.model, field)) this.rewrite(target, s.table, s.ownerColumns, s.elementColumns, w, elements);
+    } else {
       // The elements hold the foreign key: those that leave lose their reference to w.
-      const owning = findInSubtree(this.model, target, s.targetField);
-      if (!owning?.fkColumns) return;
-      for (const table of holdingTables(this.model, owning)) this.rewrite(target, table, owning.fkColumns, target.keyColumns, w, elements);
+      for (const table of holdingTables(this.model, s.owning)) this.rewrite(target, table, s.columns, target.keyColumns, w, elements);
     }
   }
 

@@ -5,7 +5,7 @@
 import { keyFieldColumns } from "../../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
 import { type GroupLayout, discriminatorFilter, fromClause } from "../../read/row-layout.ts";
-import { findInSubtree, owningJoinTable } from "../../read/read-plan.ts";
+import { relationStorage } from "../../mapping/relation-storage.ts";
 import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
 import { fail, internal } from "../shared/errors.ts";
 import { decimalKey as decimalKeyOf } from "../../json/decimal.ts";
@@ -68,20 +68,19 @@ export class ExprCompiler {
   /** The object a to-one field refers to. */
   private navigate(from: QExpr, field: FieldMeta, target: ClassMeta, ctx: GenContext): EntityRef {
     const owner = this.entity(from, ctx);
-    const s = field.relation?.storage;
-    if (!s) internal(`${field.name} is not a relation`);
-    if (s.kind === "fk-owner") return { kind: "key", meta: target, key: field.fkColumns!.map((c) => columnOf(ctx.model, owner, field, c)) };
-    if (s.kind === "fk-inverse") {
-      const back = findInSubtree(ctx.model, target, s.targetField)!;
-      const table = tableOfField(ctx.model, target, back);
+    if (!field.relation) internal(`${field.name} is not a relation`);
+    const s = relationStorage(ctx.model, field);
+    if (s.kind === "owner-fk") return { kind: "key", meta: target, key: s.columns.map((c) => columnOf(ctx.model, owner, field, c)) };
+    if (s.kind === "target-fk") {
+      const table = tableOfField(ctx.model, target, s.owning);
       const ownerKey = keyOf(owner);
       return {
         kind: "key",
         meta: target,
-        key: target.keyColumns.map((k) => sql`(${rowsOfClass(ctx.model, target, table, (x) => [qualified(x, k)], (x) => keyEquals(back.fkColumns!, ownerKey, x), ctx.nextAlias)} LIMIT 1)`),
+        key: target.keyColumns.map((k) => sql`(${rowsOfClass(ctx.model, target, table, (x) => [qualified(x, k)], (x) => keyEquals(s.columns, ownerKey, x), ctx.nextAlias)} LIMIT 1)`),
       };
     }
-    return fail(`navigation through ${field.name} (a ${s.kind} relation) is not supported`);
+    return fail(`navigation through ${field.name} (a ${s.inverse ? "join-inverse" : "join-table"} relation) is not supported`);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -276,18 +275,12 @@ export class ExprCompiler {
     const owner = this.entity(coll.from, ctx);
     const ownerKey = keyOf(owner);
     const target = classOf(ctx.model, rel.target);
-    const s = rel.storage;
+    const s = relationStorage(ctx.model, field);
     switch (s.kind) {
-      case "fk-inverse": {
-        const back = findInSubtree(ctx.model, target, s.targetField)!;
-        return { sql: rowsOfClass(ctx.model, target, tableOfField(ctx.model, target, back), (x) => target.keyColumns.map((k) => qualified(x, k)), (x) => keyEquals(back.fkColumns!, ownerKey, x), ctx.nextAlias), width: target.keyColumns.length };
-      }
+      case "target-fk":
+        return { sql: rowsOfClass(ctx.model, target, tableOfField(ctx.model, target, s.owning), (x) => target.keyColumns.map((k) => qualified(x, k)), (x) => keyEquals(s.columns, ownerKey, x), ctx.nextAlias), width: target.keyColumns.length };
       case "join-table":
         return { sql: sql`SELECT ${join(s.elementColumns.map((c) => ident(c)))} FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)}`, width: s.elementColumns.length };
-      case "join-inverse": {
-        const jt = owningJoinTable(ctx.model, target, s.targetField)!;
-        return { sql: sql`SELECT ${join(jt.ownerColumns.map((c) => ident(c)))} FROM ${ident(jt.table)} WHERE ${keyEquals(jt.elementColumns, ownerKey)}`, width: jt.ownerColumns.length };
-      }
       default:
         return fail(`${field.name} is not a collection`, coll.pos);
     }
@@ -298,11 +291,11 @@ export class ExprCompiler {
     if (list.kind === "field" && !list.field.relation) {
       return sql`SELECT value AS _e0 FROM json_each(${this.fieldValue(list, ctx)}) ORDER BY key`;
     }
-    if (list.kind === "field" && list.field.relation?.storage.kind === "join-table") {
-      const s = list.field.relation.storage;
+    const s = list.kind === "field" && list.field.relation ? relationStorage(ctx.model, list.field) : undefined;
+    // An owning join table keeps the list's order; a mapped-by side has none of its own.
+    if (list.kind === "field" && s?.kind === "join-table" && !s.inverse) {
       const ownerKey = keyOf(this.entity(list.from, ctx));
-      const order = s.orderColumn ? ident(s.orderColumn) : join(s.elementColumns.map((c) => ident(c)));
-      return sql`SELECT ${join(s.elementColumns.map((c, i) => sql`${ident(c)} AS ${sql.raw(`_e${i}`)}`))} FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)} ORDER BY ${order}`;
+      return sql`SELECT ${join(s.elementColumns.map((c, i) => sql`${ident(c)} AS ${sql.raw(`_e${i}`)}`))} FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)} ORDER BY ${join(s.order.map((c) => ident(c)))}`;
     }
     const elements = this.elements(list, ctx);
     return sql`SELECT * FROM (${elements.sql})`;
