@@ -14,7 +14,8 @@ import { assemble, expandFurther, firstPlan, planStatements } from "../read/load
 import { IdentityMap } from "../read/objects.ts";
 import type { RootSelector } from "../read/read-plan.ts";
 import { type Existing, findExisting } from "../write/resolve.ts";
-import { type WriteNode, assignKeys, guardExists, guardVersion, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../write/write-plan.ts";
+import type { WriteNode } from "../write/write-node.ts";
+import { assignKeys, guardExists, guardVersion, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../write/write-plan.ts";
 import { join, sql } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";
 import { type Precondition, noSuchObject, preconditionFailed } from "./absent.ts";

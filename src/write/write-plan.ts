@@ -19,23 +19,9 @@ import { type JoinTable, type RelationStorage, relationStorage } from "../mappin
 import { STATEMENT_SHAPE_LIMIT, STATEMENT_SHAPE_WEIGHT, processCache } from "../cache/bounded-cache.ts";
 import { type At, type VersionSteps, clearReference, jsonKeys } from "./version-steps.ts";
 import { WriteSteps, holdingTables } from "./write-steps.ts";
+import type { Slot, WriteNode } from "./write-node.ts";
 
 /** A node after resolution: created, or an existing object (with its runtime class). */
-export interface WriteNode {
-  node: GraphNode;
-  meta: ClassMeta;
-  mode: "create" | "update";
-  /** Key parts: given (or generated now) values, or numbers the batch's sequence reservation gives. */
-  key: Slot[];
-}
-
-/**
- * A value of a write statement: bound as it is, or the number of the `index`th of the `count`
- * objects of hierarchy `name` whose keys the batch's sequence reservation gives (an expression
- * over the sequence table, so statements can name keys no one has seen yet).
- */
-export type Slot = { kind: "value"; value: unknown } | { kind: "sequence"; name: string; count: number; index: number };
-
 const value = (v: unknown): Slot => ({ kind: "value", value: v });
 
 /**

@@ -7,7 +7,7 @@
  */
 import { type ClassMeta, type FieldMeta, type Model, classOf } from "../metadata/model.ts";
 import { relationStorage } from "../mapping/relation-storage.ts";
-import { type Slot, type WriteNode } from "./write-plan.ts";
+import type { Slot, WriteNode } from "./write-node.ts";
 import { VersionSteps, jsonKeys, mirrored } from "./version-steps.ts";
 
 /** A key's values, when every part is known now (an existing object's always are). */
