@@ -13,7 +13,7 @@ import { jsonSelect, jsonSelectTooLarge } from "../read/json-select.ts";
 import { assemble, expandFurther, firstPlan, planStatements } from "../read/load.ts";
 import { IdentityMap } from "../read/objects.ts";
 import type { RootSelector } from "../read/read-plan.ts";
-import { type Existing, findExisting } from "../write/resolve.ts";
+import { type Existing, findExisting } from "../read/existing.ts";
 import { type WriteNode, assignKeys, guardExists, guardVersion, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../write/write-plan.ts";
 import { join, sql } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";

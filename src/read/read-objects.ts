@@ -1,0 +1,78 @@
+/**
+ * Reading objects as JSON: the one entry of src/read/ for every answer made of persistent objects
+ * (GET and HEAD of an object, extent pages, a query's candidates and the objects a projection
+ * names, a write's read-back). It alone chooses how a read is written:
+ *
+ * - by SQL, where a JSON select can write it (src/read/json-select.ts): the store answers each
+ *   object's JSON text, held to answerBytes in SQL (past it the statement stops: StoreTooBigError);
+ * - otherwise by the object path: the loader reads objects (src/read/load.ts) and the serializer
+ *   writes them (src/read/serialize.ts), spending from an AnswerBudget (AnswerTooLargeError).
+ *
+ * Both are the same JSON (test/json-select.test.ts). Every read of root objects starts at
+ * `jsonSelectOf` or `objectPlanOf` below (HEAD at `readVersion`): a row filter or an ordering of
+ * the roots is added there, once. Callers say which objects (a key, an extent page, a query's
+ * selector) and get JSON text, or the pieces their answer needs (a page and where the next starts;
+ * statements to append to a write's batch and the object from their results).
+ */
+import type { Limits } from "../config/limits.ts";
+import { type ObjectJson, serialized } from "../json/answer.ts";
+import { AnswerBudget } from "../json/answer-budget.ts";
+import { keyString } from "../mapping/keys.ts";
+import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
+import type { Store } from "../store/store.ts";
+import { findExisting } from "./existing.ts";
+import type { FetchPlan } from "./fetch-plan.ts";
+import { readJson } from "./json-rows.ts";
+import { type JsonSelect, jsonSelect } from "./json-select.ts";
+import { firstPlan, loadPlan } from "./load.ts";
+import type { ReadPlan, RootSelector } from "./read-plan.ts";
+import { Serializer } from "./serialize.ts";
+
+/** What a read needs of the service's runtime (a `Runtime` is one). */
+export interface Reading {
+  readonly model: Model;
+  readonly store: Store;
+  readonly limits: Pick<Limits, "answerBytes">;
+}
+
+// ---- the one choice ---------------------------------------------------------------------------
+
+/** The JSON select writing this read, or undefined: the object path reads it. */
+function jsonSelectOf(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes: number): JsonSelect | undefined {
+  return jsonSelect(model, meta, selector, fetch, answerBytes);
+}
+
+/** The object path's first batch (the loader goes on level by level beyond it). */
+function objectPlanOf(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): ReadPlan {
+  return firstPlan(model, meta, selector, fetch);
+}
+
+// ---- one object by key (GET, HEAD) ------------------------------------------------------------
+
+/** The objects whose keys are in the `keys` placeholder (one shared selector: nothing built per request). */
+const BY_KEYS: RootSelector = { kind: "keys" };
+
+/** The `keys` placeholder of one key: a JSON array of it (an array itself for a composite key). */
+const keysParam = (key: readonly unknown[]) => JSON.stringify([key.length === 1 ? key[0] : key]);
+
+/** The object of `meta` (or a subclass) with `key`, within answerBytes; undefined when there is none. One read batch for a finite fetch depth. */
+export async function readObject(r: Reading, meta: ClassMeta, key: readonly unknown[], fetch: FetchPlan): Promise<ObjectJson | undefined> {
+  const values = { keys: keysParam(key) };
+  const budget = new AnswerBudget(r.limits.answerBytes);
+  const select = jsonSelectOf(r.model, meta, BY_KEYS, fetch, budget.limit);
+  if (select) {
+    // One row per table group at most; a row of a class outside the model is no object.
+    for (const row of await readJson(r.store, r.model, select, values, true)) if (row.json !== null) return { json: budget.checked(row.json), version: row.version };
+    return undefined;
+  }
+  const { roots, objects } = await loadPlan(r.store, r.model, objectPlanOf(r.model, meta, BY_KEYS, fetch), fetch, values);
+  const root = roots[0];
+  return root && serialized(new Serializer(r.model, objects, fetch, budget).all([root])[0]!, budget);
+}
+
+/** Existence and version only (HEAD): reads the identity, not the object; undefined when absent. */
+export async function readVersion(r: Reading, meta: ClassMeta, key: readonly unknown[]): Promise<{ version: number | null } | undefined> {
+  const found = (await findExisting(r.store, r.model, [{ root: meta.root, key }])).get(keyString(meta.root, key));
+  if (!found || !isAncestor(r.model, meta.name, found.meta.name)) return undefined;
+  return { version: found.meta.version ? (found.version ?? 0) : null };
+}
