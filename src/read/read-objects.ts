@@ -19,12 +19,14 @@ import { type ObjectJson, serialized } from "../json/answer.ts";
 import { AnswerBudget } from "../json/answer-budget.ts";
 import { keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
+import { stringify } from "../json/exact.ts";
 import type { Store } from "../store/store.ts";
 import { findExisting } from "./existing.ts";
+import { type Cursor, type PageJson, arrayPage, loadedPage, pageSelector, pageValues, rowsPage } from "./extent-pages.ts";
 import type { FetchPlan } from "./fetch-plan.ts";
-import { readJson } from "./json-rows.ts";
+import { readJson, readJsonArray } from "./json-rows.ts";
 import { type JsonSelect, jsonSelect } from "./json-select.ts";
-import { firstPlan, loadPlan } from "./load.ts";
+import { firstPlan, loadPlan, reachesFetchDepth } from "./load.ts";
 import type { ReadPlan, RootSelector } from "./read-plan.ts";
 import { Serializer } from "./serialize.ts";
 
@@ -75,4 +77,49 @@ export async function readVersion(r: Reading, meta: ClassMeta, key: readonly unk
   const found = (await findExisting(r.store, r.model, [{ root: meta.root, key }])).get(keyString(meta.root, key));
   if (!found || !isAncestor(r.model, meta.name, found.meta.name)) return undefined;
   return { version: found.meta.version ? (found.version ?? 0) : null };
+}
+
+// ---- the extent (GET of a class) --------------------------------------------------------------
+
+/** The whole extent, subclasses included. */
+const EXTENT: RootSelector = { kind: "extent" };
+
+/**
+ * Whether the extent can be read in pages (readExtentPage) that answer what it answers read at
+ * once. Beyond the depth the loader always reaches (maxFetchDepth=-1), what an object's JSON holds
+ * can depend on the other objects read with it: such an extent is read at once (readExtent).
+ */
+export function readsInPages(fetch: FetchPlan): boolean {
+  return reachesFetchDepth(fetch);
+}
+
+/** The extent of `meta` as one JSON array, read at once by the object path (as extents always were read before pages), within answerBytes. */
+export async function readExtent(r: Reading, meta: ClassMeta, fetch: FetchPlan): Promise<string> {
+  const { roots, objects } = await loadPlan(r.store, r.model, objectPlanOf(r.model, meta, EXTENT, fetch), fetch, {});
+  return stringify(new Serializer(r.model, objects, fetch, new AnswerBudget(r.limits.answerBytes)).all(roots));
+}
+
+/**
+ * The `size` objects of `meta`'s extent that follow `after` (the first `size` without it), and where
+ * the next page starts. A page is what the server builds at once: it is held to answerBytes. It
+ * reads one object more than it answers, so whether the extent goes on is known without a round
+ * trip that finds nothing, and an extent of one page costs what it always did.
+ */
+export async function readExtentPage(r: Reading, meta: ClassMeta, fetch: FetchPlan, size: number, after?: Cursor): Promise<PageJson> {
+  const budget = new AnswerBudget(r.limits.answerBytes);
+  const selector = pageSelector(r.model, meta, after);
+  const values = pageValues(size, after);
+  const select = jsonSelectOf(r.model, meta, selector, fetch, budget.limit);
+  // One row: the page's texts joined by SQL.
+  if (select?.array) return arrayPage(await readJsonArray(r.store, select, values), size);
+  if (select) {
+    const rows = await readJson(r.store, r.model, select, values);
+    for (const row of rows) budget.spend(row.json?.length ?? 0);
+    return rowsPage(rows, size);
+  }
+  const plan = objectPlanOf(r.model, meta, selector, fetch);
+  const { roots, objects, results } = await loadPlan(r.store, r.model, plan, fetch, values);
+  const page = loadedPage(r.model, meta, plan, results, objects, roots, size);
+  const elements = new Serializer(r.model, objects, fetch, budget).all(page.roots).map((o) => stringify(o));
+  return page.next ? { elements, next: page.next } : { elements };
 }

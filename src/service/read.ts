@@ -3,9 +3,6 @@
  * request for a finite fetch depth; a key that names no object is a 404.
  */
 import type { ObjectJson } from "../json/answer.ts";
-import { AnswerBudget } from "../json/answer-budget.ts";
-import { load } from "../read/load.ts";
-import { Serializer } from "../read/serialize.ts";
 import type { ClassMeta } from "../metadata/model.ts";
 import type { FetchPlan } from "../read/fetch-plan.ts";
 import { readObject, readVersion } from "../read/read-objects.ts";
@@ -16,11 +13,6 @@ export async function getObject(rt: Runtime, meta: ClassMeta, key: unknown[], fe
   const found = await readObject(rt, meta, key, fetch);
   if (!found) throw noSuchObject(rt.model, meta, key);
   return found;
-}
-
-export async function getExtent(rt: Runtime, meta: ClassMeta, fetch: FetchPlan): Promise<Record<string, unknown>[]> {
-  const { roots, objects } = await load(rt.store, rt.model, meta, { kind: "extent" }, fetch);
-  return new Serializer(rt.model, objects, fetch, new AnswerBudget(rt.limits.answerBytes)).all(roots);
 }
 
 /** Existence and version only (HEAD): reads the identity, not the object; undefined when absent. */
