@@ -16,7 +16,7 @@
  */
 import type { Limits } from "../config/limits.ts";
 import { type ObjectJson, serialized } from "../json/answer.ts";
-import { AnswerBudget } from "../json/answer-budget.ts";
+import { AnswerBudget, AnswerTooLargeError } from "../json/answer-budget.ts";
 import { keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
 import { stringify } from "../json/exact.ts";
@@ -24,9 +24,10 @@ import type { Store } from "../store/store.ts";
 import { findExisting } from "./existing.ts";
 import { type Cursor, type PageJson, arrayPage, loadedPage, pageSelector, pageValues, rowsPage } from "./extent-pages.ts";
 import type { FetchPlan } from "./fetch-plan.ts";
-import { readJson, readJsonArray } from "./json-rows.ts";
+import { jsonTexts, readJson, readJsonArray } from "./json-rows.ts";
 import { type JsonSelect, jsonSelect } from "./json-select.ts";
-import { firstPlan, loadPlan, reachesFetchDepth } from "./load.ts";
+import { assemble, expandFurther, firstPlan, loadPlan, planStatements, reachesFetchDepth } from "./load.ts";
+import { IdentityMap } from "./objects.ts";
 import type { ReadPlan, RootSelector } from "./read-plan.ts";
 import { Serializer } from "./serialize.ts";
 
@@ -122,4 +123,58 @@ export async function readExtentPage(r: Reading, meta: ClassMeta, fetch: FetchPl
   const page = loadedPage(r.model, meta, plan, results, objects, roots, size);
   const elements = new Serializer(r.model, objects, fetch, budget).all(page.roots).map((o) => stringify(o));
   return page.next ? { elements, next: page.next } : { elements };
+}
+
+// ---- a query's candidates, and the objects a projection names --------------------------------
+
+/**
+ * A query's candidates (`selector`: its keys, ordered and ranged by the query) as the answer's
+ * JSON text: an array, or, with `unique` (UNIQUE), the one object or null; `unique` is told how
+ * many matched once the answer is within answerBytes, and throws to refuse more than one.
+ */
+export async function readCandidates(r: Reading, meta: ClassMeta, selector: RootSelector, values: Record<string, unknown>, fetch: FetchPlan, unique?: (matches: number) => void): Promise<string> {
+  const budget = new AnswerBudget(r.limits.answerBytes);
+  const select = jsonSelectOf(r.model, meta, selector, fetch, budget.limit);
+  if (select?.array) {
+    // One row: the texts joined by SQL, from at most maxRows + 1 candidates.
+    const { text, visible, rows } = await readJsonArray(r.store, select, values);
+    if (rows > select.maxRows) throw new AnswerTooLargeError(budget.limit);
+    if (!unique) return `[${text}]`;
+    unique(visible);
+    return text || "null";
+  }
+  if (select) {
+    const texts = jsonTexts(await readJson(r.store, r.model, select, values));
+    for (const t of texts) budget.spend(t.length + 1);
+    if (!unique) return `[${texts.join(",")}]`;
+    unique(texts.length);
+    return texts[0] ?? "null";
+  }
+  const { roots, objects } = await loadPlan(r.store, r.model, objectPlanOf(r.model, meta, selector, fetch), fetch, values);
+  const out = new Serializer(r.model, objects, fetch, budget).all(roots);
+  if (!unique) return budget.checked(stringify(out));
+  unique(out.length);
+  return budget.checked(stringify(out[0] ?? null));
+}
+
+/**
+ * Objects named by their keys, class by class (those a projection selects), read with `fetch` in
+ * one batch (and the loader's rounds beyond its depth), and the serializer that writes them within
+ * `budget` (a projection writes an object or its identity, column by column). Always the object
+ * path: the projection's rows decide where each object goes.
+ */
+export async function readObjectsByKey(r: Reading, wanted: ReadonlyMap<ClassMeta, readonly (readonly unknown[])[]>, fetch: FetchPlan, budget: AnswerBudget): Promise<{ objects: IdentityMap; serializer: Serializer }> {
+  const objects = new IdentityMap();
+  const plans = [...wanted].map(([meta, keys]) => {
+    const plan = objectPlanOf(r.model, meta, BY_KEYS, fetch);
+    return { plan, statements: planStatements(plan, { keys: JSON.stringify(keys.map((k) => (k.length === 1 ? k[0] : k))) }) };
+  });
+  const results = await r.store.batch(plans.flatMap((p) => p.statements), "read");
+  let at = 0;
+  for (const p of plans) {
+    assemble(p.plan, results.slice(at, at + p.statements.length), objects);
+    at += p.statements.length;
+  }
+  await expandFurther(r.store, r.model, fetch, objects);
+  return { objects, serializer: new Serializer(r.model, objects, fetch, budget) };
 }
