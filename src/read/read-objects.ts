@@ -20,12 +20,12 @@ import { AnswerBudget, AnswerTooLargeError } from "../json/answer-budget.ts";
 import { keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
 import { stringify } from "../json/exact.ts";
-import type { Store } from "../store/store.ts";
+import type { Statement, StatementResult, Store } from "../store/store.ts";
 import { findExisting } from "./existing.ts";
 import { type Cursor, type PageJson, arrayPage, loadedPage, pageSelector, pageValues, rowsPage } from "./extent-pages.ts";
 import type { FetchPlan } from "./fetch-plan.ts";
-import { jsonTexts, readJson, readJsonArray } from "./json-rows.ts";
-import { type JsonSelect, jsonSelect } from "./json-select.ts";
+import { jsonRows, jsonStatements, jsonTexts, readJson, readJsonArray } from "./json-rows.ts";
+import { type JsonSelect, jsonSelect, jsonSelectTooLarge } from "./json-select.ts";
 import { assemble, expandFurther, firstPlan, loadPlan, planStatements, reachesFetchDepth } from "./load.ts";
 import { IdentityMap } from "./objects.ts";
 import type { ReadPlan, RootSelector } from "./read-plan.ts";
@@ -177,4 +177,54 @@ export async function readObjectsByKey(r: Reading, wanted: ReadonlyMap<ClassMeta
   }
   await expandFurther(r.store, r.model, fetch, objects);
   return { objects, serializer: new Serializer(r.model, objects, fetch, budget) };
+}
+
+// ---- one object read inside another batch (a write's read-back) ------------------------------
+
+/** The read of one object as statements for the caller's batch, and what turns their results into its JSON. */
+export interface ObjectInBatch {
+  /** To append to the batch, last. */
+  readonly statements: Statement[];
+  readonly select?: JsonSelect;
+  readonly plan?: ReadPlan;
+}
+
+/** The object read inside a batch: its JSON, its runtime class and its key. */
+export interface ObjectFromBatch {
+  object: ObjectJson;
+  meta: ClassMeta;
+  key: readonly unknown[];
+}
+
+/**
+ * The read of the one object `selector` chooses (a written object), to run at the end of the
+ * caller's batch. Written by SQL where a JSON select can, within answerBytes: a larger answer
+ * stops the batch, so nothing it writes stays. Undefined when the plan is too large for one
+ * statement (too deep or too wide): the object path would build that answer after the batch, when
+ * what it wrote can no longer be undone, so the caller refuses before running anything.
+ */
+export function objectInBatch(r: Reading, meta: ClassMeta, selector: RootSelector, values: Record<string, unknown>, fetch: FetchPlan): ObjectInBatch | undefined {
+  const select = jsonSelectOf(r.model, meta, selector, fetch, r.limits.answerBytes);
+  if (select) return { select, statements: jsonStatements(select, values, true) };
+  if (jsonSelectTooLarge(r.model, meta, selector, fetch, r.limits.answerBytes)) return undefined;
+  const plan = objectPlanOf(r.model, meta, selector, fetch);
+  return { plan, statements: planStatements(plan, values) };
+}
+
+/**
+ * The object `read` read, from the batch's `results` (which end with its statements); undefined
+ * when it found none. The object path goes on level by level beyond the batch's depth, and writes
+ * without a budget: the batch has run, and a refusal now could not undo it.
+ */
+export async function objectFromBatch(r: Reading, read: ObjectInBatch, results: readonly StatementResult[], fetch: FetchPlan): Promise<ObjectFromBatch | undefined> {
+  const own = results.slice(results.length - read.statements.length);
+  if (read.select) {
+    for (const row of jsonRows(r.model, read.select, own)) if (row.json !== null) return { object: { json: row.json, version: row.version }, meta: row.meta!, key: row.key };
+    return undefined;
+  }
+  const objects = new IdentityMap();
+  const root = assemble(read.plan!, own, objects)[0];
+  if (!root) return undefined;
+  await expandFurther(r.store, r.model, fetch, objects);
+  return { object: serialized(new Serializer(r.model, objects, fetch).object(root)), meta: root.meta, key: root.key };
 }
