@@ -10,16 +10,17 @@
  *
  * Both are the same JSON (test/json-select.test.ts). Every read of root objects starts at
  * `jsonSelectOf` or `objectPlanOf` below (HEAD at `readVersion`): a row filter or an ordering of
- * the roots is added there, once. Callers say which objects (a key, an extent page, a query's
+ * the roots is added there, once. Nothing outside src/read/ runs either path itself
+ * (test/read-facade.test.ts). Callers say which objects (a key, an extent page, a query's
  * selector) and get JSON text, or the pieces their answer needs (a page and where the next starts;
  * statements to append to a write's batch and the object from their results).
  */
 import type { Limits } from "../config/limits.ts";
 import { type ObjectJson, serialized } from "../json/answer.ts";
 import { AnswerBudget, AnswerTooLargeError } from "../json/answer-budget.ts";
+import { stringify } from "../json/exact.ts";
 import { keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
-import { stringify } from "../json/exact.ts";
 import type { Statement, StatementResult, Store } from "../store/store.ts";
 import { findExisting } from "./existing.ts";
 import { type Cursor, type PageJson, arrayPage, loadedPage, pageSelector, pageValues, rowsPage } from "./extent-pages.ts";
@@ -43,6 +44,11 @@ export interface Reading {
 /** The JSON select writing this read, or undefined: the object path reads it. */
 function jsonSelectOf(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes: number): JsonSelect | undefined {
   return jsonSelect(model, meta, selector, fetch, answerBytes);
+}
+
+/** Whether no JSON select writes this read because its plan is too large for one statement (too deep or too wide). */
+function tooLargeForOneStatement(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes: number): boolean {
+  return jsonSelectTooLarge(model, meta, selector, fetch, answerBytes);
 }
 
 /** The object path's first batch (the loader goes on level by level beyond it). */
@@ -206,7 +212,7 @@ export interface ObjectFromBatch {
 export function objectInBatch(r: Reading, meta: ClassMeta, selector: RootSelector, values: Record<string, unknown>, fetch: FetchPlan): ObjectInBatch | undefined {
   const select = jsonSelectOf(r.model, meta, selector, fetch, r.limits.answerBytes);
   if (select) return { select, statements: jsonStatements(select, values, true) };
-  if (jsonSelectTooLarge(r.model, meta, selector, fetch, r.limits.answerBytes)) return undefined;
+  if (tooLargeForOneStatement(r.model, meta, selector, fetch, r.limits.answerBytes)) return undefined;
   const plan = objectPlanOf(r.model, meta, selector, fetch);
   return { plan, statements: planStatements(plan, values) };
 }
