@@ -70,8 +70,10 @@ export async function readObject(r: Reading, meta: ClassMeta, key: readonly unkn
   const budget = new AnswerBudget(r.limits.answerBytes);
   const select = jsonSelectOf(r.model, meta, BY_KEYS, fetch, budget.limit);
   if (select) {
-    // One row per table group at most; a row of a class outside the model is no object.
-    for (const row of await readJson(r.store, r.model, select, values, true)) if (row.json !== null) return { json: budget.checked(row.json), version: row.version };
+    // One row per table group at most; a row of a class outside the model is no object. The batch
+    // is run here rather than by readJson: one promise fewer on the hottest read.
+    const rows = jsonRows(r.model, select, await r.store.batch(jsonStatements(select, values, true), "read"));
+    for (const row of rows) if (row.json !== null) return { json: budget.checked(row.json), version: row.version };
     return undefined;
   }
   const { roots, objects } = await loadPlan(r.store, r.model, objectPlanOf(r.model, meta, BY_KEYS, fetch), fetch, values);
