@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EmbeddedStore, MAIN_LANE_MS } from "../src/store/embedded-store.ts";
-import { StoreMemoryError, TimeLimitError, type Statement } from "../src/store/store.ts";
+import type { Statement } from "../src/store/store.ts";
+import { StoreMemoryError, TimeLimitError } from "../src/errors/capacity-errors.ts";
 
 /** Ten copies of a 16-row table joined: 2^40 rows to count, far more than any test waits for. */
 const FOREVER: Statement = { sql: `SELECT count(*) FROM ${Array.from({ length: 10 }, (_, i) => `t t${i}`).join(", ")}`, params: [] };

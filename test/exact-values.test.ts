@@ -245,7 +245,7 @@ describe("BigDecimals: stored exactly, compared and sorted as numbers", () => {
     });
     for (let i = 1; i < byKey.length; i++) assert.ok(compare(byKey[i - 1]!, byKey[i]!) <= 0, `${byKey[i - 1]} sorts before ${byKey[i]}`);
     // Every spelling of one value has one key (so = compares values).
-    for (const [a, b] of [["100.10", "1.001e2"], ["-0", "0.000"], ["12", "1200e-2"], ["1e21", "1000000000000000000000.0"]]) assert.equal(decimalKey(decimalOf(a)!), decimalKey(decimalOf(b)!), `${a} and ${b}`);
+    for (const [a, b] of [["100.10", "1.001e2"], ["-0", "0.000"], ["12", "1200e-2"], ["1e21", "1000000000000000000000.0"]]) assert.equal(decimalKey(decimalOf(a!)!), decimalKey(decimalOf(b!)!), `${a} and ${b}`);
   });
 });
 

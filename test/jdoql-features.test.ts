@@ -510,7 +510,7 @@ describe("String methods with parameters, and % and _ taken literally (2.9)", ()
       ["name.charAt(-1) == 'x'", "-1"],
       ["'abc'.substring(4) == name", "4)"],
       ["'abc'.charAt(3) == initial", "3)"],
-    ]) {
+    ] as [string, string][]) {
       problem(await filter(Person, q), 400, { position: at(q.indexOf(index)), mentions: "StringIndexOutOfBoundsException" });
     }
   });

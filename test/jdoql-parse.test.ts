@@ -34,7 +34,7 @@ const un = (op: string, operand: unknown) => ({ type: "Unary", op, operand });
 const member = (object: unknown, n: string) => ({ type: "Member", object, name: n });
 const call = (object: unknown, n: string, args: unknown[] = []) => ({ type: "Call", object, name: n, args });
 const path = (...parts: string[]) =>
-  parts.slice(1).reduce<unknown>((o, p) => member(o, p), parts[0] === "this" ? THIS : name(parts[0]));
+  parts.slice(1).reduce<unknown>((o, p) => member(o, p), parts[0] === "this" ? THIS : name(parts[0]!));
 const agg = (fn: string, arg: unknown, distinct = false) => ({ type: "Aggregate", fn, distinct, arg });
 const item = (expr: unknown, alias?: string) => (alias ? { expr, alias } : { expr });
 const from = (className: string, more: Record<string, unknown> = {}) => ({
@@ -729,10 +729,10 @@ describe("positions", () => {
     const tree = parseJdoql(text) as SQuery;
     const at = (offset: number) => {
       const before = text.slice(0, offset).split("\n");
-      return { offset, line: before.length, column: before[before.length - 1].length + 1 };
+      return { offset, line: before.length, column: before[before.length - 1]!.length + 1 };
     };
     assert.deepEqual(tree.pos, at(0));
-    const [r1, r2] = tree.result!;
+    const [r1, r2] = tree.result! as [NonNullable<typeof tree.result>[number], NonNullable<typeof tree.result>[number]];
     assert.deepEqual(r1.pos, at(7));
     assert.deepEqual(r1.expr.pos, at(7));
     assert.deepEqual(r2.expr.pos, at(text.indexOf("count")));
@@ -749,9 +749,9 @@ describe("positions", () => {
     assert.deepEqual(sum.right.pos, at(text.indexOf("-1")));
     assert.deepEqual((sum.right as { operand: SExpr }).operand.pos, at(text.indexOf("1)")));
     assert.deepEqual(where.right.pos, at(text.indexOf(":m")));
-    assert.deepEqual(tree.variables[0].pos, at(text.indexOf("p.D")));
-    assert.deepEqual(tree.orderBy[0].pos, at(text.lastIndexOf("a DESC")));
-    assert.deepEqual(tree.orderBy[0].expr.pos, at(text.lastIndexOf("a DESC")));
+    assert.deepEqual(tree.variables[0]!.pos, at(text.indexOf("p.D")));
+    assert.deepEqual(tree.orderBy[0]!.pos, at(text.lastIndexOf("a DESC")));
+    assert.deepEqual(tree.orderBy[0]!.expr.pos, at(text.lastIndexOf("a DESC")));
   });
 
   test("subquery, cast, conditional, bulk positions", () => {

@@ -1006,18 +1006,18 @@ describe("positions", () => {
     const tree = parseJpql(text) as JSelectQuery;
     const at = (offset: number) => {
       const before = text.slice(0, offset).split("\n");
-      return { offset, line: before.length, column: before[before.length - 1].length + 1 };
+      return { offset, line: before.length, column: before[before.length - 1]!.length + 1 };
     };
     assert.deepEqual(tree.pos, at(0));
-    const [i1, i2] = tree.select!;
+    const [i1, i2] = tree.select! as [NonNullable<typeof tree.select>[number], NonNullable<typeof tree.select>[number]];
     assert.deepEqual(i1.pos, at(text.indexOf("e.name")));
     assert.deepEqual(i1.expr.pos, at(text.indexOf("e.name")));
     assert.deepEqual(i2.expr.pos, at(text.indexOf("COUNT")));
     assert.deepEqual((i2.expr as { arg: JExpr }).arg.pos, at(text.indexOf("p)")));
     const root = tree.from[0] as { pos: unknown; joins: { pos: unknown; target: { path: JExpr } }[] };
     assert.deepEqual(root.pos, at(text.indexOf("Employee")));
-    assert.deepEqual(root.joins[0].pos, at(text.indexOf("JOIN")));
-    assert.deepEqual(root.joins[0].target.path.pos, at(text.indexOf("e.projects")));
+    assert.deepEqual(root.joins[0]!.pos, at(text.indexOf("JOIN")));
+    assert.deepEqual(root.joins[0]!.target.path.pos, at(text.indexOf("e.projects")));
     const where = tree.where as Extract<JExpr, { type: "Binary" }>;
     assert.deepEqual(where.pos, at(text.indexOf("(e.salary")));
     const product = where.left as Extract<JExpr, { type: "Binary" }>;
@@ -1027,8 +1027,8 @@ describe("positions", () => {
     assert.deepEqual(sum.right.pos, at(text.indexOf("-1")));
     assert.deepEqual((sum.right as { operand: JExpr }).operand.pos, at(text.indexOf("1)")));
     assert.deepEqual(where.right.pos, at(text.indexOf(":min")));
-    assert.deepEqual(tree.groupBy[0].pos, at(text.lastIndexOf("e.name")));
-    assert.deepEqual(tree.orderBy[0].pos, at(text.indexOf("n DESC")));
+    assert.deepEqual(tree.groupBy[0]!.pos, at(text.lastIndexOf("e.name")));
+    assert.deepEqual(tree.orderBy[0]!.pos, at(text.indexOf("n DESC")));
   });
 
   test("predicates, subqueries, set operations, literals, UPDATE items", () => {
@@ -1046,7 +1046,7 @@ describe("positions", () => {
     assert.equal((tree.right as JSelectQuery).pos.offset, text.indexOf("SELECT c"));
     const update = parseJpql("  \n UPDATE A a SET a.x = 1") as JUpdate;
     assert.deepEqual(update.pos, { offset: 4, line: 2, column: 2 });
-    assert.deepEqual(update.set[0].pos, { offset: 19, line: 2, column: 17 });
+    assert.deepEqual(update.set[0]!.pos, { offset: 19, line: 2, column: 17 });
   });
 
   test("error positions count lines and columns from 1", () => {

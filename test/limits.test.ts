@@ -15,7 +15,8 @@ import { createRestHandler } from "../src/handler.ts";
 import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
 import { EmbeddedStore } from "../src/store/embedded-store.ts";
 import { openLibsqlStore } from "../src/store/libsql-store.ts";
-import { type Statement, type StatementResult, type Store, TimeLimitError } from "../src/store/store.ts";
+import type { Statement, StatementResult, Store } from "../src/store/store.ts";
+import { TimeLimitError } from "../src/errors/capacity-errors.ts";
 import { databaseDigest } from "./support/digest.ts";
 import { type Harness, type Reply, startHarness } from "./support/harness.ts";
 

@@ -39,7 +39,7 @@ test("the worker bundle is under 1 MiB gzip", async (t) => {
 });
 
 test("the bundle is the entry plus the JDO metadata as a module, sized as wrangler reports", () => {
-  assert.equal(bundle.modules[0].name, "worker.js");
+  assert.equal(bundle.modules[0]!.name, "worker.js");
   assert.ok(
     bundle.modules.some((m) => m.name.endsWith("package.jdo")),
     `the metadata is not a module of its own: ${bundle.modules.map((m) => m.name).join(", ")}`,
@@ -54,7 +54,7 @@ test("the bundle is the entry plus the JDO metadata as a module, sized as wrangl
 
 test("the bundle imports no Node built-in that Workers lack, and nothing unbundled", async (t) => {
   const imports = await bundleImports(bundle.metafile);
-  const builtin = (path: string) => path.startsWith("node:") || builtinModules.includes(path.split("/")[0]);
+  const builtin = (path: string) => path.startsWith("node:") || builtinModules.includes(path.split("/")[0]!);
   const node = [...new Set(imports.filter((i) => builtin(i.path)).map((i) => i.path))];
   t.diagnostic(`node built-ins imported: ${node.length ? node.join(", ") : "none"}`);
   const forbidden = node.filter((path) => FORBIDDEN.includes(path.replace(/^node:/, "")));

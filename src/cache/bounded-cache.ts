@@ -21,8 +21,9 @@
  * - `DELETE_PLAN_LIMIT` delete plans per model (src/write/delete-plan.ts), two per class at most;
  * - `FETCH_PLAN_LIMIT` field lists per class (src/read/fetch-plan.ts), keyed by the fetch plan's
  *   groups and JOIN FETCH fields (as sets: the spellings of one plan share an entry).
- * - 2000 compiled statement shapes for the whole process (src/store/sql.ts `statement`: writes,
- *   deletes, lookups), keyed by the statement's text with its values as `?`, 2,000,000 characters in all.
+ * - `STATEMENT_SHAPE_LIMIT` compiled write statements for the whole process (src/write/write-plan.ts
+ *   `shaped`), keyed by the statement's kind, table, columns and which values are sequence numbers,
+ *   `STATEMENT_SHAPE_WEIGHT` characters in all.
  *
  * What is not here is bounded by the model alone: row layouts and lookup statements are WeakMaps
  * keyed by the model's own ClassMeta and GroupLayout objects, built once each. Parameter values
@@ -36,6 +37,8 @@ export const READ_PLAN_LIMIT = 2000;
 export const READ_PLAN_WEIGHT = 2_000_000;
 export const DELETE_PLAN_LIMIT = 1000;
 export const FETCH_PLAN_LIMIT = 64;
+export const STATEMENT_SHAPE_LIMIT = 2000;
+export const STATEMENT_SHAPE_WEIGHT = 2_000_000;
 
 /**
  * An optional second bound, on the entries' total weight: a cost in characters (of the query

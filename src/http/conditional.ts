@@ -8,15 +8,10 @@
  * An absent object is 404 before any precondition (§13.2.1). On PUT and DELETE of an object the
  * version is compared inside the write batch (a guard), so no other writer can slip in between.
  */
+import type { StatedCondition } from "../errors/request-errors.ts";
 import type { ClassMeta } from "../metadata/model.ts";
-import type { VersionCondition } from "../write/write-plan.ts";
+import type { Precondition } from "../service/absent.ts";
 import { HttpError } from "./problem.ts";
-
-/** A version condition and the header it came from, for the 412's message. */
-export interface Precondition extends VersionCondition {
-  header: "If-Match" | "If-None-Match";
-  value: string;
-}
 
 /** `ETag` of an object as answered: its `_version`, when its class is versioned. */
 export function etagOf(version: number | null): string | undefined {
@@ -102,9 +97,9 @@ export function collectionNotModified(request: Request, what: string): boolean {
   throw new HttpError(412, `If-None-Match failed: ${what} exists`);
 }
 
-/** The 412 of a write whose guard found the version failing one of `conditions`. */
-export function preconditionFailed(conditions: readonly Precondition[], what: string): HttpError {
+/** The 412's detail when a write's guard found the version of `what` failing one of `conditions`. */
+export function preconditionFailedDetail(conditions: readonly StatedCondition[], what: string): string {
   const failed = conditions.map((c) => `${c.header} ${c.value}`).join(" and ");
   const expectation = conditions.map((c) => (c.want === "match" ? `is not ${c.value}` : `matches ${c.value}`)).join(" or ");
-  return new HttpError(412, `${conditions.length === 1 ? `${conditions[0]!.header} failed` : `${failed}: one failed`}: the version of ${what} ${expectation}; GET it for its current ETag and retry`);
+  return `${conditions.length === 1 ? `${conditions[0]!.header} failed` : `${failed}: one failed`}: the version of ${what} ${expectation}; GET it for its current ETag and retry`;
 }

@@ -1,12 +1,9 @@
 /**
- * Errors as RFC 9457 problem documents. Everything a client can get wrong is an `HttpError`
- * with the contract's status; anything else is a bug, answered 500 with a request id that the
- * log repeats, never with a stack trace or SQL text.
+ * Errors as RFC 9457 problem documents. What the HTTP layer itself refuses (a body's media type, a
+ * header, the request's size) is an `HttpError` with its status; the layers below throw domain
+ * errors (src/errors/), which src/http/error-status.ts turns into these documents.
  */
-export interface FieldProblem {
-  path: string;
-  message: string;
-}
+import type { FieldProblem } from "../errors/request-errors.ts";
 
 export interface ProblemExtras {
   errors?: FieldProblem[];

@@ -4,14 +4,7 @@
  * the moment it is spent, before the rest is built. (Where SQL writes the answer, its text is
  * checked in SQL: src/read/json-select.ts.)
  */
-
-/** An answer over the `answerBytes` limit: 400, naming it and how to ask for less. */
-export class AnswerTooLargeError extends Error {
-  constructor(readonly limit: number) {
-    super(`the answer is larger than ${limit} bytes`);
-    this.name = "AnswerTooLargeError";
-  }
-}
+import { AnswerTooLargeError } from "../errors/capacity-errors.ts";
 
 export class AnswerBudget {
   private spent = 0;

@@ -11,7 +11,7 @@ import { decodeKeyPart } from "../mapping/read-graph.ts";
 import { charMessage, decodeValue } from "../json/values.ts";
 import { keyClassProblem, keyFieldColumns, keyLengthProblem } from "../mapping/keys.ts";
 import type { ClassMeta, Model, ValueType } from "../metadata/model.ts";
-import { QueryError } from "./shared/errors.ts";
+import { QueryError } from "../errors/query-error.ts";
 import type { NumericKind, ParamSpec, QType } from "./shared/model.ts";
 import { paramName } from "./sql/context.ts";
 import { likeToGlob, regexToGlob } from "./sql/functions.ts";

@@ -7,8 +7,9 @@ import type { ClassMeta, Model } from "../metadata/model.ts";
 import { PREPARED_QUERY_LIMIT, PREPARED_QUERY_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
 import type { RootSelector } from "../read/read-plan.ts";
 import { type Compiled, compile, sql } from "../store/sql.ts";
-import { QueryError } from "./shared/errors.ts";
-import { ParamCollector, bindQuery, fillQuery, newScope } from "./jdoql/bind.ts";
+import { ModifyingQueryError, QueryError } from "../errors/query-error.ts";
+import { bindQuery, fillQuery, newScope } from "./jdoql/bind.ts";
+import { ParamCollector } from "./shared/param-collector.ts";
 import { parseJdoql, parseJdoqlFilter } from "./jdoql/parse.ts";
 import { parseJpql } from "./jpql/parse.ts";
 import { QuerySyntaxError } from "./shared/syntax-errors.ts";
@@ -47,7 +48,7 @@ export function prepareJdoql(model: Model, text: string): PreparedQuery {
   return prepared(model, `jdoql\u0000${text}`, () => {
     const statement = syntax(() => parseJdoql(text));
     if (statement.type !== "Query") {
-      throw new QueryError(`${statement.type.toUpperCase()} statements change data and are not allowed on GET`, statement.pos, undefined, 405);
+      throw new ModifyingQueryError(`${statement.type.toUpperCase()} statements change data and are not allowed on GET`, statement.pos);
     }
     const params = new ParamCollector();
     const { query } = bindQuery(model, statement, params);
@@ -99,7 +100,7 @@ export function prepareJpql(model: Model, text: string): PreparedQuery {
   return prepared(model, `jpql\u0000${text}`, () => {
     const statement = syntax(() => parseJpql(text));
     if (statement.type === "Update" || statement.type === "Delete") {
-      throw new QueryError(`${statement.type.toUpperCase()} statements change data and are not allowed on GET`, statement.pos, undefined, 405);
+      throw new ModifyingQueryError(`${statement.type.toUpperCase()} statements change data and are not allowed on GET`, statement.pos);
     }
     const params = new ParamCollector();
     return compileQuery(model, bindJpql(model, statement, params), params, `jpql:${text}`);

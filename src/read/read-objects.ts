@@ -17,7 +17,8 @@
  */
 import type { Limits } from "../config/limits.ts";
 import { type ObjectJson, serialized } from "../json/answer.ts";
-import { AnswerBudget, AnswerTooLargeError } from "../json/answer-budget.ts";
+import { AnswerTooLargeError } from "../errors/capacity-errors.ts";
+import { AnswerBudget } from "../json/answer-budget.ts";
 import { stringify } from "../json/exact.ts";
 import { keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";

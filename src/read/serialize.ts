@@ -12,7 +12,8 @@ import { type ClassMeta, type FieldMeta, type Model, classOf } from "../metadata
 import type { FetchPlan } from "./fetch-plan.ts";
 import { planFields } from "./fetch-plan.ts";
 import type { IdentityMap, LoadedObject } from "./objects.ts";
-import { AnswerBudget, AnswerTooLargeError } from "../json/answer-budget.ts";
+import { AnswerBudget } from "../json/answer-budget.ts";
+import { AnswerTooLargeError } from "../errors/capacity-errors.ts";
 import { parseJson, stringify } from "../json/exact.ts";
 import { encodeField, encodeValue } from "../json/values.ts";
 

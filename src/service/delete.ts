@@ -2,8 +2,7 @@
 import type { ClassMeta } from "../metadata/model.ts";
 import { deleteExtentStatements, deleteOneStatements } from "../write/delete-plan.ts";
 import { StoreConstraintError } from "../store/store.ts";
-import { type Precondition, preconditionFailed } from "../http/conditional.ts";
-import { noSuchObject, objectNamed } from "./absent.ts";
+import { type Precondition, noSuchObject, preconditionFailed } from "./absent.ts";
 import { guardVersion, keySlots } from "../write/write-plan.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -14,7 +13,7 @@ export async function deleteObject(rt: Runtime, meta: ClassMeta, key: unknown[],
   try {
     await rt.store.batch(statements, "write");
   } catch (error) {
-    if (error instanceof StoreConstraintError && error.guard === "stale") throw preconditionFailed(conditions, objectNamed(rt.model, meta, key));
+    if (error instanceof StoreConstraintError && error.guard === "stale") throw preconditionFailed(rt.model, meta, key, conditions);
     if (error instanceof StoreConstraintError && error.kind === "guard") throw noSuchObject(rt.model, meta, key);
     throw error;
   }

@@ -5,7 +5,8 @@
  * and ungrouped aggregates one value (null when nothing matches). Objects inside projections are
  * read by the façade in a second batch.
  */
-import { AnswerBudget, AnswerTooLargeError } from "../json/answer-budget.ts";
+import { AnswerBudget } from "../json/answer-budget.ts";
+import { AnswerTooLargeError } from "../errors/capacity-errors.ts";
 import { base64Marks } from "../json/sql-values.ts";
 import { ANSWER_BYTES, MOST_ROWS } from "../query/sql/projection-json.ts";
 import type { Serializer } from "../read/serialize.ts";
@@ -18,34 +19,30 @@ import type { FetchPlan } from "../read/fetch-plan.ts";
 import type { LoadedObject } from "../read/objects.ts";
 import { readCandidates, readObjectsByKey } from "../read/read-objects.ts";
 import { bind } from "../store/sql.ts";
-import { type Statement, unboundedReads } from "../store/store.ts";
+import { type Statement, StoreRefusalError, unboundedReads } from "../store/store.ts";
 import type { Runtime } from "./runtime.ts";
-import { QueryError } from "../query/shared/errors.ts";
+import { QueryError } from "../errors/query-error.ts";
 import type { QType } from "../query/shared/model.ts";
 import type { PreparedQuery } from "../query/prepare.ts";
 import type { ResultColumn } from "../query/sql/select.ts";
 
 /**
- * What SQLite refuses in a query that compiled: statements nested beyond its parser's stack or its
- * expression depth (a filter of sixty `!`s), arithmetic beyond 64 bits or a double (`EXP(1000)`,
- * a SUM past 2^63), a LIKE pattern over 50,000 bytes. That is the query's fault, not the server's: a 400.
+ * What the database refuses in a query that compiled (src/store/store-errors.ts reads which): a
+ * filter of sixty `!`s, `EXP(1000)`, a SUM past 2^63, a long LIKE pattern. That is the query's
+ * fault, not the server's: a QueryError, said in the query's terms (never SQLite's own words).
  */
-const TOO_DEEP = /parser stack overflow|Expression tree is too large|too many terms in compound SELECT/i;
-const INTEGER_OVERFLOW = /integer overflow/i;
-const MATH_OUT_OF_RANGE = /Numerical (argument out of domain|result out of range)/i;
-const PATTERN_TOO_LONG = /LIKE or GLOB pattern too complex/i;
+const REFUSED: Readonly<Record<StoreRefusalError["reason"], string>> = {
+  "too-deep": "the query is nested too deeply for the database to run it",
+  "integer-overflow": "a whole number the query computes is out of range: a sum (or an absolute value) beyond 64 bits",
+  "out-of-range": "a number the query computes is out of range: a math function's result (EXP, POWER...) beyond what a double holds",
+  "pattern-too-long": "a LIKE or matches() pattern is longer than the database takes (50,000 bytes)",
+};
 
-/** Each refusal said in the query's terms (never SQLite's own words). */
 async function refusalIs400<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    const message = String((error as Error)?.message);
-    if (TOO_DEEP.test(message)) throw new QueryError("the query is nested too deeply for the database to run it");
-    if (INTEGER_OVERFLOW.test(message)) throw new QueryError("a whole number the query computes is out of range: a sum (or an absolute value) beyond 64 bits");
-    if (MATH_OUT_OF_RANGE.test(message)) throw new QueryError("a number the query computes is out of range: a math function's result (EXP, POWER...) beyond what a double holds");
-    if (PATTERN_TOO_LONG.test(message)) throw new QueryError("a LIKE or matches() pattern is longer than the database takes (50,000 bytes)");
-    throw error;
+    throw error instanceof StoreRefusalError ? new QueryError(REFUSED[error.reason]) : error;
   }
 }
 
@@ -155,7 +152,7 @@ function shapeRow(row: unknown[], columns: ResultColumn[], shape: PreparedQuery[
       const obj = objects.byColumn.get(c)?.get(JSON.stringify(cells));
       if (!obj) return null;
       // JDOHelper.getObjectId(x) is the identity, not the object.
-      return c.expr.k === "objectId" ? objects.serializer!.identity(obj) : objects.serializer!.object(obj);
+      return c.expr.kind === "objectId" ? objects.serializer!.identity(obj) : objects.serializer!.object(obj);
     }
     return decodeCell(cells[0], c.expr.type);
   });

@@ -14,9 +14,8 @@ import { type Existing, findExisting } from "../read/existing.ts";
 import { type WriteNode, assignKeys, guardExists, guardVersion, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../write/write-plan.ts";
 import { join, sql } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";
-import { noSuchObject, objectNamed } from "./absent.ts";
-import { type Precondition, preconditionFailed } from "../http/conditional.ts";
-import { HttpError } from "../http/problem.ts";
+import { type Precondition, noSuchObject, preconditionFailed } from "./absent.ts";
+import { ConflictError, InvalidInputError, UnfitBodyError } from "../errors/request-errors.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface WriteResult {
@@ -28,7 +27,7 @@ export interface WriteResult {
 }
 
 function unprocessable(graph: Graph): never {
-  throw new HttpError(422, `the body does not fit class ${graph.root.declared.name}`, { errors: graph.errors });
+  throw new UnfitBodyError(`the body does not fit class ${graph.root.declared.name}`, graph.errors);
 }
 
 async function lookup(rt: Runtime, nodes: readonly GraphNode[], extra: { root: string; key: readonly unknown[] }[] = []): Promise<Map<string, Existing>> {
@@ -53,7 +52,7 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
       errors.push({ path: `${node.path}/_id`, message: `no ${node.meta.name} has _id ${JSON.stringify(key[0])}` });
     }
     if (node.meta.abstract) {
-      if (!node.explicitClass) throw new HttpError(400, `${node.meta.name} is abstract: say which subclass to create with "class"${node.path ? ` at ${node.path}` : ""}`);
+      if (!node.explicitClass) throw new InvalidInputError(`${node.meta.name} is abstract: say which subclass to create with "class"${node.path ? ` at ${node.path}` : ""}`);
       errors.push({ path: `${node.path}/class`, message: `${node.meta.name} is abstract and cannot be created` });
     }
     keyFieldColumns(node.meta).forEach((part, i) => {
@@ -69,7 +68,7 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
     }
     return { node, meta: node.meta, mode: "create" as const, key };
   });
-  if (errors.length) throw new HttpError(422, `the body does not fit class ${graph.root.declared.name}`, { errors });
+  if (errors.length) throw new UnfitBodyError(`the body does not fit class ${graph.root.declared.name}`, errors);
   return out;
 }
 
@@ -85,7 +84,7 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan): ObjectInBatch {
   };
   const back = objectInBatch(rt, w.meta, selector, slotValues(w.key), fetch);
   if (!back) {
-    throw new HttpError(400, `the answer this write asks for (fetchGroup ${fetch.groups.join(",") || "default"}, maxFetchDepth ${fetch.maxDepth}) is too large to read back in one statement: ask for a smaller fetch group or maxFetchDepth; nothing was changed`);
+    throw new InvalidInputError(`the answer this write asks for (fetchGroup ${fetch.groups.join(",") || "default"}, maxFetchDepth ${fetch.maxDepth}) is too large to read back in one statement: ask for a smaller fetch group or maxFetchDepth; nothing was changed`);
   }
   return back;
 }
@@ -111,12 +110,12 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
     results = await rt.store.batch(statements, "write");
   } catch (error) {
     if (!(error instanceof StoreConstraintError)) throw error;
-    if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(conditions, objectNamed(rt.model, graph.root.declared, graph.root.key!));
+    if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(rt.model, graph.root.declared, graph.root.key!, conditions);
     if (error.kind === "guard" && error.guard === "missing") throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
-    if (error.kind === "guard" && error.guard === "sequence") throw new HttpError(409, "a generated key would pass 9223372036854775807, the largest long: the key sequence has no numbers left (give the key instead)");
-    if (error.kind === "guard") throw new HttpError(409, "an object of the request was deleted or changed by another request meanwhile; retry");
-    if (error.kind === "unique") throw new HttpError(409, "an object with the same key already exists");
-    throw new HttpError(409, "the database refused the change (a constraint failed)");
+    if (error.kind === "guard" && error.guard === "sequence") throw new ConflictError("a generated key would pass 9223372036854775807, the largest long: the key sequence has no numbers left (give the key instead)");
+    if (error.kind === "guard") throw new ConflictError("an object of the request was deleted or changed by another request meanwhile; retry");
+    if (error.kind === "unique") throw new ConflictError("an object with the same key already exists");
+    throw new ConflictError("the database refused the change (a constraint failed)");
   }
   return answer(rt, back, results, fetch);
 }
@@ -130,13 +129,13 @@ export async function createObject(rt: Runtime, meta: ClassMeta, body: unknown, 
   const alone = graph.root.meta.identity.kind === "application" && oneKeyTable(rt, graph.root.meta) && graph.nodes.every((n) => n === graph.root || !n.key);
   const existing = alone ? new Map<string, Existing>() : await lookup(rt, graph.nodes);
   if (graph.root.key && existing.has(keyString(graph.root.meta.root, graph.root.key))) {
-    throw new HttpError(409, `a ${existing.get(keyString(graph.root.meta.root, graph.root.key))!.meta.name} with this key already exists`);
+    throw new ConflictError(`a ${existing.get(keyString(graph.root.meta.root, graph.root.key))!.meta.name} with this key already exists`);
   }
   return execute(rt, graph, resolveModes(rt, graph, existing, { mode: "create" }), fetch);
 }
 
 const keyChanged = () =>
-  new HttpError(422, "the key in the body differs from the key in the path: a key cannot be changed", { errors: [{ path: "", message: "key fields differ from the path" }] });
+  new UnfitBodyError("the key in the body differs from the key in the path: a key cannot be changed", [{ path: "", message: "key fields differ from the path" }]);
 
 /**
  * A PUT needs no lookup when the batch's guard can tell on its own that the object is a `meta`:

@@ -8,7 +8,8 @@
  * never hides a change that happened. When the answer starts, the limit is released: a streamed
  * extent is paced by its client, not by the request's clock.
  */
-import { type Statement, type StatementResult, type Store, TimeLimitError } from "./store.ts";
+import type { Statement, StatementResult, Store } from "./store.ts";
+import { TimeLimitError } from "../errors/capacity-errors.ts";
 
 export class DeadlineStore implements Store {
   readonly interrupts?: boolean;

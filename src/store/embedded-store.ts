@@ -26,7 +26,8 @@ import { type ColumnCheck, AsyncConnection, Stopped, SyncConnection } from "./em
 import { openAsync, openSync } from "./native-libsql.ts";
 import { ReaderPool } from "./reader-pool.ts";
 import { translateStoreError } from "./store-errors.ts";
-import { type Statement, type StatementResult, type Store, TimeLimitError } from "./store.ts";
+import type { Statement, StatementResult, Store } from "./store.ts";
+import { TimeLimitError } from "../errors/capacity-errors.ts";
 
 export type { ColumnCheck } from "./embedded-connection.ts";
 

@@ -41,7 +41,7 @@ export interface Store {
   close(): void;
 }
 
-/** A store error the request layer can turn into a precise status. */
+/** A constraint refused a write batch: the service says what that means for the request (src/service/write.ts, delete.ts). */
 export class StoreConstraintError extends Error {
   /** `unique` for duplicate keys, `guard` for a failed precondition, `other` for any other refusal. */
   readonly kind: "unique" | "guard" | "other";
@@ -55,35 +55,19 @@ export class StoreConstraintError extends Error {
   }
 }
 
-/** The database stayed locked by another writer past the wait: the request may be retried (503). */
-export class StoreBusyError extends Error {
-  constructor(message: string) {
+/**
+ * The engine refused a statement for what it computes, within its own limits: nested beyond its
+ * parser's stack or expression depth (`too-deep`), arithmetic past 64 bits (`integer-overflow`)
+ * or a double (`out-of-range`), a LIKE pattern over 50,000 bytes (`pattern-too-long`). Only a
+ * client's query can ask for those; src/service/query.ts says each in the query's terms.
+ */
+export class StoreRefusalError extends Error {
+  constructor(
+    readonly reason: "too-deep" | "integer-overflow" | "out-of-range" | "pattern-too-long",
+    message: string,
+  ) {
     super(message);
-    this.name = "StoreBusyError";
-  }
-}
-
-/** The engine refused to build a value past its length limit (SQLITE_TOOBIG): a JSON select's answer past answerBytes (400). */
-export class StoreTooBigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StoreTooBigError";
-  }
-}
-
-/** The engine could not get the memory a statement needed (SQLite's heap limit): the request may be retried, or ask for less (503). */
-export class StoreMemoryError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StoreMemoryError";
-  }
-}
-
-/** A request ran past its time limit before its answer started: nothing was changed (503). */
-export class TimeLimitError extends Error {
-  constructor(readonly limitMs: number) {
-    super(`the request took longer than ${limitMs} ms`);
-    this.name = "TimeLimitError";
+    this.name = "StoreRefusalError";
   }
 }
 

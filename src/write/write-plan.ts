@@ -11,12 +11,12 @@ import { type ClassMeta, type FieldMeta, type Model, classOf, isAncestor, subtre
 import type { GraphNode } from "../mapping/read-graph.ts";
 import { guardInsert } from "../mapping/migrate.ts";
 import { SEQUENCE_TABLE } from "../store/reserved-tables.ts";
-import { type SQL, bind, compile, ident, join, qualified, sql, statement, tuple } from "../store/sql.ts";
+import { type SQL, bind, compile, ident, join, qualified, sql, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import type { Compiled } from "../store/sql.ts";
 import { NUL_CHAR } from "../json/values.ts";
 import { findInSubtree, owningJoinTable } from "../read/read-plan.ts";
-import { processCache } from "../cache/bounded-cache.ts";
+import { STATEMENT_SHAPE_LIMIT, STATEMENT_SHAPE_WEIGHT, processCache } from "../cache/bounded-cache.ts";
 import { type At, type VersionSteps, clearReference } from "./version-steps.ts";
 import { WriteSteps, holdingTables } from "./write-steps.ts";
 
@@ -46,17 +46,12 @@ const value = (v: unknown): Slot => ({ kind: "value", value: v });
 const int = (x: SQL): SQL => sql`CAST(${x} AS INTEGER)`;
 const seqExpr = (count: SQL, index: SQL, name: SQL): SQL => sql`(SELECT next_value - ${int(count)} + ${int(index)} FROM ${ident(SEQUENCE_TABLE)} WHERE name = ${name})`;
 
-/** A slot as SQL with its values inline, for the statements of rare paths (`statement()` caches their shape). */
-function inline(s: Slot): SQL {
-  return s.kind === "value" ? sql`${s.value}` : seqExpr(sql`${s.count}`, sql`${s.index}`, sql`${s.name}`);
-}
-
 /**
  * Compiled write statements by shape: the statement kind, its table and columns, and whether each
  * slot is a value or a sequence number. A request's values fill the placeholders of its shape, so
  * the statements of a write are built and compiled once per shape, not per request.
  */
-const shapes = processCache<Compiled>("writeShapes", 2000, { limit: 2_000_000, weigh: (key, c) => key.length + c.sql.length });
+const shapes = processCache<Compiled>("statementShapes", STATEMENT_SHAPE_LIMIT, { limit: STATEMENT_SHAPE_WEIGHT, weigh: (key, c) => key.length + c.sql.length });
 
 /** The statement of shape `key` over `slots`; `build` writes its SQL from each slot's placeholders (on a first use only). */
 function shaped(key: string, slots: readonly Slot[], build: (slot: (i: number) => SQL) => SQL): Statement {
@@ -328,11 +323,16 @@ function joinRow(s: { table: string; ownerColumns: readonly string[]; elementCol
 function releaseInverse(model: Model, target: ClassMeta, fieldName: string, owner: Slot[], keep: Slot[][]): Statement[] {
   const field = findInSubtree(model, target, fieldName);
   if (!field?.fkColumns) return [];
-  return holdingTables(model, field).map((table) => {
-    const notKept = keep.length ? sql` AND ${tuple(target.keyColumns.map((c) => ident(c)))} NOT IN (VALUES ${join(keep.map((k) => sql`(${join(k.map(inline))})`))})` : sql``;
+  const slots = [...owner, ...keep.flat()];
+  return holdingTables(model, field).map((table) =>
     // Only rows that still point at the owner: a row that already left changes no more.
-    return statement(sql`UPDATE ${ident(table)} SET ${join(field.fkColumns!.map((c) => sql`${ident(c)} = NULL`))} WHERE ${keyEquals(field.fkColumns!, owner.map(inline))}${notKept}`);
-  });
+    shaped(`release|${table}|${field.fkColumns!.join(",")}|${keep.map((k) => k.length).join(",")}`, slots, (slot) => {
+      let at = owner.length;
+      const kept = keep.map((k) => sql`(${join(range(slot, (at += k.length) - k.length, k.length))})`);
+      const notKept = kept.length ? sql` AND ${tuple(target.keyColumns.map((c) => ident(c)))} NOT IN (VALUES ${join(kept)})` : sql``;
+      return sql`UPDATE ${ident(table)} SET ${join(field.fkColumns!.map((c) => sql`${ident(c)} = NULL`))} WHERE ${keyEquals(field.fkColumns!, range(slot, 0, owner.length))}${notKept}`;
+    }),
+  );
 }
 
 /** The target of a one-to-one leaves the other objects that held it through `field`; they step. */

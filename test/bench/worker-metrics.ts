@@ -98,9 +98,9 @@ export async function buildWorkerBundle(outDir: string): Promise<WorkerBundle> {
   const file = join(outDir, ENTRY);
   const names = [ENTRY, ...(await externalModules(metafile))];
   const contents = await Promise.all(names.map((name) => readFile(join(outDir, name))));
-  const modules = names.map((name, i) => ({ name, bytes: contents[i].byteLength }));
+  const modules = names.map((name, i) => ({ name, bytes: contents[i]!.byteLength }));
   // wrangler gzips its additional modules followed by the entry, as one stream.
-  const gzipBytes = gzipSync(Buffer.concat([...contents.slice(1), contents[0]])).byteLength;
+  const gzipBytes = gzipSync(Buffer.concat([...contents.slice(1), contents[0]!])).byteLength;
   const bytes = modules.reduce((sum, m) => sum + m.bytes, 0);
   const wranglerReport = /Total Upload: .*/.exec(stdout)?.[0];
   return { file, bytes, gzipBytes, modules, metafile, wranglerReport, buildMs };
@@ -183,7 +183,7 @@ export async function readWranglerConfig(): Promise<WranglerConfig> {
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function medians(all: ColdStartRun[]): Timings {
@@ -235,7 +235,7 @@ function ruleType(rules: { type: RuleType; include: string[] }[], name: string):
   const regex = (glob: string) => {
     let source = "";
     for (let i = 0; i < glob.length; i++) {
-      const c = glob[i];
+      const c = glob[i]!;
       if (glob.startsWith("**/", i)) {
         source += "(?:.*/)?";
         i += 2;

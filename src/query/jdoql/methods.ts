@@ -6,7 +6,7 @@
 import { fail } from "../shared/errors.ts";
 import { type FnName, type Pos, type QExpr, type QType, node } from "../shared/model.ts";
 import { BOOLEAN, DOUBLE, INT, STRING, describeType, hasPart } from "../shared/types.ts";
-import { type Scope, bindExpr, retypeParam } from "./bind.ts";
+import { type Scope, retypeParam } from "./scope.ts";
 import type { SExpr } from "./syntax.ts";
 
 
@@ -18,9 +18,9 @@ function arity(call: Call, ...allowed: number[]): void {
 
 function args(scope: Scope, call: Call, types: QType[]): QExpr[] {
   return call.args.map((a, i) => {
-    const bound = bindExpr(scope, a, types[i]);
+    const bound = scope.binders.expr(scope, a, types[i]);
     const want = types[i];
-    const typed = bound.k === "param" && bound.type.kind === "unknown" && want ? retypeParam(scope, bound, want) : bound;
+    const typed = bound.kind === "param" && bound.type.kind === "unknown" && want ? retypeParam(scope, bound, want) : bound;
     if (want && !accepts(want, typed.type)) fail(`argument ${i + 1} of ${call.name} must be ${describeType(want)}, not ${describeType(typed.type)}`, a.pos);
     return typed;
   });
@@ -35,11 +35,11 @@ function accepts(want: QType, got: QType): boolean {
 
 const UNKNOWN_TYPE: QType = { kind: "unknown" };
 
-const asCollection = (scope: Scope, e: QExpr): QExpr => (e.k === "param" && e.type.kind === "unknown" ? retypeParam(scope, e, { kind: "collection", element: UNKNOWN_TYPE }) : e);
+const asCollection = (scope: Scope, e: QExpr): QExpr => (e.kind === "param" && e.type.kind === "unknown" ? retypeParam(scope, e, { kind: "collection", element: UNKNOWN_TYPE }) : e);
 
 const STRING_METHODS = new Set(["startsWith", "endsWith", "indexOf", "substring", "toLowerCase", "toUpperCase", "length", "trim", "trimLeft", "trimRight", "charAt", "matches", "equals", "equalsIgnoreCase", "concat"]);
 
-const fn = (name: FnName, a: QExpr[], type: QType, pos: Pos) => node({ k: "fn", name, args: a, type }, pos);
+const fn = (name: FnName, a: QExpr[], type: QType, pos: Pos) => node({ kind: "fn", name, args: a, type }, pos);
 
 const STATIC_RECEIVERS = new Set(["Math", "java.lang.Math", "JDOHelper", "javax.jdo.JDOHelper"]);
 
@@ -57,11 +57,11 @@ export function bindCall(scope: Scope, call: Call): QExpr {
   const receiverName = staticName(call.object);
   if (receiverName && STATIC_RECEIVERS.has(receiverName) && !scope.variables.has(receiverName)) return bindStatic(scope, receiverName, call);
   if (!call.object) fail(`unknown method ${call.name}(): JDOQL has no functions besides aggregates and the methods of values`, call.pos);
-  const receiver = bindExpr(scope, call.object);
+  const receiver = scope.binders.expr(scope, call.object);
   const t = receiver.type;
   const pos = call.pos;
 
-  if (t.kind === "string" || (t.kind === "unknown" && receiver.k === "param" && STRING_METHODS.has(call.name))) {
+  if (t.kind === "string" || (t.kind === "unknown" && receiver.kind === "param" && STRING_METHODS.has(call.name))) {
     const s = t.kind === "unknown" ? retypeParam(scope, receiver, STRING) : receiver;
     switch (call.name) {
       case "startsWith":
@@ -77,7 +77,7 @@ export function bindCall(scope: Scope, call: Call): QExpr {
         arity(call, 1, 2);
         const indexes = args(scope, call, [INT, INT]);
         checkIndexes(s, indexes, "substring");
-        return node({ k: "fn", name: "substring", args: [s, ...indexes], javaBounds: true, type: STRING }, pos);
+        return node({ kind: "fn", name: "substring", args: [s, ...indexes], javaBounds: true, type: STRING }, pos);
       }
       case "toLowerCase":
       case "toUpperCase":
@@ -95,52 +95,52 @@ export function bindCall(scope: Scope, call: Call): QExpr {
         arity(call, 1);
         const index = args(scope, call, [INT]);
         checkIndexes(s, index, "charAt");
-        return node({ k: "fn", name: "charAt", args: [s, ...index], javaBounds: true, type: { kind: "string", char: true } }, pos);
+        return node({ kind: "fn", name: "charAt", args: [s, ...index], javaBounds: true, type: { kind: "string", char: true } }, pos);
       }
       case "matches": {
         arity(call, 1);
         const [pattern] = args(scope, call, [STRING]);
-        if (pattern!.k !== "literal" && pattern!.k !== "param") fail("matches() takes a literal or parameter pattern", call.args[0]!.pos);
-        if (pattern!.k === "param") scope.params.specs.get(pattern!.ref.key)!.pattern = true;
+        if (pattern!.kind !== "literal" && pattern!.kind !== "param") fail("matches() takes a literal or parameter pattern", call.args[0]!.pos);
+        if (pattern!.kind === "param") scope.params.specs.get(pattern!.ref.key)!.pattern = true;
         return fn("matches", [s, pattern!], BOOLEAN, pos);
       }
       case "equals":
         arity(call, 1);
-        return node({ k: "compare", op: "=", left: s, right: args(scope, call, [STRING])[0]!, nullEquals: true, type: BOOLEAN }, pos);
+        return node({ kind: "compare", op: "=", left: s, right: args(scope, call, [STRING])[0]!, nullEquals: true, type: BOOLEAN }, pos);
       case "equalsIgnoreCase":
         arity(call, 1);
         return fn("equalsIgnoreCase", [s, ...args(scope, call, [STRING])], BOOLEAN, pos);
       case "concat":
         arity(call, 1);
-        return node({ k: "concat", items: [s, ...args(scope, call, [STRING])], type: STRING }, pos);
+        return node({ kind: "concat", items: [s, ...args(scope, call, [STRING])], type: STRING }, pos);
     }
     if (t.kind === "string") fail(`String has no method ${call.name}() that JDOQL supports`, pos);
   }
 
-  if (t.kind === "collection" || (t.kind === "unknown" && receiver.k === "param")) {
+  if (t.kind === "collection" || (t.kind === "unknown" && receiver.kind === "param")) {
     switch (call.name) {
       case "contains": {
         arity(call, 1);
-        const element = bindExpr(scope, call.args[0]!, t.kind === "collection" ? t.element : undefined);
+        const element = scope.binders.expr(scope, call.args[0]!, t.kind === "collection" ? t.element : undefined);
         const elementType = t.kind === "collection" ? t.element : element.type;
         // A collection parameter takes its element type from what it is asked to contain.
         const untypedElements = t.kind === "unknown" || (t.kind === "collection" && t.element.kind === "unknown");
-        const coll = receiver.k === "param" && untypedElements ? retypeParam(scope, { ...receiver, type: UNKNOWN_TYPE }, { kind: "collection", element: element.type }) : receiver;
-        const typedElement = element.k === "param" && element.type.kind === "unknown" ? retypeParam(scope, element, elementType) : element;
-        return node({ k: "contains", collection: coll, element: typedElement, type: BOOLEAN }, pos);
+        const coll = receiver.kind === "param" && untypedElements ? retypeParam(scope, { ...receiver, type: UNKNOWN_TYPE }, { kind: "collection", element: element.type }) : receiver;
+        const typedElement = element.kind === "param" && element.type.kind === "unknown" ? retypeParam(scope, element, elementType) : element;
+        return node({ kind: "contains", collection: coll, element: typedElement, type: BOOLEAN }, pos);
       }
       // A parameter asked for its size is a collection (a JSON array), not any value.
       case "isEmpty":
         arity(call, 0);
-        return node({ k: "isEmpty", collection: asCollection(scope, receiver), type: BOOLEAN }, pos);
+        return node({ kind: "isEmpty", collection: asCollection(scope, receiver), type: BOOLEAN }, pos);
       case "size":
         arity(call, 0);
-        return node({ k: "size", collection: asCollection(scope, receiver), type: INT }, pos);
+        return node({ kind: "size", collection: asCollection(scope, receiver), type: INT }, pos);
       case "get":
         arity(call, 1);
         if (t.kind !== "collection") break;
         if (!t.ordered) fail("get(index) needs a List; this collection has no order", pos);
-        return node({ k: "listGet", list: receiver, index: args(scope, call, [INT])[0]!, type: t.element }, pos);
+        return node({ kind: "listGet", list: receiver, index: args(scope, call, [INT])[0]!, type: t.element }, pos);
     }
     fail(`a collection has no method ${call.name}() that JDOQL supports`, pos);
   }
@@ -149,19 +149,19 @@ export function bindCall(scope: Scope, call: Call): QExpr {
     switch (call.name) {
       case "get":
         arity(call, 1);
-        return node({ k: "mapGet", map: receiver, key: args(scope, call, [t.key])[0]!, type: t.value }, pos);
+        return node({ kind: "mapGet", map: receiver, key: args(scope, call, [t.key])[0]!, type: t.value }, pos);
       case "containsKey":
         arity(call, 1);
-        return node({ k: "containsKey", map: receiver, key: args(scope, call, [t.key])[0]!, type: BOOLEAN }, pos);
+        return node({ kind: "containsKey", map: receiver, key: args(scope, call, [t.key])[0]!, type: BOOLEAN }, pos);
       case "containsValue":
         arity(call, 1);
-        return node({ k: "containsValue", map: receiver, value: args(scope, call, [t.value])[0]!, type: BOOLEAN }, pos);
+        return node({ kind: "containsValue", map: receiver, value: args(scope, call, [t.value])[0]!, type: BOOLEAN }, pos);
       case "isEmpty":
         arity(call, 0);
-        return node({ k: "isEmpty", collection: receiver, type: BOOLEAN }, pos);
+        return node({ kind: "isEmpty", collection: receiver, type: BOOLEAN }, pos);
       case "size":
         arity(call, 0);
-        return node({ k: "size", collection: receiver, type: INT }, pos);
+        return node({ kind: "size", collection: receiver, type: INT }, pos);
     }
     fail(`a map has no method ${call.name}() that JDOQL supports`, pos);
   }
@@ -202,12 +202,12 @@ export function bindCall(scope: Scope, call: Call): QExpr {
  * (a value out of range is null: see `javaBounds`).
  */
 function checkIndexes(s: QExpr, indexes: QExpr[], method: "substring" | "charAt"): void {
-  const known = indexes.map((i) => (i.k === "literal" && typeof i.value === "number" ? i.value : undefined));
+  const known = indexes.map((i) => (i.kind === "literal" && typeof i.value === "number" ? i.value : undefined));
   const [first, second] = known;
   const what = method === "charAt" ? "charAt's index" : "substring's begin index";
   if (first !== undefined && first < 0) fail(`${what} ${first} is below 0: no string has it (Java throws StringIndexOutOfBoundsException)`, indexes[0]!.pos);
   if (first !== undefined && second !== undefined && second < first) fail(`substring's end index ${second} is before its begin index ${first} (Java throws StringIndexOutOfBoundsException)`, indexes[1]!.pos);
-  if (s.k !== "literal" || typeof s.value !== "string") return;
+  if (s.kind !== "literal" || typeof s.value !== "string") return;
   const length = [...s.value].length;
   const last = method === "charAt" ? length - 1 : length;
   known.forEach((index, i) => {
@@ -226,10 +226,10 @@ function bindStatic(scope: Scope, receiver: string, call: Call): QExpr {
   const pos = call.pos;
   if (receiver.endsWith("JDOHelper")) {
     arity(call, 1);
-    const operand = bindExpr(scope, call.args[0]!);
+    const operand = scope.binders.expr(scope, call.args[0]!);
     if (operand.type.kind !== "entity") fail(`JDOHelper.${call.name} needs a persistent object`, call.args[0]!.pos);
-    if (call.name === "getObjectId") return node({ k: "objectId", operand, type: operand.type }, pos);
-    if (call.name === "getVersion") return node({ k: "version", operand, type: { kind: "number", numeric: "long" } }, pos);
+    if (call.name === "getObjectId") return node({ kind: "objectId", operand, type: operand.type }, pos);
+    if (call.name === "getVersion") return node({ kind: "version", operand, type: { kind: "number", numeric: "long" } }, pos);
     fail(`JDOHelper.${call.name} is not supported in queries`, pos);
   }
   const m = MATH[call.name];

@@ -5,11 +5,9 @@
  * Every node carries the position of its first character, for error messages.
  */
 
-export interface Pos {
-  offset: number;
-  line: number;
-  column: number;
-}
+import type { Pos } from "../shared/pos.ts";
+
+export type { Pos };
 
 export type LiteralKind = "int" | "long" | "biginteger" | "float" | "double" | "string" | "boolean" | "null";
 

@@ -8,18 +8,15 @@
 import { type ClassMeta, type Model, isAncestor } from "../../metadata/model.ts";
 import { fail } from "../shared/errors.ts";
 import { type Binding, type Pos, type QExpr, type QQuery, type QType, node } from "../shared/model.ts";
-import { ParamCollector } from "../jdoql/bind.ts";
+import { ParamCollector } from "../shared/param-collector.ts";
 import { checkAggregatePlacement, checkGrouping, containsAggregate } from "../shared/validate.ts";
 import { childrenOf } from "../shared/walk.ts";
-import { type JScope, bindJpqlExpr, lookupVariable } from "./expressions.ts";
+import { bindJpqlExpr } from "./expressions.ts";
+import { entityNamed } from "./names.ts";
+import { type Binders, type JScope, lookupVariable } from "./scope.ts";
 import type { JFromItem, JSelectQuery, JSelectStatement } from "./syntax.ts";
 
-/** An entity by JPQL entity name (the simple name unless renamed) or, as DataNucleus allows, its class name. */
-export function entityNamed(model: Model, name: string, pos: Pos): ClassMeta {
-  const byName = [...model.classes.values()].find((c) => !c.embeddedOnly && (c.entityName === name || c.name === name));
-  if (!byName) fail(`unknown entity "${name}" (entity names are case-sensitive)`, pos);
-  return byName;
-}
+const BINDERS: Binders = { subquery: (outer, source) => bindSelect(outer.model, source, outer.params, outer) };
 
 export function bindJpql(model: Model, statement: JSelectStatement, params = new ParamCollector()): QQuery {
   if (statement.type !== "SetOperation") return bindSelect(model, statement, params);
@@ -34,7 +31,7 @@ export function bindJpql(model: Model, statement: JSelectStatement, params = new
 /** A query answering its candidates, as the projection of the candidate (for compound selects). */
 function asProjection(q: QQuery): QQuery {
   if (q.shape !== "candidates") return q;
-  return { ...q, result: [{ expr: node({ k: "binding", binding: q.candidate, type: q.candidate.type }, q.candidate.pos), alias: q.candidate.name }], shape: "value" };
+  return { ...q, result: [{ expr: node({ kind: "binding", binding: q.candidate, type: q.candidate.type }, q.candidate.pos), alias: q.candidate.name }], shape: "value" };
 }
 
 export function bindSelect(model: Model, source: JSelectQuery, params: ParamCollector, outer?: JScope): QQuery {
@@ -59,7 +56,7 @@ function declareFrom(model: Model, from: readonly JFromItem[], params: ParamColl
   if (!first) fail("FROM needs at least one declaration");
   let candidateMeta: ClassMeta;
   let candidateSource: QExpr | undefined;
-  const scope: JScope = { model, params, outer, variables: new Map(), resultVariables: new Map(), query: undefined! };
+  const scope: JScope = { model, params, outer, variables: new Map(), resultVariables: new Map(), query: undefined!, binders: BINDERS };
   if (first.kind === "range") candidateMeta = entityNamed(model, first.entity, first.pos);
   else {
     if (!outer) fail("a query's first FROM declaration names an entity", first.pos);
@@ -95,7 +92,7 @@ function declareFrom(model: Model, from: readonly JFromItem[], params: ParamColl
       const path = bindJpqlExpr(scope, (target.type === "Treat" ? target.path : target) as Parameters<typeof bindJpqlExpr>[1]);
       // JOIN FETCH names no variable: it only asks for the relation to be loaded (the fetch plan does).
       const binding = joinBinding(j.variable ?? `fetch#${j.pos.offset}`, path, j.kind === "left", j.pos);
-      if (j.fetch && path.k === "field") (scope.query.fetchFields ??= []).push(`${path.field.declaringClass}.${path.field.name}`);
+      if (j.fetch && path.kind === "field") (scope.query.fetchFields ??= []).push(`${path.field.declaringClass}.${path.field.name}`);
       if (treated) {
         if (binding.type.kind !== "entity" || !isAncestor(model, binding.type.meta.name, treated.name)) fail(`TREAT: ${treated.name} is not a subclass of the joined entity`, target.pos);
         binding.type = { kind: "entity", meta: treated };
@@ -173,7 +170,7 @@ function isCandidateItem(e: { type: string }, name: string): boolean {
 
 function variableExpr(scope: JScope, name: string, pos: Pos): QExpr {
   const binding = lookupVariable(scope, name) ?? fail(`unknown identification variable "${name}"`, pos);
-  return node({ k: "binding", binding, type: binding.type }, pos);
+  return node({ kind: "binding", binding, type: binding.type }, pos);
 }
 
 function defaultAlias(e: { type: string }): string {
@@ -198,13 +195,13 @@ function orderExpr(scope: JScope, e: Parameters<typeof bindJpqlExpr>[1]): QExpr 
 function requireInnerJoins(q: QQuery): void {
   const required: QExpr[] = [];
   const visit = (e: QExpr) => {
-    if (e.k === "field" && e.from.k === "field" && e.from.type.kind === "entity") required.push(e.from);
-    if (e.k === "aggregate" || e.k === "subquery" || e.k === "exists") return;
+    if (e.kind === "field" && e.from.kind === "field" && e.from.type.kind === "entity") required.push(e.from);
+    if (e.kind === "aggregate" || e.kind === "subquery" || e.kind === "exists") return;
     childrenOf(e).forEach(visit);
   };
   for (const r of q.result ?? []) {
     visit(r.expr);
-    if (r.expr.k === "field" && r.expr.type.kind === "entity") required.push(r.expr);
+    if (r.expr.kind === "field" && r.expr.type.kind === "entity") required.push(r.expr);
   }
   q.groupBy.forEach(visit);
   q.orderBy.forEach((o) => visit(o.expr));
@@ -212,8 +209,8 @@ function requireInnerJoins(q: QQuery): void {
   if (q.where) visit(q.where);
   if (q.having) visit(q.having);
   if (!required.length) return;
-  const notNull = required.map((operand): QExpr => node({ k: "isNull", operand, negated: true, type: BOOLEAN_TYPE }, operand.pos));
-  q.where = q.where ? node({ k: "and", items: [q.where, ...notNull], type: BOOLEAN_TYPE }, q.where.pos) : node({ k: "and", items: notNull, type: BOOLEAN_TYPE }, notNull[0]!.pos);
+  const notNull = required.map((operand): QExpr => node({ kind: "isNull", operand, negated: true, type: BOOLEAN_TYPE }, operand.pos));
+  q.where = q.where ? node({ kind: "and", items: [q.where, ...notNull], type: BOOLEAN_TYPE }, q.where.pos) : node({ kind: "and", items: notNull, type: BOOLEAN_TYPE }, notNull[0]!.pos);
 }
 
 const BOOLEAN_TYPE: QType = { kind: "boolean" };

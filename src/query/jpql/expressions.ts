@@ -3,39 +3,21 @@
  * their use, JPQL's predicates (LIKE, BETWEEN, IN, MEMBER OF, IS EMPTY, EXISTS, ALL/ANY/SOME) and
  * functions, with 1-based positions converted to the model's 0-based ones.
  */
-import { type ClassMeta, type Model, isAncestor } from "../../metadata/model.ts";
+import { type ClassMeta, isAncestor } from "../../metadata/model.ts";
 import { fail } from "../shared/errors.ts";
-import type { ParamCollector } from "../jdoql/bind.ts";
-import { type Binding, type FnName, type Pos, type QExpr, type QQuery, type QType, node } from "../shared/model.ts";
+import { type FnName, type Pos, type QExpr, type QType, node } from "../shared/model.ts";
 import { fieldExpr } from "../shared/navigate.ts";
 import { numberOfText } from "../sql/number-text.ts";
 import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, hasPart, isIntegral, isNumber, longValue, orderable, promote } from "../shared/types.ts";
-import { bindSelect, entityNamed } from "./bind.ts";
+import { entityNamed } from "./names.ts";
+import { type JScope, lookupVariable } from "./scope.ts";
 import type { JExpr, JPathExpr } from "./syntax.ts";
 
-export interface JScope {
-  model: Model;
-  params: ParamCollector;
-  outer?: JScope;
-  query: QQuery;
-  /** Identification variables by lower-cased name (JPQL variables are case-insensitive). */
-  variables: Map<string, Binding>;
-  resultVariables: Map<string, QExpr>;
-}
-
-export function lookupVariable(scope: JScope, name: string): Binding | undefined {
-  for (let s: JScope | undefined = scope; s; s = s.outer) {
-    const b = s.variables.get(name.toLowerCase());
-    if (b) return b;
-  }
-  return undefined;
-}
-
-const lit = (value: unknown, type: QType, pos: Pos) => node({ k: "literal", value, type }, pos);
+const lit = (value: unknown, type: QType, pos: Pos) => node({ kind: "literal", value, type }, pos);
 const ONE = (pos: Pos) => lit(1, INT, pos);
 
 function typed(scope: JScope, e: QExpr, type: QType): QExpr {
-  if (e.k !== "param" || e.type.kind !== "unknown" || type.kind === "unknown" || type.kind === "null") return e;
+  if (e.kind !== "param" || e.type.kind !== "unknown" || type.kind === "unknown" || type.kind === "null") return e;
   scope.params.use(e.ref.key, type, e.pos);
   return { ...e, type };
 }
@@ -56,7 +38,7 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       if (e.type === "NamedParam") scope.params.implicit = true;
       else scope.params.positional = true;
       const spec = scope.params.use(key, expected && expected.kind !== "null" ? expected : UNKNOWN, pos);
-      return node({ k: "param", ref: { key, pos }, type: spec.type }, pos);
+      return node({ kind: "param", ref: { key, pos }, type: spec.type }, pos);
     }
     case "Path":
       return path(scope, e);
@@ -64,77 +46,77 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       const operand = bindJpqlExpr(scope, e.path as JExpr);
       const meta = entityNamed(scope.model, e.entity, pos);
       if (operand.type.kind !== "entity" || !comparable(scope.model, operand.type, { kind: "entity", meta })) fail(`TREAT needs an entity related to ${meta.name}`, pos);
-      return node({ k: "cast", operand, type: { kind: "entity", meta } }, pos);
+      return node({ kind: "cast", operand, type: { kind: "entity", meta } }, pos);
     }
     case "Binary":
       return binary(scope, e);
     case "Unary": {
       const operand = bindJpqlExpr(scope, e.operand, e.op === "NOT" ? BOOLEAN : undefined);
-      if (e.op === "NOT") return node({ k: "not", operand: requireBoolean(operand, "NOT's operand"), type: BOOLEAN }, pos);
+      if (e.op === "NOT") return node({ kind: "not", operand: requireBoolean(operand, "NOT's operand"), type: BOOLEAN }, pos);
       if (operand.type.kind !== "number" && operand.type.kind !== "unknown") fail(`${e.op} needs a number`, pos);
-      return e.op === "+" ? operand : node({ k: "negate", operand, type: operand.type }, pos);
+      return e.op === "+" ? operand : node({ kind: "negate", operand, type: operand.type }, pos);
     }
     case "Between": {
       const operand = bindJpqlExpr(scope, e.operand);
       const low = typed(scope, bindJpqlExpr(scope, e.low, operand.type), operand.type);
       const high = typed(scope, bindJpqlExpr(scope, e.high, operand.type), operand.type);
-      const both = node({ k: "and", items: [compare(scope, ">=", operand, low, pos), compare(scope, "<=", operand, high, pos)], type: BOOLEAN }, pos);
-      return e.not ? node({ k: "not", operand: both, type: BOOLEAN }, pos) : both;
+      const both = node({ kind: "and", items: [compare(scope, ">=", operand, low, pos), compare(scope, "<=", operand, high, pos)], type: BOOLEAN }, pos);
+      return e.not ? node({ kind: "not", operand: both, type: BOOLEAN }, pos) : both;
     }
     case "In": {
       if (e.operand.type === "Type" && e.source.kind === "list") {
         // TYPE(e) IN (A, B): an exact-class test for each listed entity.
         const tests = e.source.items.map((item) => typeComparison(scope, e.operand, item, "=", pos)!);
-        const any = node({ k: "or", items: tests, type: BOOLEAN }, pos);
-        return e.not ? node({ k: "not", operand: any, type: BOOLEAN }, pos) : any;
+        const any = node({ kind: "or", items: tests, type: BOOLEAN }, pos);
+        return e.not ? node({ kind: "not", operand: any, type: BOOLEAN }, pos) : any;
       }
       const operand = bindJpqlExpr(scope, e.operand);
       let test: QExpr;
       if (e.source.kind === "list") {
         const items = e.source.items.map((i) => typed(scope, bindJpqlExpr(scope, i, operand.type), operand.type));
-        test = node({ k: "or", items: items.map((i) => compare(scope, "=", operand, i, pos)), type: BOOLEAN }, pos);
+        test = node({ kind: "or", items: items.map((i) => compare(scope, "=", operand, i, pos)), type: BOOLEAN }, pos);
       } else if (e.source.kind === "param") {
         const p = bindJpqlExpr(scope, e.source.param, { kind: "collection", element: operand.type });
-        test = node({ k: "contains", collection: typed(scope, p, { kind: "collection", element: operand.type }), element: operand, type: BOOLEAN }, pos);
+        test = node({ kind: "contains", collection: typed(scope, p, { kind: "collection", element: operand.type }), element: operand, type: BOOLEAN }, pos);
       } else test = quantified(scope, "=", operand, e.source.subquery.query, "ANY", pos);
-      return e.not ? node({ k: "not", operand: test, type: BOOLEAN }, pos) : test;
+      return e.not ? node({ kind: "not", operand: test, type: BOOLEAN }, pos) : test;
     }
     case "Like": {
       const operand = bindJpqlExpr(scope, e.operand, STRING);
       const pattern = typed(scope, bindJpqlExpr(scope, e.pattern, STRING), STRING);
       const escape = e.escape ? bindJpqlExpr(scope, e.escape, STRING) : undefined;
-      if (pattern.k === "param") scope.params.specs.get(pattern.ref.key)!.like = { escape: escape?.k === "literal" ? String(escape.value) : undefined };
-      const test = node({ k: "fn", name: "like", args: escape ? [operand, pattern, escape] : [operand, pattern], type: BOOLEAN }, pos);
-      return e.not ? node({ k: "not", operand: test, type: BOOLEAN }, pos) : test;
+      if (pattern.kind === "param") scope.params.specs.get(pattern.ref.key)!.like = { escape: escape?.kind === "literal" ? String(escape.value) : undefined };
+      const test = node({ kind: "fn", name: "like", args: escape ? [operand, pattern, escape] : [operand, pattern], type: BOOLEAN }, pos);
+      return e.not ? node({ kind: "not", operand: test, type: BOOLEAN }, pos) : test;
     }
     case "IsNull": {
       const operand = bindJpqlExpr(scope, e.operand);
-      return node({ k: "isNull", operand, negated: e.not, type: BOOLEAN }, pos);
+      return node({ kind: "isNull", operand, negated: e.not, type: BOOLEAN }, pos);
     }
     case "IsEmpty": {
       const collection = bindJpqlExpr(scope, e.collection);
       if (collection.type.kind !== "collection" && collection.type.kind !== "map") fail("IS EMPTY needs a collection", pos);
-      const test = node({ k: "isEmpty", collection, type: BOOLEAN }, pos);
-      return e.not ? node({ k: "not", operand: test, type: BOOLEAN }, pos) : test;
+      const test = node({ kind: "isEmpty", collection, type: BOOLEAN }, pos);
+      return e.not ? node({ kind: "not", operand: test, type: BOOLEAN }, pos) : test;
     }
     case "MemberOf": {
       const collection = bindJpqlExpr(scope, e.collection as JExpr);
       if (collection.type.kind !== "collection") fail("MEMBER OF needs a collection", pos);
       const element = typed(scope, bindJpqlExpr(scope, e.element, collection.type.element), collection.type.element);
-      const test = node({ k: "contains", collection, element, type: BOOLEAN }, pos);
-      return e.not ? node({ k: "not", operand: test, type: BOOLEAN }, pos) : test;
+      const test = node({ kind: "contains", collection, element, type: BOOLEAN }, pos);
+      return e.not ? node({ kind: "not", operand: test, type: BOOLEAN }, pos) : test;
     }
     case "Exists": {
-      const query = bindSelect(scope.model, e.subquery.query, scope.params, scope);
-      const test = node({ k: "exists", query, type: BOOLEAN }, pos);
-      return e.not ? node({ k: "not", operand: test, type: BOOLEAN }, pos) : test;
+      const query = scope.binders.subquery(scope, e.subquery.query);
+      const test = node({ kind: "exists", query, type: BOOLEAN }, pos);
+      return e.not ? node({ kind: "not", operand: test, type: BOOLEAN }, pos) : test;
     }
     case "Quantified":
       return fail("ALL, ANY and SOME go on the right of a comparison", pos);
     case "Subquery": {
-      const query = bindSelect(scope.model, e.query, scope.params, scope);
+      const query = scope.binders.subquery(scope, e.query);
       if (!query.result || query.result.length !== 1) fail("a subquery selects one expression", pos);
-      return node({ k: "subquery", query, type: query.result[0]!.expr.type }, pos);
+      return node({ kind: "subquery", query, type: query.result[0]!.expr.type }, pos);
     }
     case "Aggregate": {
       const arg = bindJpqlExpr(scope, e.arg);
@@ -145,7 +127,7 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
         if (arg.type.kind !== "number" && arg.type.kind !== "unknown") fail(`${e.fn} needs a number, not ${describeType(arg.type)}`, pos);
         type = fn === "avg" ? DOUBLE : arg.type.kind === "number" && isIntegral(arg.type.numeric) && arg.type.numeric !== "biginteger" ? LONG : arg.type.kind === "number" ? arg.type : DOUBLE;
       } else if (!orderable(arg.type)) fail(`${e.fn} needs values that can be ordered`, pos);
-      return node({ k: "aggregate", fn, distinct: e.distinct, arg, type }, pos);
+      return node({ kind: "aggregate", fn, distinct: e.distinct, arg, type }, pos);
     }
     case "Case": {
       const whens = e.whens.map((w) => {
@@ -154,15 +136,15 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       });
       const otherwise = bindJpqlExpr(scope, e.else, whens[0]?.then.type);
       const type = [...whens.map((w) => w.then.type), otherwise.type].find((t) => t.kind !== "null") ?? NULL;
-      return node({ k: "case", whens, otherwise, type }, pos);
+      return node({ kind: "case", whens, otherwise, type }, pos);
     }
     case "Coalesce": {
       const args = e.args.map((a) => bindJpqlExpr(scope, a));
-      return node({ k: "fn", name: "coalesce", args, type: args.find((a) => a.type.kind !== "null")?.type ?? NULL }, pos);
+      return node({ kind: "fn", name: "coalesce", args, type: args.find((a) => a.type.kind !== "null")?.type ?? NULL }, pos);
     }
     case "Nullif": {
       const left = bindJpqlExpr(scope, e.left);
-      return node({ k: "fn", name: "nullif", args: [left, bindJpqlExpr(scope, e.right, left.type)], type: left.type }, pos);
+      return node({ kind: "fn", name: "nullif", args: [left, bindJpqlExpr(scope, e.right, left.type)], type: left.type }, pos);
     }
     case "Function":
       return fn(scope, e.name, e.args, pos);
@@ -170,7 +152,7 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       const from = bindJpqlExpr(scope, e.from, STRING);
       const args = e.char ? [from, bindJpqlExpr(scope, e.char, STRING)] : [from];
       const name: FnName = e.spec === "LEADING" ? "trimLeft" : e.spec === "TRAILING" ? "trimRight" : "trim";
-      return node({ k: "fn", name, args, type: STRING }, pos);
+      return node({ kind: "fn", name, args, type: STRING }, pos);
     }
     case "Extract": {
       const from = bindJpqlExpr(scope, e.from);
@@ -179,34 +161,34 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       if (from.type.kind !== "temporal") fail("EXTRACT needs a date or time", pos);
       if (!hasPart(from.type.basic, part)) fail(`a ${describeType(from.type)} has no ${e.field}: EXTRACT(${e.field} FROM ...) needs a ${["HOUR", "MINUTE", "SECOND", "TIME"].includes(e.field) ? "time of day" : "date"}`, pos);
       const type: QType = e.field === "DATE" ? { kind: "temporal", basic: "local-date" } : e.field === "TIME" ? { kind: "temporal", basic: "local-time" } : INT;
-      return node({ k: "fn", name: part, args: [from], type }, pos);
+      return node({ kind: "fn", name: part, args: [from], type }, pos);
     }
     case "Cast": {
       const operand = bindJpqlExpr(scope, e.operand);
       const type: QType = e.target === "STRING" ? STRING : e.target === "INTEGER" ? INT : e.target === "LONG" ? LONG : e.target === "FLOAT" ? { kind: "number", numeric: "float" } : DOUBLE;
-      if (type.kind !== "number") return node({ k: "cast", operand, type }, pos);
+      if (type.kind !== "number") return node({ kind: "cast", operand, type }, pos);
       if (!["number", "string", "unknown", "null"].includes(operand.type.kind)) fail(`CAST(... AS ${e.target}) converts a number or a text, not a ${describeType(operand.type)}`, operand.pos);
       // Text written in the query is read now: a number, or the query's error (SQLite would read 'Alice' as 0).
-      if (operand.k === "literal" && typeof operand.value === "string") {
+      if (operand.kind === "literal" && typeof operand.value === "string") {
         const value = numberOfText(operand.value, type.numeric);
         if (value === undefined) fail(`${JSON.stringify(operand.value)} is not ${isIntegral(type.numeric) ? `an integer within ${e.target}'s range` : `a finite decimal number`}: CAST(... AS ${e.target}) cannot convert it`, operand.pos);
         return lit(value, type, pos);
       }
-      return node({ k: "cast", operand, type }, pos);
+      return node({ kind: "cast", operand, type }, pos);
     }
     case "Type": {
       // As a value (the select list), TYPE(e) is the runtime class's name; comparisons test classes.
       const operand = bindJpqlExpr(scope, e.arg as JExpr);
       if (operand.type.kind !== "entity") fail("TYPE needs an entity", pos);
-      return node({ k: "classOf", operand, type: STRING }, pos);
+      return node({ kind: "classOf", operand, type: STRING }, pos);
     }
     case "KeyValueEntry": {
       const binding = lookupVariable(scope, e.variable) ?? fail(`unknown identification variable "${e.variable}"`, pos);
       const map = binding.source?.type;
       if (map?.kind !== "map") fail(`${e.fn}(${e.variable}) needs a variable joined over a map`, pos);
-      const value = node({ k: "binding", binding, type: binding.type }, pos);
+      const value = node({ kind: "binding", binding, type: binding.type }, pos);
       if (e.fn === "VALUE") return value;
-      if (e.fn === "KEY") return node({ k: "entryKey", operand: value, type: map.key }, pos);
+      if (e.fn === "KEY") return node({ kind: "entryKey", operand: value, type: map.key }, pos);
       return fail("ENTRY(...) is not supported: select KEY(v) and VALUE(v)", pos);
     }
   }
@@ -251,14 +233,14 @@ function path(scope: JScope, e: Extract<JExpr, { type: "Path" }>): QExpr {
   if (typeof e.head !== "string") current = bindJpqlExpr(scope, e.head as JExpr);
   else {
     const binding = lookupVariable(scope, e.head);
-    if (binding) current = node({ k: "binding", binding, type: binding.type }, pos);
+    if (binding) current = node({ kind: "binding", binding, type: binding.type }, pos);
     else {
       const result = !names.length ? scope.resultVariables.get(e.head.toLowerCase()) : undefined;
       if (result) return result;
       const root = scope.query.candidate;
       const meta = (root.type as { meta: ClassMeta }).meta;
       if (root.name === "this" && meta.fields.has(e.head)) {
-        current = node({ k: "binding", binding: root, type: root.type }, pos);
+        current = node({ kind: "binding", binding: root, type: root.type }, pos);
         names = [e.head, ...names];
       } else return enumLiteral(scope, [e.head, ...names], pos);
     }
@@ -290,31 +272,31 @@ function compare(scope: JScope, op: "=" | "<>" | "<" | "<=" | ">" | ">=", left: 
   if (op !== "=" && op !== "<>" && (!orderable(l.type) || !orderable(r.type))) fail(`${op} needs values that can be ordered`, pos);
   // JPQL: comparisons with NULL are unknown, never true (use IS NULL).
   if (l.type.kind === "null" || r.type.kind === "null") return lit(null, BOOLEAN, pos);
-  return node({ k: "compare", op, left: l, right: r, nullEquals: false, type: BOOLEAN }, pos);
+  return node({ kind: "compare", op, left: l, right: r, nullEquals: false, type: BOOLEAN }, pos);
 }
 
 /** `x op ALL (sub)` = no row of sub fails it; `x op ANY|SOME (sub)` = some row satisfies it. */
 function quantified(scope: JScope, op: "=" | "<>" | "<" | "<=" | ">" | ">=", left: QExpr, sub: import("./syntax.ts").JSelectQuery, quantifier: "ALL" | "ANY" | "SOME", pos: Pos): QExpr {
-  const query = bindSelect(scope.model, sub, scope.params, scope);
+  const query = scope.binders.subquery(scope, sub);
   const item = query.result?.[0]?.expr ?? fail("the subquery must select one expression", pos);
   const test = compare(scope, op, left, item, pos);
-  query.where = quantifier === "ALL" ? and(query.where, node({ k: "not", operand: test, type: BOOLEAN }, pos)) : and(query.where, test);
-  const exists = node({ k: "exists", query, type: BOOLEAN }, pos);
-  return quantifier === "ALL" ? node({ k: "not", operand: exists, type: BOOLEAN }, pos) : exists;
+  query.where = quantifier === "ALL" ? and(query.where, node({ kind: "not", operand: test, type: BOOLEAN }, pos)) : and(query.where, test);
+  const exists = node({ kind: "exists", query, type: BOOLEAN }, pos);
+  return quantifier === "ALL" ? node({ kind: "not", operand: exists, type: BOOLEAN }, pos) : exists;
 }
 
-const and = (a: QExpr | undefined, b: QExpr): QExpr => (a ? node({ k: "and", items: [a, b], type: BOOLEAN }, a.pos) : b);
+const and = (a: QExpr | undefined, b: QExpr): QExpr => (a ? node({ kind: "and", items: [a, b], type: BOOLEAN }, a.pos) : b);
 
 function binary(scope: JScope, e: Extract<JExpr, { type: "Binary" }>): QExpr {
   const pos = e.pos;
   if (e.op === "AND" || e.op === "OR") {
     const l = requireBoolean(bindJpqlExpr(scope, e.left, BOOLEAN), e.op);
     const r = requireBoolean(bindJpqlExpr(scope, e.right, BOOLEAN), e.op);
-    const k = e.op === "AND" ? "and" : "or";
-    const flat = (x: QExpr) => (x.k === k ? x.items : [x]);
-    return node({ k, items: [...flat(l), ...flat(r)], type: BOOLEAN }, pos);
+    const kind = e.op === "AND" ? "and" : "or";
+    const flat = (x: QExpr) => (x.kind === kind ? x.items : [x]);
+    return node({ kind, items: [...flat(l), ...flat(r)], type: BOOLEAN }, pos);
   }
-  if (e.op === "||") return node({ k: "concat", items: [bindJpqlExpr(scope, e.left, STRING), bindJpqlExpr(scope, e.right, STRING)], type: STRING }, pos);
+  if (e.op === "||") return node({ kind: "concat", items: [bindJpqlExpr(scope, e.left, STRING), bindJpqlExpr(scope, e.right, STRING)], type: STRING }, pos);
   if (e.right.type === "Quantified") return quantified(scope, e.op as "=", bindJpqlExpr(scope, e.left), e.right.subquery.query, e.right.quantifier, pos);
   if (e.op === "=" || e.op === "<>") {
     const typeTest = typeComparison(scope, e.left, e.right, e.op, pos) ?? typeComparison(scope, e.right, e.left, e.op, pos);
@@ -328,7 +310,7 @@ function binary(scope: JScope, e: Extract<JExpr, { type: "Binary" }>): QExpr {
   if (!isNumber(l.type) && l.type.kind !== "unknown" || !isNumber(r.type) && r.type.kind !== "unknown") fail(`${e.op} needs numbers, not ${describeType(l.type)} and ${describeType(r.type)}`, pos);
   const kind = (t: QType) => (t.kind === "number" ? t.numeric : "double");
   const numeric = promote(kind(l.type), kind(r.type));
-  return node({ k: "arith", op: e.op as "+", left: l, right: r, integer: isIntegral(numeric), type: { kind: "number", numeric } }, pos);
+  return node({ kind: "arith", op: e.op as "+", left: l, right: r, integer: isIntegral(numeric), type: { kind: "number", numeric } }, pos);
 }
 
 /** `TYPE(e) = Exempt`: an exact-class test (subclasses of Exempt are other types). */
@@ -340,24 +322,24 @@ function typeComparison(scope: JScope, typeSide: JExpr, other: JExpr, op: "=" | 
   if (other.type === "Path" && typeof other.head === "string") meta = entityNamed(scope.model, [other.head, ...other.names].join("."), other.pos);
   else return fail("TYPE(...) is compared with an entity name", other.pos);
   if (!isAncestor(scope.model, operand.type.meta.name, meta.name) && !isAncestor(scope.model, meta.name, operand.type.meta.name)) fail(`${meta.name} is not a type of ${operand.type.meta.name}`, pos);
-  const test = node({ k: "instanceOf", operand, classes: [meta], type: BOOLEAN }, pos);
-  return op === "=" ? test : node({ k: "not", operand: test, type: BOOLEAN }, pos);
+  const test = node({ kind: "instanceOf", operand, classes: [meta], type: BOOLEAN }, pos);
+  return op === "=" ? test : node({ kind: "not", operand: test, type: BOOLEAN }, pos);
 }
 
 function fn(scope: JScope, name: string, rawArgs: JExpr[], pos: Pos): QExpr {
   const arg = (i: number, t?: QType) => typed(scope, bindJpqlExpr(scope, rawArgs[i]!, t), t ?? UNKNOWN);
-  const call = (f: FnName, args: QExpr[], type: QType) => node({ k: "fn", name: f, args, type }, pos);
-  const minus1 = (e: QExpr) => node({ k: "arith", op: "-", left: e, right: ONE(pos), integer: true, type: INT }, pos);
-  const plus1 = (e: QExpr) => node({ k: "arith", op: "+", left: e, right: ONE(pos), integer: true, type: INT }, pos);
+  const call = (f: FnName, args: QExpr[], type: QType) => node({ kind: "fn", name: f, args, type }, pos);
+  const minus1 = (e: QExpr) => node({ kind: "arith", op: "-", left: e, right: ONE(pos), integer: true, type: INT }, pos);
+  const plus1 = (e: QExpr) => node({ kind: "arith", op: "+", left: e, right: ONE(pos), integer: true, type: INT }, pos);
   switch (name) {
     case "CONCAT":
-      return node({ k: "concat", items: rawArgs.map((_, i) => arg(i, STRING)), type: STRING }, pos);
+      return node({ kind: "concat", items: rawArgs.map((_, i) => arg(i, STRING)), type: STRING }, pos);
     case "SUBSTRING": {
       // 1-based start and a length → the model's 0-based [begin, end).
       const s = arg(0, STRING);
       const begin = minus1(arg(1, INT));
       if (rawArgs.length < 3) return call("substring", [s, begin], STRING);
-      const end = node({ k: "arith", op: "+", left: begin, right: arg(2, INT), integer: true, type: INT }, pos);
+      const end = node({ kind: "arith", op: "+", left: begin, right: arg(2, INT), integer: true, type: INT }, pos);
       return call("substring", [s, begin, end], STRING);
     }
     case "LOCATE": {
@@ -384,17 +366,17 @@ function fn(scope: JScope, name: string, rawArgs: JExpr[], pos: Pos): QExpr {
     case "SIZE": {
       const c = arg(0);
       if (c.type.kind !== "collection" && c.type.kind !== "map") fail("SIZE needs a collection", pos);
-      return node({ k: "size", collection: c, type: INT }, pos);
+      return node({ kind: "size", collection: c, type: INT }, pos);
     }
     case "ID": {
       const e = arg(0);
       if (e.type.kind !== "entity") fail("ID needs an entity", pos);
-      return node({ k: "objectId", operand: e, type: e.type }, pos);
+      return node({ kind: "objectId", operand: e, type: e.type }, pos);
     }
     case "VERSION": {
       const e = arg(0);
       if (e.type.kind !== "entity") fail("VERSION needs an entity", pos);
-      return node({ k: "version", operand: e, type: LONG }, pos);
+      return node({ kind: "version", operand: e, type: LONG }, pos);
     }
     case "CURRENT_DATE": case "LOCAL DATE": return call("currentDate", [], { kind: "temporal", basic: "local-date" });
     case "CURRENT_TIME": case "LOCAL TIME": return call("currentTime", [], { kind: "temporal", basic: "local-time" });

@@ -8,11 +8,9 @@
  * written in. Every node carries the position of its first character, for error messages.
  */
 
-export interface Pos {
-  offset: number;
-  line: number;
-  column: number;
-}
+import type { Pos } from "../shared/pos.ts";
+
+export type { Pos };
 
 // =============================================================================================
 // Expressions

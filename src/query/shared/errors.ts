@@ -1,18 +1,6 @@
-/** Query errors carry the position of the offending text, so a 400 names line and column. */
+/** How the query compiler reports a query it cannot run: a `QueryError` at the offending text, or its own bug. */
+import { QueryError } from "../../errors/query-error.ts";
 import type { Pos } from "./model.ts";
-
-export class QueryError extends Error {
-  constructor(
-    message: string,
-    readonly pos?: Pos,
-    readonly expected?: string[],
-    /** 405 for statements that would modify data (bulk DELETE/UPDATE on GET); 400 otherwise. */
-    readonly status: 400 | 405 = 400,
-  ) {
-    super(pos ? `line ${pos.line}, column ${pos.column}: ${message}` : message);
-    this.name = "QueryError";
-  }
-}
 
 export function fail(message: string, pos?: Pos): never {
   throw new QueryError(message, pos);

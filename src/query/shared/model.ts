@@ -6,7 +6,7 @@
  * decided by the front end, never a second code path in the generator.
  */
 import type { ClassMeta, FieldMeta, ValueType } from "../../metadata/model.ts";
-import type { Pos } from "../jdoql/syntax.ts";
+import type { Pos } from "./pos.ts";
 
 export type { Pos };
 
@@ -59,55 +59,55 @@ export type ArithOp = "+" | "-" | "*" | "/" | "%";
 
 export type QExpr = (
   /** `text`: a number's digits as written, which a BigDecimal compares with exactly (a double may round them). */
-  | { k: "literal"; value: unknown; text?: string }
-  | { k: "param"; ref: ParamRef }
+  | { kind: "literal"; value: unknown; text?: string }
+  | { kind: "param"; ref: ParamRef }
   /** A binding itself (`this`, a variable): an entity or a value. */
-  | { k: "binding"; binding: Binding }
+  | { kind: "binding"; binding: Binding }
   /** One step of navigation from an entity or an embedded object. */
-  | { k: "field"; from: QExpr; field: FieldMeta; owner: ClassMeta }
+  | { kind: "field"; from: QExpr; field: FieldMeta; owner: ClassMeta }
   /**
    * Comparison. `nullEquals` (JDOQL): null == null is true and null != x is true; otherwise SQL's
    * three-valued logic (JPQL).
    */
-  | { k: "compare"; op: CompareOp; left: QExpr; right: QExpr; nullEquals: boolean }
-  | { k: "and"; items: QExpr[] }
-  | { k: "or"; items: QExpr[] }
-  | { k: "not"; operand: QExpr }
-  | { k: "isNull"; operand: QExpr; negated: boolean }
-  | { k: "arith"; op: ArithOp; left: QExpr; right: QExpr; integer: boolean }
-  | { k: "negate"; operand: QExpr }
-  | { k: "bitnot"; operand: QExpr }
-  | { k: "concat"; items: QExpr[] }
+  | { kind: "compare"; op: CompareOp; left: QExpr; right: QExpr; nullEquals: boolean }
+  | { kind: "and"; items: QExpr[] }
+  | { kind: "or"; items: QExpr[] }
+  | { kind: "not"; operand: QExpr }
+  | { kind: "isNull"; operand: QExpr; negated: boolean }
+  | { kind: "arith"; op: ArithOp; left: QExpr; right: QExpr; integer: boolean }
+  | { kind: "negate"; operand: QExpr }
+  | { kind: "bitnot"; operand: QExpr }
+  | { kind: "concat"; items: QExpr[] }
   /**
    * Scalar functions, with JDOQL's and JPQL's position conventions already normalized to 0-based.
    * `javaBounds` (JDOQL's substring and charAt): an index outside the string, where Java throws,
    * makes the value null, as a failed navigation does; without it (JPQL), SQL's clamping.
    */
-  | { k: "fn"; name: FnName; args: QExpr[]; javaBounds?: boolean }
-  | { k: "contains"; collection: QExpr; element: QExpr }
-  | { k: "isEmpty"; collection: QExpr }
-  | { k: "size"; collection: QExpr }
-  | { k: "mapGet"; map: QExpr; key: QExpr }
+  | { kind: "fn"; name: FnName; args: QExpr[]; javaBounds?: boolean }
+  | { kind: "contains"; collection: QExpr; element: QExpr }
+  | { kind: "isEmpty"; collection: QExpr }
+  | { kind: "size"; collection: QExpr }
+  | { kind: "mapGet"; map: QExpr; key: QExpr }
   /** `list.get(i)`, 0-based. */
-  | { k: "listGet"; list: QExpr; index: QExpr }
-  | { k: "containsKey"; map: QExpr; key: QExpr }
-  | { k: "containsValue"; map: QExpr; value: QExpr }
-  | { k: "instanceOf"; operand: QExpr; classes: ClassMeta[] }
+  | { kind: "listGet"; list: QExpr; index: QExpr }
+  | { kind: "containsKey"; map: QExpr; key: QExpr }
+  | { kind: "containsValue"; map: QExpr; value: QExpr }
+  | { kind: "instanceOf"; operand: QExpr; classes: ClassMeta[] }
   /** A cast to a class narrows an entity (null when it is not one); a numeric cast converts. */
-  | { k: "cast"; operand: QExpr }
-  | { k: "aggregate"; fn: "count" | "sum" | "avg" | "min" | "max"; distinct: boolean; arg: QExpr }
-  | { k: "case"; whens: { when: QExpr; then: QExpr }[]; otherwise: QExpr }
-  | { k: "subquery"; query: QQuery }
-  | { k: "exists"; query: QQuery }
+  | { kind: "cast"; operand: QExpr }
+  | { kind: "aggregate"; fn: "count" | "sum" | "avg" | "min" | "max"; distinct: boolean; arg: QExpr }
+  | { kind: "case"; whens: { when: QExpr; then: QExpr }[]; otherwise: QExpr }
+  | { kind: "subquery"; query: QQuery }
+  | { kind: "exists"; query: QQuery }
   /** `JDOHelper.getObjectId(x)`: the key of an entity. */
-  | { k: "objectId"; operand: QExpr }
-  | { k: "version"; operand: QExpr }
+  | { kind: "objectId"; operand: QExpr }
+  | { kind: "version"; operand: QExpr }
   /** JPQL KEY(v): the key of the map entry a variable ranges over (VALUE(v) is the variable itself). */
-  | { k: "entryKey"; operand: QExpr }
+  | { kind: "entryKey"; operand: QExpr }
   /** JPQL TYPE(e) as a value: the runtime class name. */
-  | { k: "classOf"; operand: QExpr }
+  | { kind: "classOf"; operand: QExpr }
   /** A list of values (`{a, b}`, a collection parameter) used with contains. */
-  | { k: "list"; items: QExpr[] }
+  | { kind: "list"; items: QExpr[] }
 ) & { type: QType; pos: Pos };
 
 export type FnName =

@@ -12,5 +12,5 @@ export function fieldExpr(model: Model, from: QExpr, name: string, pos: Pos): QE
   if (!field) fail(`unknown field "${name}" of class ${t.meta.name}`, pos);
   // An ancestor key is stored as JSON text of the parent's key: no query reads it that way yet.
   if (field.type.kind === "key") fail(`"${name}" holds an ancestor key (${field.type.class}), which queries cannot use yet`, pos);
-  return node({ k: "field", from, field, owner: t.meta, type: fieldQType(model, field) }, pos);
+  return node({ kind: "field", from, field, owner: t.meta, type: fieldQType(model, field) }, pos);
 }

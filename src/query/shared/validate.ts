@@ -7,8 +7,8 @@ import type { Pos, QExpr, QQuery } from "./model.ts";
 import { childrenOf } from "./walk.ts";
 
 export function containsAggregate(e: QExpr): boolean {
-  if (e.k === "aggregate") return true;
-  if (e.k === "subquery" || e.k === "exists") return false;
+  if (e.kind === "aggregate") return true;
+  if (e.kind === "subquery" || e.kind === "exists") return false;
   return childrenOf(e).some(containsAggregate);
 }
 
@@ -23,13 +23,13 @@ export function checkGrouping(q: QQuery, pos: Pos): void {
   }
   const grouped = q.groupBy.map(fingerprint);
   const check = (e: QExpr, what: string) => {
-    if (containsAggregate(e) && e.k === "aggregate") return;
+    if (containsAggregate(e) && e.kind === "aggregate") return;
     if (grouped.includes(fingerprint(e)) || !dependsOnRows(e)) return;
     // Grouping by an object groups by its identity: its fields have one value per group.
-    if (e.k === "field" && e.from.type.kind === "entity" && grouped.includes(fingerprint(e.from))) return;
-    if (e.k === "aggregate") return;
+    if (e.kind === "field" && e.from.type.kind === "entity" && grouped.includes(fingerprint(e.from))) return;
+    if (e.kind === "aggregate") return;
     const kids = childrenOf(e);
-    if (kids.length && e.k !== "field" && e.k !== "binding") return void kids.forEach((k) => check(k, what));
+    if (kids.length && e.kind !== "field" && e.kind !== "binding") return void kids.forEach((k) => check(k, what));
     fail(`${what} is neither grouped nor aggregated`, e.pos);
   };
   for (const r of q.result ?? []) check(r.expr, `result item "${r.alias}"`);
@@ -39,8 +39,8 @@ export function checkGrouping(q: QQuery, pos: Pos): void {
 }
 
 function dependsOnRows(e: QExpr): boolean {
-  if (e.k === "binding" || e.k === "field") return true;
-  if (e.k === "literal" || e.k === "param" || e.k === "subquery" || e.k === "exists") return false;
+  if (e.kind === "binding" || e.kind === "field") return true;
+  if (e.kind === "literal" || e.kind === "param" || e.kind === "subquery" || e.kind === "exists") return false;
   return childrenOf(e).some(dependsOnRows);
 }
 
@@ -65,7 +65,7 @@ export function checkAggregatePlacement(q: QQuery): void {
 }
 
 function firstAggregate(e: QExpr): QExpr | undefined {
-  if (e.k === "aggregate") return e;
+  if (e.kind === "aggregate") return e;
   for (const c of childrenOf(e)) {
     const found = firstAggregate(c);
     if (found) return found;

@@ -3,7 +3,7 @@ import type { QExpr, QQuery } from "./model.ts";
 
 /** Children within the same query (a subquery is a leaf here). */
 export function childrenOf(e: QExpr): QExpr[] {
-  switch (e.k) {
+  switch (e.kind) {
     case "field": return [e.from];
     case "compare": case "arith": return [e.left, e.right];
     case "and": case "or": case "concat": case "list": return e.items;
@@ -22,7 +22,7 @@ export function childrenOf(e: QExpr): QExpr[] {
 
 /** Every expression a node reaches, the inside of its subqueries included (where outer bindings are used). */
 export function forEachChild(e: QExpr, visit: (x: QExpr) => void): void {
-  if (e.k === "subquery" || e.k === "exists") return queryExpressions(e.query).forEach(visit);
+  if (e.kind === "subquery" || e.kind === "exists") return queryExpressions(e.query).forEach(visit);
   childrenOf(e).forEach(visit);
 }
 

@@ -37,7 +37,7 @@ export class ExprCompiler {
     const model = ctx.model;
     if (e.type.kind !== "entity") fail(`expected a persistent object, not ${e.type.kind}`, e.pos);
     const meta = e.type.meta;
-    switch (e.k) {
+    switch (e.kind) {
       case "binding": {
         const bound = ctx.lookup(e.binding);
         if (!bound || bound.kind !== "entity") internal(`unbound ${e.binding.name}`);
@@ -93,7 +93,7 @@ export class ExprCompiler {
       if (key.length !== 1) fail("an object with a composite key cannot be used as a single value here", e.pos);
       return key[0]!;
     }
-    switch (e.k) {
+    switch (e.kind) {
       case "literal":
         // A long beyond 2^53 is a BigInt: an integer wherever it is bound (D1 binds it as text).
         if (typeof e.value === "bigint") return sql`CAST(${e.value} AS INTEGER)`;
@@ -156,7 +156,7 @@ export class ExprCompiler {
       case "listGet":
         return sql`(SELECT ${sql.raw("_e0")} FROM (${this.orderedElements(e.list, ctx)}) LIMIT 1 OFFSET ${this.value(e.index, ctx)})`;
       case "entryKey": {
-        const bound = e.operand.k === "binding" ? ctx.lookup(e.operand.binding) : undefined;
+        const bound = e.operand.kind === "binding" ? ctx.lookup(e.operand.binding) : undefined;
         if (!bound || bound.kind !== "value" || !bound.key) fail("KEY(...) needs a variable joined over a map", e.pos);
         return bound.key;
       }
@@ -185,7 +185,7 @@ export class ExprCompiler {
    * Undefined for the rest (arithmetic, functions, values inside collections), which are numbers.
    */
   decimalKey(e: QExpr, ctx: GenContext): SQL | undefined {
-    switch (e.k) {
+    switch (e.kind) {
       case "field":
         return isDecimal(e.type) && (e.field.column || e.from.type.kind === "embedded" || e.field.primaryKey) ? this.fieldValue(e, ctx) : undefined;
       case "literal": {
@@ -211,9 +211,9 @@ export class ExprCompiler {
     return e.type.kind === "string" && e.type.char ? sql`unicode(${v})` : v;
   }
 
-  private fieldValue(e: Extract<QExpr, { k: "field" }>, ctx: GenContext): SQL {
+  private fieldValue(e: Extract<QExpr, { kind: "field" }>, ctx: GenContext): SQL {
     const from = e.from;
-    if (from.type.kind === "embedded" && from.k === "field") {
+    if (from.type.kind === "embedded" && from.kind === "field") {
       // An embedded object's fields are columns of its owner's row.
       const column = from.field.embeddedColumns?.[e.field.name];
       if (!column) internal(`no column for ${from.field.name}.${e.field.name}`);
@@ -231,7 +231,7 @@ export class ExprCompiler {
     return columnOf(ctx.model, owner, e.field, e.field.column);
   }
 
-  private aggregate(e: Extract<QExpr, { k: "aggregate" }>, ctx: GenContext): SQL {
+  private aggregate(e: Extract<QExpr, { kind: "aggregate" }>, ctx: GenContext): SQL {
     const distinct = e.distinct ? sql`DISTINCT ` : sql``;
     if (e.arg.type.kind === "entity") {
       const key = keyOf(this.entity(e.arg, ctx));
@@ -259,14 +259,14 @@ export class ExprCompiler {
 
   /** A subquery of a collection's elements: their keys (objects) or values; `width` columns. */
   elements(coll: QExpr, ctx: GenContext): { sql: SQL; width: number } {
-    if (coll.k === "param" && coll.type.kind === "collection" && coll.type.element.kind === "entity" && coll.type.element.meta.keyColumns.length > 1) {
+    if (coll.kind === "param" && coll.type.kind === "collection" && coll.type.element.kind === "entity" && coll.type.element.meta.keyColumns.length > 1) {
       // Objects of a composite key come as arrays of their key parts (params.ts): a column each.
       const width = coll.type.element.meta.keyColumns.length;
       const parts = Array.from({ length: width }, (_, i) => sql`json_extract(value, ${sql.raw(`'$[${i}]'`)})`);
       return { sql: sql`SELECT ${join(parts)} FROM json_each(${this.jsonSource(coll, ctx)})`, width };
     }
-    if (coll.k === "param" || coll.k === "list") return { sql: sql`SELECT value FROM json_each(${this.jsonSource(coll, ctx)})`, width: 1 };
-    if (coll.k !== "field") fail("contains(), isEmpty() and size() need a collection field or parameter", coll.pos);
+    if (coll.kind === "param" || coll.kind === "list") return { sql: sql`SELECT value FROM json_each(${this.jsonSource(coll, ctx)})`, width: 1 };
+    if (coll.kind !== "field") fail("contains(), isEmpty() and size() need a collection field or parameter", coll.pos);
     const field = coll.field;
     const rel = field.relation;
     if (!rel) {
@@ -295,10 +295,10 @@ export class ExprCompiler {
 
   /** A list's elements in list order, as columns `_e0`, `_e1`... */
   private orderedElements(list: QExpr, ctx: GenContext): SQL {
-    if (list.k === "field" && !list.field.relation) {
+    if (list.kind === "field" && !list.field.relation) {
       return sql`SELECT value AS _e0 FROM json_each(${this.fieldValue(list, ctx)}) ORDER BY key`;
     }
-    if (list.k === "field" && list.field.relation?.storage.kind === "join-table") {
+    if (list.kind === "field" && list.field.relation?.storage.kind === "join-table") {
       const s = list.field.relation.storage;
       const ownerKey = keyOf(this.entity(list.from, ctx));
       const order = s.orderColumn ? ident(s.orderColumn) : join(s.elementColumns.map((c) => ident(c)));
@@ -312,7 +312,7 @@ export class ExprCompiler {
   // Conditions
 
   cond(e: QExpr, ctx: GenContext): SQL {
-    switch (e.k) {
+    switch (e.kind) {
       case "and":
         return this.conjunction(e.items, ctx);
       case "or":
@@ -324,9 +324,9 @@ export class ExprCompiler {
       case "isNull": {
         if (e.operand.type.kind === "collection" || e.operand.type.kind === "map") {
           // Collections in join tables or foreign keys are never null, only empty; values in JSON may be.
-          if (e.operand.k !== "field" || e.operand.field.relation) return e.negated ? sql`1` : sql`0`;
+          if (e.operand.kind !== "field" || e.operand.field.relation) return e.negated ? sql`1` : sql`0`;
         }
-        if (e.operand.type.kind === "embedded" && e.operand.k === "field") {
+        if (e.operand.type.kind === "embedded" && e.operand.kind === "field") {
           // An embedded object is null when all its columns are.
           const owner = this.entity(e.operand.from, ctx);
           const field = e.operand.field;
@@ -340,7 +340,7 @@ export class ExprCompiler {
       case "contains": {
         // A BigDecimal column among given BigDecimals: by sort keys (a parameter's are bound as `<name>.key`).
         const key = isDecimal(e.element.type) ? this.decimalKey(e.element, ctx) : undefined;
-        const given = e.collection.k === "param" && e.collection.type.kind === "collection" && e.collection.type.element.kind === "number" ? sql`SELECT value FROM json_each(${placeholder(e.collection.ref, "key")})` : e.collection.k === "list" ? this.listKeys(e.collection, ctx) : undefined;
+        const given = e.collection.kind === "param" && e.collection.type.kind === "collection" && e.collection.type.element.kind === "number" ? sql`SELECT value FROM json_each(${placeholder(e.collection.ref, "key")})` : e.collection.kind === "list" ? this.listKeys(e.collection, ctx) : undefined;
         if (key && given) return sql`(${key} IN (${given}))`;
         const elements = this.elements(e.collection, ctx);
         const element = e.element.type.kind === "entity" ? tuple(keyOf(this.entity(e.element, ctx))) : this.value(e.element, ctx);
@@ -365,7 +365,7 @@ export class ExprCompiler {
     }
   }
 
-  private compare(e: Extract<QExpr, { k: "compare" }>, ctx: GenContext): SQL {
+  private compare(e: Extract<QExpr, { kind: "compare" }>, ctx: GenContext): SQL {
     const op = sql.raw(e.op);
     if (e.left.type.kind === "entity" || e.right.type.kind === "entity") {
       const l = keyOf(this.entity(e.left, ctx));
@@ -379,7 +379,7 @@ export class ExprCompiler {
       const l = this.decimalKey(e.left, ctx);
       const r = l && this.decimalKey(e.right, ctx);
       if (l && r) {
-        const canBothBeNull = e.left.k !== "literal" && e.right.k !== "literal";
+        const canBothBeNull = e.left.kind !== "literal" && e.right.kind !== "literal";
         if (e.nullEquals && e.op === "=" && canBothBeNull) return sql`(${l} = ${r} OR (${l} IS NULL AND ${r} IS NULL))`;
         return sql`(${l} ${op} ${r})`;
       }
@@ -389,7 +389,7 @@ export class ExprCompiler {
     const l = numericSide ? this.numeric(e.left, ctx) : this.value(e.left, ctx);
     const r = numericSide ? this.numeric(e.right, ctx) : this.value(e.right, ctx);
     // JDOQL: null == null is true. A literal on either side is never null, so plain SQL suffices.
-    const canBothBeNull = e.left.k !== "literal" && e.right.k !== "literal";
+    const canBothBeNull = e.left.kind !== "literal" && e.right.kind !== "literal";
     if (e.nullEquals && e.op === "=" && canBothBeNull) return sql`(${l} = ${r} OR (${l} IS NULL AND ${r} IS NULL))`;
     return sql`(${l} ${op} ${r})`;
   }
@@ -401,11 +401,11 @@ export class ExprCompiler {
    * reads "no element satisfies p", as JDOQL means.
    */
   conjunction(items: readonly QExpr[], ctx: GenContext): SQL {
-    const pending = items.flatMap((i) => (i.k === "and" ? i.items : [i]));
+    const pending = items.flatMap((i) => (i.kind === "and" ? i.items : [i]));
     const parts: SQL[] = [];
     // Variables that a positive item (not under ! or ||) uses: their EXISTS covers the conjunction.
     // A variable used only under ! or || is scoped inside it (`!(c.contains(v) && p(v))`: no element).
-    const anchored = (item: QExpr) => (item.k === "not" || item.k === "or" ? [] : unboundVariables(item, ctx));
+    const anchored = (item: QExpr) => (item.kind === "not" || item.kind === "or" ? [] : unboundVariables(item, ctx));
     for (;;) {
       const variable = pending.flatMap(anchored)[0];
       if (!variable) break;
@@ -433,7 +433,7 @@ export class ExprCompiler {
 
   /** A condition using unbound variables: scoped as a one-item conjunction (a `!` scopes inside itself). */
   scoped(e: QExpr, ctx: GenContext): SQL {
-    if (!unboundVariables(e, ctx).length || e.k === "not" || e.k === "or") return this.cond(e, ctx);
+    if (!unboundVariables(e, ctx).length || e.kind === "not" || e.kind === "or") return this.cond(e, ctx);
     return this.conjunction([e], ctx);
   }
 
@@ -459,8 +459,8 @@ export class ExprCompiler {
     const used = new Set<QExpr>();
     const ready = (e: QExpr) => !unboundVariables(e, ctx).length;
     const rangeOf = (v: Binding) =>
-      items.find((i) => !used.has(i) && i.k === "contains" && i.element.k === "binding" && i.element.binding === v && ready(i.collection)) ??
-      items.find((i) => !used.has(i) && ((i.k === "containsKey" && i.key.k === "binding" && i.key.binding === v) || (i.k === "containsValue" && i.value.k === "binding" && i.value.binding === v)) && ready(i.map));
+      items.find((i) => !used.has(i) && i.kind === "contains" && i.element.kind === "binding" && i.element.binding === v && ready(i.collection)) ??
+      items.find((i) => !used.has(i) && ((i.kind === "containsKey" && i.key.kind === "binding" && i.key.binding === v) || (i.kind === "containsValue" && i.value.kind === "binding" && i.value.binding === v)) && ready(i.map));
     const pending = [...vars];
     while (pending.length) {
       let v = pending.find((p) => rangeOf(p));
@@ -468,7 +468,7 @@ export class ExprCompiler {
       v ??= pending.find((p) => p.type.kind === "entity") ?? pending[0]!;
       pending.splice(pending.indexOf(v), 1);
       if (range) used.add(range);
-      from.push(...this.range(v, range?.k === "contains" ? range.collection : undefined, range?.k === "contains" ? undefined : range, ctx, where));
+      from.push(...this.range(v, range?.kind === "contains" ? range.collection : undefined, range?.kind === "contains" ? undefined : range, ctx, where));
     }
     return used;
   }
@@ -476,9 +476,9 @@ export class ExprCompiler {
   /** FROM items for a variable, binding it in `ctx`; its membership condition goes into `where`. */
   range(v: Binding, collection: QExpr | undefined, mapRange: QExpr | undefined, ctx: GenContext, where: SQL[]): SQL[] {
     const x = ctx.nextAlias();
-    if (mapRange && (mapRange.k === "containsKey" || mapRange.k === "containsValue")) {
+    if (mapRange && (mapRange.kind === "containsKey" || mapRange.kind === "containsValue")) {
       const source = this.value(mapRange.map, ctx);
-      ctx.bind(v, { kind: "value", value: sql`${ident(x)}.${sql.raw(mapRange.k === "containsKey" ? "key" : "value")}` });
+      ctx.bind(v, { kind: "value", value: sql`${ident(x)}.${sql.raw(mapRange.kind === "containsKey" ? "key" : "value")}` });
       return [sql`json_each(${source}) ${ident(x)}`];
     }
     if (v.type.kind === "entity") {
@@ -502,16 +502,16 @@ export class ExprCompiler {
   }
 
   /** A literal list's items as BigDecimal sort keys, when each has one. */
-  private listKeys(list: Extract<QExpr, { k: "list" }>, ctx: GenContext): SQL | undefined {
+  private listKeys(list: Extract<QExpr, { kind: "list" }>, ctx: GenContext): SQL | undefined {
     const keys = list.items.map((i) => this.decimalKey(i, ctx));
     return keys.length && keys.every((k) => k) ? sql`SELECT value FROM json_each(json_array(${join(keys as SQL[])}))` : undefined;
   }
 
   /** The JSON array a collection of values is: a JSON column, a parameter, a literal list. */
   private jsonSource(coll: QExpr, ctx: GenContext): SQL {
-    if (coll.k === "param") return placeholder(coll.ref);
-    if (coll.k === "list") return sql`json_array(${join(coll.items.map((i) => this.value(i, ctx)))})`;
-    if (coll.k === "field" && !coll.field.relation) return this.fieldValue(coll, ctx);
+    if (coll.kind === "param") return placeholder(coll.ref);
+    if (coll.kind === "list") return sql`json_array(${join(coll.items.map((i) => this.value(i, ctx)))})`;
+    if (coll.kind === "field" && !coll.field.relation) return this.fieldValue(coll, ctx);
     return fail("a variable of values must be taken from a collection of values", coll.pos);
   }
 }
@@ -537,7 +537,7 @@ const isDecimal = (t: QType): boolean => t.kind === "number" && t.numeric === "d
 export function unboundVariables(e: QExpr, ctx: GenContext): Binding[] {
   const out: Binding[] = [];
   const visit = (x: QExpr): void => {
-    if (x.k === "binding" && ctx.variables.has(x.binding) && !ctx.lookup(x.binding) && !out.includes(x.binding)) out.push(x.binding);
+    if (x.kind === "binding" && ctx.variables.has(x.binding) && !ctx.lookup(x.binding) && !out.includes(x.binding)) out.push(x.binding);
     forEachChild(x, visit);
   };
   visit(e);

@@ -14,7 +14,7 @@ const NOW_MS = sql`CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)`;
 
 const part = (format: string, v: SQL) => sql`CAST(strftime(${sql.raw(`'${format}'`)}, ${v} / 1000.0, 'unixepoch') AS INTEGER)`;
 
-export function fnSql(e: Extract<QExpr, { k: "fn" }>, a: SQL[]): SQL {
+export function fnSql(e: Extract<QExpr, { kind: "fn" }>, a: SQL[]): SQL {
   const { name, args } = e;
   const [s, x, y] = a;
   switch (name) {
@@ -100,8 +100,8 @@ function javaSubstring(s: SQL, begin: SQL, end?: SQL): SQL {
  */
 function roundTo(n: SQL, places: SQL, placesExpr: QExpr): SQL {
   const tens = (v: SQL, p: SQL) => sql`(CASE WHEN ${p} < -308 THEN 0.0 ELSE round(${v} / power(10, -${p})) * power(10, -${p}) END)`;
-  if (placesExpr.k === "literal" && typeof placesExpr.value === "number") return placesExpr.value >= 0 ? sql`round(${n}, ${places})` : tens(n, places);
-  return computedOnce([n, places], ([v, p]) => sql`(CASE WHEN ${p} >= 0 THEN round(${v}, ${p}) ELSE ${tens(v, p)} END)`);
+  if (placesExpr.kind === "literal" && typeof placesExpr.value === "number") return placesExpr.value >= 0 ? sql`round(${n}, ${places})` : tens(n, places);
+  return computedOnce([n, places], ([v, p]) => sql`(CASE WHEN ${p!} >= 0 THEN round(${v!}, ${p!}) ELSE ${tens(v!, p!)} END)`);
 }
 
 function enumOrdinal(v: SQL, e: QExpr): SQL {
@@ -120,10 +120,10 @@ function enumName(v: SQL, e: QExpr): SQL {
  * the query runs (see params.ts: placeholders `.glob` and `.ci`).
  */
 function matches(s: SQL, pattern: QExpr): SQL {
-  if (pattern.k === "param") {
+  if (pattern.kind === "param") {
     return sql`((CASE WHEN ${placeholder(pattern.ref, "ci")} = 1 THEN lower(${s}) ELSE ${s} END) GLOB ${placeholder(pattern.ref, "glob")})`;
   }
-  if (pattern.k !== "literal" || typeof pattern.value !== "string") return fail("matches() takes a literal or parameter pattern", pattern.pos);
+  if (pattern.kind !== "literal" || typeof pattern.value !== "string") return fail("matches() takes a literal or parameter pattern", pattern.pos);
   const { glob, caseInsensitive } = regexToGlob(pattern.value, pattern.pos);
   return caseInsensitive ? sql`(lower(${s}) GLOB ${glob.toLowerCase()})` : sql`(${s} GLOB ${glob})`;
 }
@@ -155,9 +155,9 @@ const globLiteral = (c: string) => (c === "*" || c === "?" || c === "[" ? `[${c}
  * and `?`. A parameter's pattern is translated when the query runs (placeholder `.glob`).
  */
 function like(s: SQL, pattern: QExpr, escape: QExpr | undefined): SQL {
-  if (pattern.k === "param") return sql`(${s} GLOB ${placeholder(pattern.ref, "glob")})`;
-  if (pattern.k !== "literal" || typeof pattern.value !== "string") return fail("LIKE takes a literal or parameter pattern", pattern.pos);
-  const esc = escape && escape.k === "literal" && typeof escape.value === "string" ? escape.value : undefined;
+  if (pattern.kind === "param") return sql`(${s} GLOB ${placeholder(pattern.ref, "glob")})`;
+  if (pattern.kind !== "literal" || typeof pattern.value !== "string") return fail("LIKE takes a literal or parameter pattern", pattern.pos);
+  const esc = escape && escape.kind === "literal" && typeof escape.value === "string" ? escape.value : undefined;
   if (escape && esc === undefined) fail("ESCAPE takes a one-character string literal", escape.pos);
   return sql`(${s} GLOB ${likeToGlob(pattern.value, esc)})`;
 }

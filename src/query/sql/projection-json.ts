@@ -75,7 +75,7 @@ function cellJson(x: SQL, expr: QExpr): SQL | undefined {
     case "string":
       // A stored char U+0000 is '' (valueJson's char); a char the query gives is never '', and is
       // written as any string is, so that its SQL is a longer string's.
-      if (type.char && expr.k !== "literal" && expr.k !== "param") return valueJson(x, { kind: "basic", basic: "char", primitive: false }, false);
+      if (type.char && expr.kind !== "literal" && expr.kind !== "param") return valueJson(x, { kind: "basic", basic: "char", primitive: false }, false);
       // A string item is text, whatever a function made of it (String(v) in JavaScript).
       return sql`CASE typeof(${x}) WHEN 'null' THEN 'null' WHEN 'text' THEN json_quote(${x}) ELSE json_quote(CAST(${x} AS TEXT)) END`;
     case "uuid":

@@ -49,7 +49,7 @@ function frame(q: QQuery, outer: GenContext | undefined, model: Model, candidate
   // Variables the result, grouping or ordering use are joined: each binding is a result row.
   // JPQL joins every FROM variable, from its declared source (JOIN path, IN (path)).
   const joined = q.joinVariables ? q.variables : q.variables.filter((v) => [...(q.result ?? []).map((r) => r.expr), ...q.groupBy, ...q.orderBy.map((o) => o.expr), ...(q.having ? [q.having] : [])].some((e) => usesBinding(e, v)));
-  const conjuncts = q.where ? (q.where.k === "and" ? q.where.items : [q.where]) : [];
+  const conjuncts = q.where ? (q.where.kind === "and" ? q.where.items : [q.where]) : [];
   for (const v of q.joinVariables ? joined : []) joinDeclared(v, ctx, from, where);
   const ranges = compiler.bindRanges(q.joinVariables ? [] : joined, conjuncts, ctx, from, where);
   if (q.where) where.push(compiler.conjunction(conjuncts.filter((c) => !ranges.has(c)), ctx));
@@ -97,7 +97,7 @@ function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): v
 function usesBinding(e: QExpr, v: Binding): boolean {
   let found = false;
   const visit = (x: QExpr) => {
-    if (x.k === "binding" && x.binding === v) found = true;
+    if (x.kind === "binding" && x.binding === v) found = true;
     forEachChild(x, visit);
   };
   visit(e);

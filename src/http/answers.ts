@@ -1,0 +1,22 @@
+/** How routes write their answers: JSON text as it is (JSON selects write it) or from a value, and 304 for collections. */
+import type { Context } from "hono";
+import { stringify } from "../json/exact.ts";
+import { collectionNotModified } from "./conditional.ts";
+import type { Env } from "./resource.ts";
+
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+/** A JSON answer from its text. (For HEAD, Hono drops the body.) */
+export function jsonText(body: string, status = 200, headers?: Record<string, string>): Response {
+  return new Response(body, { status, headers: headers ? { "content-type": JSON_TYPE, ...headers } : { "content-type": JSON_TYPE } });
+}
+
+/** A JSON answer from a value. */
+export function json(body: unknown, status = 200, headers?: Record<string, string>): Response {
+  return jsonText(stringify(body), status, headers);
+}
+
+/** A collection's answer (extent, filter, query), unless a precondition says 412 or 304. */
+export async function unlessNotModified(c: Context<Env>, what: string, answer: () => Promise<Response>): Promise<Response> {
+  return collectionNotModified(c.req.raw, what) ? new Response(null, { status: 304 }) : answer();
+}

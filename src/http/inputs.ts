@@ -1,0 +1,38 @@
+/**
+ * What routes read from a request besides its path, each within its limits: the fetch plan, the
+ * JSON body, and a query's text with its parameter values.
+ */
+import type { Context } from "hono";
+import { parseParams } from "../query/params.ts";
+import { type FetchPlan, parseFetchPlan } from "../read/fetch-plan.ts";
+import { readJsonBody } from "./body.ts";
+import { HttpError } from "./problem.ts";
+import { queryText } from "./query-params.ts";
+import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
+import type { Env } from "./resource.ts";
+
+/** The fetch plan of `fetchGroup`/`maxFetchDepth` (400 naming the parameter), else `fallback`. */
+export function fetchPlanOf(c: Context<Env>, fallback?: FetchPlan, params = new URL(c.req.url).searchParams): FetchPlan {
+  const rt = c.get("rt");
+  const parsed = parseFetchPlan(rt.model, params, fallback, rt.limits.maxFetchDepth);
+  if (!parsed.ok) throw new HttpError(400, parsed.message, { errors: [{ path: parsed.parameter, message: parsed.message }] });
+  return parsed.plan;
+}
+
+/** The JSON body within the size and shape limits (undefined when there is none and none is `required`). */
+export async function readBody(c: Context<Env>, required: boolean): Promise<unknown> {
+  const limits = c.get("rt").limits;
+  const body = await readJsonBody(c.req.raw, limits.bodyBytes, required);
+  checkBodyShape(body, limits);
+  return body;
+}
+
+/** The query text and its parameter values, within the limits; `what` names the text in messages. */
+export function queryOf(c: Context<Env>, name: "query" | "filter", what: string) {
+  const limits = c.get("rt").limits;
+  const { text, params } = queryText(new URL(c.req.url), name);
+  if (text !== undefined) checkQueryLength(text, limits, what);
+  const given = parseParams(params.get("params"));
+  checkParameterCount(given, limits);
+  return { text, params, given };
+}

@@ -1,0 +1,62 @@
+/**
+ * A served path and its methods, and the one place that mounts them on the app: the methods'
+ * handlers, HEAD, and for any other method OPTIONS (204) or 405, both with the path's `Allow`
+ * derived from the handlers it has.
+ *
+ * HEAD: Hono's `fetch` routes a HEAD request as GET and drops the answer's body, so HEAD answers
+ * what GET would, headers and all. A resource gives its own HEAD only to spare GET's work (an
+ * object's existence and ETag without reading the object) or where the contract says otherwise
+ * (a filter's HEAD counts matches).
+ */
+import type { Context, Hono } from "hono";
+import type { Runtime } from "../service/runtime.ts";
+import { HttpError } from "./problem.ts";
+
+/** What the middleware (src/http/middleware.ts) gives each route: the runtime with the request's own store. */
+export type Env = { Variables: { rt: Runtime } };
+
+export type Handler = (c: Context<Env>) => Response | Promise<Response>;
+
+export interface Resource {
+  /** The path, in Hono's syntax, below the prefix. */
+  path: string;
+  /** How a 405's detail names the path: `the root`, `a class`. */
+  what: string;
+  GET?: Handler;
+  /** Only where HEAD differs from GET without its body (see above). */
+  HEAD?: Handler;
+  POST?: Handler;
+  PUT?: Handler;
+  DELETE?: Handler;
+  /** Throws when the path names nothing (an unknown class is a 404 whatever the method), before 405 and OPTIONS. */
+  exists?: (c: Context<Env>) => unknown;
+}
+
+/** The methods a resource answers, as `Allow` writes them: `GET, HEAD, PUT, DELETE`. */
+export function allowOf(resource: Resource): string {
+  return (["GET", "HEAD", "POST", "PUT", "DELETE"] as const).filter((m) => resource[m === "HEAD" ? "GET" : m]).join(", ");
+}
+
+/**
+ * Mounts the resources in their order: every method's handler first, then every path's 405 and
+ * OPTIONS, so a method served on a more general path (POST /{class}) answers before a narrower
+ * path's 405 (/jdoql), as the routes were written.
+ */
+export function mount(app: Hono<Env>, resources: readonly Resource[]): void {
+  for (const r of resources) {
+    const { GET, HEAD } = r;
+    if (GET) app.get(r.path, HEAD ? (c) => (c.req.method === "HEAD" ? HEAD(c) : GET(c)) : GET);
+    if (r.POST) app.post(r.path, r.POST);
+    if (r.PUT) app.put(r.path, r.PUT);
+    if (r.DELETE) app.delete(r.path, r.DELETE);
+  }
+  for (const r of resources) {
+    const allow = allowOf(r);
+    const exists = r.exists;
+    app.all(r.path, (c) => {
+      exists?.(c);
+      if (c.req.method === "OPTIONS") return c.body(null, 204, { allow });
+      throw new HttpError(405, `${c.req.method} is not allowed on ${r.what}; allowed: ${allow}`, { headers: { allow } });
+    });
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * The objects of a class: `/{class}` (its extent, a filter's matches, one object by a key in the
+ * body; POST creates, DELETE deletes one or all) and `/{class}/{key}` (GET, PUT, DELETE). Each
+ * route reads the class, key, fetch plan, preconditions and body, and hands them to the service.
+ */
+import type { Context } from "hono";
+import type { ObjectJson } from "../../json/answer.ts";
+import { stringify } from "../../json/exact.ts";
+import type { ClassMeta } from "../../metadata/model.ts";
+import { bindParams } from "../../query/params.ts";
+import { prepareFilter } from "../../query/prepare.ts";
+import { noSuchObject } from "../../service/absent.ts";
+import { deleteExtent, deleteObject } from "../../service/delete.ts";
+import { countMatches, runQuery } from "../../service/query.ts";
+import { extentBody } from "../../service/read-extent.ts";
+import { getObject, objectVersion } from "../../service/read.ts";
+import { createObject, updateObject } from "../../service/write.ts";
+import { JSON_TYPE, jsonText, unlessNotModified } from "../answers.ts";
+import { collectionNotModified, etagOf, notModified, writePreconditions } from "../conditional.ts";
+import { fetchPlanOf, queryOf, readBody } from "../inputs.ts";
+import { keyFromObject, keyFromPath } from "../keys.ts";
+import { HttpError } from "../problem.ts";
+import type { Env, Resource } from "../resource.ts";
+import { QUERY_ALLOW, QUERY_NAMES } from "./queries.ts";
+
+type C = Context<Env>;
+
+/** The class of the path: 404 when the model has none of that name (405 under a query path). */
+function classOf(c: C): ClassMeta {
+  const name = c.req.param("class")!;
+  const meta = c.get("rt").model.classes.get(name);
+  if (!meta || meta.embeddedOnly) {
+    if (QUERY_NAMES.has(name)) {
+      // GET /jdoql/x: the query path has nothing below it; another method on it is the 405.
+      if (c.req.method === "GET" || c.req.method === "HEAD") throw new HttpError(404, `no resource at ${new URL(c.req.url).pathname}: give a query as /${name}?query=...`);
+      throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: QUERY_ALLOW } });
+    }
+    throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
+  }
+  return meta;
+}
+
+function pathKey(c: C, meta: ClassMeta): unknown[] {
+  const rt = c.get("rt");
+  return keyFromPath(rt.model, meta, c.req.param("key")!, rt.limits.keyBytes);
+}
+
+/** A composite key may come in the body of GET, HEAD and DELETE on the class path. */
+async function bodyKey(c: C, meta: ClassMeta): Promise<unknown[] | undefined> {
+  const body = await readBody(c, false);
+  const rt = c.get("rt");
+  return body === undefined ? undefined : keyFromObject(rt.model, meta, body, rt.limits.keyBytes, "body");
+}
+
+/** The `ETag` header of an object of a versioned class: its version. */
+function tagged(object: Pick<ObjectJson, "version">): Record<string, string> {
+  const etag = etagOf(object.version);
+  return etag ? { etag } : {};
+}
+
+/** One object; 412 when `If-Match` fails, 304 when `If-None-Match` does (src/http/conditional.ts). */
+function objectAnswer(c: C, meta: ClassMeta, key: unknown[], object: Pick<ObjectJson, "version"> & { json?: string }): Response {
+  const headers = tagged(object);
+  if (notModified(c.req.raw, headers.etag, `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`)) return new Response(null, { status: 304, headers });
+  // HEAD (no JSON read): GET's status and headers.
+  return jsonText(object.json ?? "", 200, headers);
+}
+
+/** HEAD of one object: its existence and ETag, read without the object. */
+async function headAnswer(c: C, meta: ClassMeta, key: unknown[]): Promise<Response> {
+  const rt = c.get("rt");
+  const found = await objectVersion(rt, meta, key);
+  // Absent: GET's 404, headers and all (the body is dropped for HEAD).
+  if (!found) throw noSuchObject(rt.model, meta, key);
+  return objectAnswer(c, meta, key, found);
+}
+
+/** The path of an object, from its identity (its key fields as JSON, or `_id`). */
+function location(prefix: string, meta: ClassMeta, object: Record<string, unknown>): string {
+  const identity = meta.identity;
+  let segment: string;
+  if (identity.kind === "datastore") segment = String(object._id);
+  else {
+    const single = identity.fields.length === 1 && meta.fields.get(identity.fields[0]!)!.type.kind !== "key";
+    const plain = single ? String(object[identity.fields[0]!]) : undefined;
+    // A plain key that a path would read otherwise (as a key object, or as "." and ".." segments
+    // that URLs remove) is written as its key object, which reads back as exactly this key.
+    const readsBack = plain !== undefined && !/^\s*\{/.test(plain) && !/^\.{0,2}$/.test(plain);
+    segment = readsBack ? plain : stringify(Object.fromEntries(identity.fields.map((f) => [f, object[f]])));
+  }
+  return `${prefix}/${meta.name}/${encodeURIComponent(segment)}`;
+}
+
+/** The filter of `GET /{class}?filter=F`, prepared and bound; undefined when there is none. */
+function filterOf(c: C, meta: ClassMeta) {
+  const rt = c.get("rt");
+  const { text: filter, params, given } = queryOf(c, "filter", "filter");
+  if (filter === undefined) return { params };
+  if (!filter.trim()) throw new HttpError(400, "the filter is empty");
+  const prepared = prepareFilter(rt.model, meta, filter);
+  return { params, prepared, values: bindParams(rt.model, prepared.params, given, rt.limits.keyBytes) };
+}
+
+export const objects: readonly Resource[] = [
+  {
+    path: "/:class",
+    what: "a class",
+    exists: classOf,
+    /** A filter's matches, the object of a key in the body, or the extent. */
+    GET: async (c) => {
+      const rt = c.get("rt");
+      const meta = classOf(c);
+      const { params, prepared, values } = filterOf(c, meta);
+      const fetch = fetchPlanOf(c, undefined, params);
+      if (prepared) return unlessNotModified(c, "a filter's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));
+      const key = await bodyKey(c, meta);
+      if (key) return objectAnswer(c, meta, key, await getObject(rt, meta, key, fetch));
+      // Text when the extent fits one page, else a stream of pages (see src/service/read-extent.ts).
+      return unlessNotModified(c, `the extent of ${meta.name}`, async () => new Response(await extentBody(rt, meta, fetch), { headers: { "content-type": JSON_TYPE } }));
+    },
+    /** A filter's HEAD says how many objects match (200 for exactly one, else 404); the others read no object. */
+    HEAD: async (c) => {
+      const rt = c.get("rt");
+      const meta = classOf(c);
+      const { params, prepared, values } = filterOf(c, meta);
+      if (prepared) {
+        return unlessNotModified(c, "a filter's answer", async () => {
+          const count = await countMatches(rt, prepared, values);
+          return new Response(null, { status: count === 1 ? 200 : 404, headers: { "x-match-count": String(count) } });
+        });
+      }
+      fetchPlanOf(c, undefined, params); // a fetch plan GET refuses is HEAD's 400 as well
+      const key = await bodyKey(c, meta);
+      if (key) return headAnswer(c, meta, key);
+      // The extent is always there (an empty one is `[]`): HEAD answers GET's 200 without reading it.
+      return unlessNotModified(c, `the extent of ${meta.name}`, async () => jsonText(""));
+    },
+    POST: async (c) => {
+      const rt = c.get("rt");
+      const meta = classOf(c);
+      const fetch = fetchPlanOf(c, rt.writeFetchPlan);
+      const body = await readBody(c, true);
+      collectionNotModified(c.req.raw, `the extent of ${meta.name}`);
+      const result = await createObject(rt, meta, body, fetch);
+      return jsonText(result.object.json, 201, { location: location(rt.prefix, result.meta, result.identity), ...tagged(result.object) });
+    },
+    DELETE: async (c) => {
+      const rt = c.get("rt");
+      const meta = classOf(c);
+      const url = new URL(c.req.url);
+      if (url.search.length > 1) throw new HttpError(400, "DELETE of a class takes no query: deleting by filter is not supported");
+      // `/{class}/` is an empty key, not the class: it must never delete the whole extent.
+      if (url.pathname.endsWith("/")) throw new HttpError(400, `the key is empty: DELETE ${url.pathname}{key} deletes one object, DELETE ${url.pathname.slice(0, -1)} the whole extent`);
+      const key = await bodyKey(c, meta);
+      if (key) await deleteObject(rt, meta, key, writePreconditions(c.req.raw, meta));
+      else {
+        collectionNotModified(c.req.raw, `the extent of ${meta.name}`);
+        await deleteExtent(rt, meta);
+      }
+      return c.body(null, 204);
+    },
+  },
+  {
+    path: "/:class/:key",
+    what: "an object",
+    exists: classOf,
+    GET: async (c) => {
+      const meta = classOf(c);
+      const key = pathKey(c, meta);
+      const fetch = fetchPlanOf(c);
+      return objectAnswer(c, meta, key, await getObject(c.get("rt"), meta, key, fetch));
+    },
+    HEAD: (c) => {
+      const meta = classOf(c);
+      const key = pathKey(c, meta);
+      fetchPlanOf(c); // a fetch plan GET refuses is HEAD's 400 as well
+      return headAnswer(c, meta, key);
+    },
+    PUT: async (c) => {
+      const rt = c.get("rt");
+      const meta = classOf(c);
+      const key = pathKey(c, meta);
+      const fetch = fetchPlanOf(c, rt.writeFetchPlan);
+      const body = await readBody(c, true);
+      const { object } = await updateObject(rt, meta, key, body, fetch, writePreconditions(c.req.raw, meta));
+      return jsonText(object.json, 200, tagged(object));
+    },
+    DELETE: async (c) => {
+      const meta = classOf(c);
+      await deleteObject(c.get("rt"), meta, pathKey(c, meta), writePreconditions(c.req.raw, meta));
+      return c.body(null, 204);
+    },
+  },
+];

@@ -1,0 +1,41 @@
+/**
+ * Queries: `/jdoql?query=Q` (and `/query`, and the raw `/jdoql?Q`), `/jpql?query=Q` (and the raw
+ * `/jpql?Q`). One route for both languages: the text and its parameters read within the limits,
+ * prepared by the language's front end, bound, run with the request's fetch plan.
+ */
+import { prepareJdoql, prepareJpql } from "../../query/prepare.ts";
+import { bindParams } from "../../query/params.ts";
+import { runQuery } from "../../service/query.ts";
+import { jsonText, unlessNotModified } from "../answers.ts";
+import { fetchPlanOf, queryOf } from "../inputs.ts";
+import { HttpError } from "../problem.ts";
+import { type Handler, type Resource, allowOf } from "../resource.ts";
+
+const PREPARE = { JDOQL: prepareJdoql, JPQL: prepareJpql };
+
+function queryRoute(language: keyof typeof PREPARE): Handler {
+  const prepare = PREPARE[language];
+  const what = `${language} query`;
+  const missing = `give the ${language} query as ?query=... (URL-encoded)`;
+  return async (c) => {
+    const rt = c.get("rt");
+    const { text, params, given } = queryOf(c, "query", what);
+    if (!text?.trim()) throw new HttpError(400, missing);
+    const prepared = prepare(rt.model, text);
+    const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
+    const fetch = fetchPlanOf(c, undefined, params);
+    return unlessNotModified(c, "a query's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));
+  };
+}
+
+const jdoql = queryRoute("JDOQL");
+
+export const queries: readonly Resource[] = [
+  { path: "/jdoql", what: "/jdoql: queries are GET", GET: jdoql },
+  { path: "/query", what: "/query: queries are GET", GET: jdoql },
+  { path: "/jpql", what: "/jpql: queries are GET", GET: queryRoute("JPQL") },
+];
+
+/** The query paths' names (`jdoql`), which name no class: `/jdoql/x` is no resource. */
+export const QUERY_NAMES: ReadonlySet<string> = new Set(queries.map((r) => r.path.slice(1)));
+export const QUERY_ALLOW = allowOf(queries[0]!);
