@@ -1,7 +1,7 @@
 /**
  * Streamed extents: GET of a class reads its extent in pages (keyset pagination, one read batch
  * per page) and streams the JSON array. The answer is the same text as the extent read at once
- * (the existing `getExtent` path), for the sample model, for a graph of shared related objects
+ * (`readExtent`, the object path at once), for the sample model, for a graph of shared related objects
  * and cycles, and for a complete-table hierarchy (several tables, one extent); every page costs
  * the same statements in one round trip; the body is a pull-based stream that reads a page only
  * when the client asks for more; failures before the first byte are problem documents.
@@ -20,7 +20,7 @@ import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
 import { seedIfEmpty } from "../src/runtime/seed.ts";
 import { parseFetchPlan } from "../src/read/fetch-plan.ts";
 import { jsonSelect } from "../src/read/json-select.ts";
-import { getExtent } from "../src/service/read.ts";
+import { readExtent } from "../src/read/read-objects.ts";
 import { LibsqlStore } from "../src/store/libsql-store.ts";
 import type { Statement, StatementResult, Store } from "../src/store/store.ts";
 import { GRAPH_PKG, graphModel, seedGraph } from "./support/graph-model.ts";
@@ -63,12 +63,12 @@ class Database {
     return { api, store };
   }
 
-  /** The extent as the existing non-streaming path writes it: one load, then JSON.stringify. */
+  /** The extent as the non-streaming path writes it: one load, then the serializer's objects as one JSON text. */
   async reference(api: RestHandler, className: string, query: string): Promise<string> {
     const parsed = parseFetchPlan(api.model, new URLSearchParams(query));
     assert.ok(parsed.ok);
     const rt = { model: api.model, store: api.store, prefix: "", limits: DEFAULT_LIMITS, writeFetchPlan: parsed.plan, serverTiming: false, pageSize: 1, firstPageSize: 1, pageBytes: 1 };
-    return JSON.stringify(await getExtent(rt, api.model.classes.get(className)!, parsed.plan));
+    return readExtent(rt, api.model.classes.get(className)!, parsed.plan);
   }
 
   close(): void {

@@ -1,21 +1,18 @@
 /**
- * Reading an extent in pages, for answers streamed as they are read. A page is the extent's read
- * plan with its candidate keys cut to a key range: keyset pagination in the order the whole
- * extent is read in (table group by table group, each by key), `key > last` rather than OFFSET,
- * so every page costs the same however far into the extent it starts. Each page is one read
- * batch with the same statements as the whole extent's (plus the level-by-level rounds beyond the
- * batch's depth, as for any read), so round trips grow with extent size / page size only.
+ * An extent in pages, for answers streamed as they are read: what a page is and where the next
+ * starts (the read façade, src/read/read-objects.ts, reads it). A page is the extent's read with
+ * its candidate keys cut to a key range: keyset pagination in the order the whole extent is read
+ * in (table group by table group, each by key), `key > last` rather than OFFSET, so every page
+ * costs the same however far into the extent it starts. Each page is one read batch with the same
+ * statements as the whole extent's (plus the level-by-level rounds beyond the batch's depth, as for
+ * any read), so round trips grow with extent size / page size only.
  */
-import type { AnswerBudget } from "../json/answer-budget.ts";
 import { type ClassMeta, type Model, subtree } from "../metadata/model.ts";
-import type { Store } from "../store/store.ts";
+import type { StatementResult } from "../store/store.ts";
 import { type SQL, ident, join, param, sql, tuple } from "../store/sql.ts";
-import type { FetchPlan } from "./fetch-plan.ts";
-import { jsonRows, jsonStatements, jsonTexts, readJsonArray } from "./json-rows.ts";
-import { jsonSelect } from "./json-select.ts";
-import { assemble, expandFurther, firstPlan, planStatements } from "./load.ts";
-import { IdentityMap, type LoadedObject } from "./objects.ts";
-import type { RootSelector } from "./read-plan.ts";
+import { type JsonArray, type JsonRow, jsonTexts } from "./json-rows.ts";
+import type { IdentityMap, LoadedObject } from "./objects.ts";
+import type { ReadPlan, RootSelector } from "./read-plan.ts";
 import { type GroupLayout, discriminatorFilter, groupsOf, keyRefs, primaryOf } from "./row-layout.ts";
 
 /** Where the next page starts: after `key` (at it, when `inclusive`) in the extent's table group `group`. */
@@ -25,45 +22,51 @@ export interface Cursor {
   inclusive?: boolean;
 }
 
-export interface ExtentPage {
-  roots: LoadedObject[];
-  objects: IdentityMap;
-  /** Absent on the extent's last page. */
-  next?: Cursor;
-}
-
-/** A page as JSON texts, written by a JSON select. */
-export interface JsonPage {
+/** A page as JSON texts (each one object, or several joined by commas) and where the next starts (absent on the last page). */
+export interface PageJson {
   elements: string[];
   next?: Cursor;
 }
 
 /**
- * The page as `loadExtentPage` reads it, written by SQL (src/read/json-select.ts); undefined when
- * no JSON select can write it.
+ * A page read by a JSON select's `array` row: the page's texts joined, and the row one past the
+ * page (which the read peeks at).
  */
-export async function readExtentPageJson(store: Store, model: Model, meta: ClassMeta, fetch: FetchPlan, size: number, after: Cursor | undefined, budget: AnswerBudget): Promise<JsonPage | undefined> {
-  const select = jsonSelect(model, meta, pageSelector(model, meta, after), fetch, budget.limit);
-  if (!select) return undefined;
-  if (select.array) {
-    // One row: the page's texts joined, and the row one past the page (which the read peeks at).
-    const page = await readJsonArray(store, select, pageValues(size, after));
-    if (page.rows <= size) return { elements: page.text ? [page.text] : [] };
-    // That row's text (when it is visible) ends the joined texts; the next page starts at its key.
-    const text = page.lastText === null ? page.text : page.text.slice(0, Math.max(0, page.text.length - page.lastText.length - 1));
-    return { elements: text ? [text] : [], next: { group: 0, key: [page.lastKey], inclusive: true } };
-  }
-  const results = await store.batch(jsonStatements(select, pageValues(size, after)), "read");
-  // Every root row, visible or not, in extent order: the cursor follows rows, not objects.
-  const rows = jsonRows(model, select, results);
-  for (const r of rows) budget.spend(r.json?.length ?? 0);
+export function arrayPage(page: JsonArray, size: number): PageJson {
+  if (page.rows <= size) return { elements: page.text ? [page.text] : [] };
+  // That row's text (when it is visible) ends the joined texts; the next page starts at its key.
+  const text = page.lastText === null ? page.text : page.text.slice(0, Math.max(0, page.text.length - page.lastText.length - 1));
+  return { elements: text ? [text] : [], next: { group: 0, key: [page.lastKey], inclusive: true } };
+}
+
+/** A page read by a JSON select's rows: every root row, visible or not, in extent order (the cursor follows rows, not objects). */
+export function rowsPage(rows: readonly JsonRow[], size: number): PageJson {
   if (rows.length <= size) return { elements: jsonTexts(rows) };
   const last = rows[size - 1]!;
   return { elements: jsonTexts(rows.slice(0, size)), next: { group: last.group, key: last.key } };
 }
 
+/**
+ * A page read by the object path: its root objects (the one read past the page left out) and
+ * where the next starts. The root rows, visible or not (a row of a class outside the model decodes
+ * to nothing), in extent order: the cursor follows rows, not objects, so no row is skipped or read twice.
+ */
+export function loadedPage(model: Model, meta: ClassMeta, plan: ReadPlan, results: readonly StatementResult[], objects: IdentityMap, roots: LoadedObject[], size: number): { roots: LoadedObject[]; next?: Cursor } {
+  const groups = groupsOf(model, meta);
+  const rows: Cursor[] = [];
+  plan.steps.forEach((step, i) => {
+    if (step.kind !== "rows" || step.node !== plan.root) return;
+    const group = groups.indexOf(step.group);
+    for (const row of results[i]!.rows) rows.push({ group, key: row.slice(0, step.group.keyColumns.length) });
+  });
+  if (rows.length <= size) return { roots };
+  const peeked = objects.get(meta.root, rows[size]!.key);
+  if (peeked && roots[roots.length - 1] === peeked) roots = roots.slice(0, -1);
+  return { roots, next: rows[size - 1]! };
+}
+
 /** The page's placeholders: one row more than it answers (so the last page is known without another read), after the cursor. */
-function pageValues(size: number, after: Cursor | undefined): Record<string, unknown> {
+export function pageValues(size: number, after: Cursor | undefined): Record<string, unknown> {
   const values: Record<string, unknown> = { limit: size + 1 };
   after?.key.forEach((v, i) => (values[`after${i}`] = v));
   return values;
@@ -72,34 +75,8 @@ function pageValues(size: number, after: Cursor | undefined): Record<string, unk
 /** Aliases of the key subquery (`p0`), apart from the `t0` of the statements it is nested in. */
 const PREFIX = "p";
 
-/**
- * Reads the `size` objects of `meta`'s extent that follow `after` (the first `size` without it).
- * The plan reads one object more than it answers: whether the extent goes on is known without a
- * round trip that finds nothing, so an extent of one page costs what it always did.
- */
-export async function loadExtentPage(store: Store, model: Model, meta: ClassMeta, fetch: FetchPlan, size: number, after?: Cursor): Promise<ExtentPage> {
-  const plan = firstPlan(model, meta, pageSelector(model, meta, after), fetch);
-  const results = await store.batch(planStatements(plan, pageValues(size, after)), "read");
-  const objects = new IdentityMap();
-  let roots = assemble(plan, results, objects);
-  await expandFurther(store, model, fetch, objects);
-  // The root rows, visible or not (a row of a class outside the model decodes to nothing), in
-  // extent order: the cursor follows rows, not objects, so no row is skipped or read twice.
-  const groups = groupsOf(model, meta);
-  const rows: Cursor[] = [];
-  plan.steps.forEach((step, i) => {
-    if (step.kind !== "rows" || step.node !== plan.root) return;
-    const group = groups.indexOf(step.group);
-    for (const row of results[i]!.rows) rows.push({ group, key: row.slice(0, step.group.keyColumns.length) });
-  });
-  if (rows.length <= size) return { roots, objects };
-  const peeked = objects.get(meta.root, rows[size]!.key);
-  if (peeked && roots[roots.length - 1] === peeked) roots = roots.slice(0, -1);
-  return { roots, objects, next: rows[size - 1]! };
-}
-
-/** The plan's candidates: the next keys of the extent, in its order, at most `limit`. */
-function pageSelector(model: Model, meta: ClassMeta, after: Cursor | undefined): RootSelector {
+/** The page's candidates: the next keys of the extent, in its order, at most `limit` (one more than the page: pageValues). */
+export function pageSelector(model: Model, meta: ClassMeta, after: Cursor | undefined): RootSelector {
   const start = after?.group ?? 0;
   return {
     kind: "subquery",

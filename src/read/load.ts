@@ -44,12 +44,16 @@ export function firstPlan(model: Model, meta: ClassMeta, selector: RootSelector,
 
 /** Reads objects: one round trip when the fetch depth fits one plan. */
 export async function load(store: Store, model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, values: Record<string, unknown> = {}): Promise<Loaded> {
-  const plan = firstPlan(model, meta, selector, fetch);
+  return loadPlan(store, model, firstPlan(model, meta, selector, fetch), fetch, values);
+}
+
+/** Runs a first plan and expands what it read to the fetch depth; `results` are the first batch's (the root rows, for cursors). */
+export async function loadPlan(store: Store, model: Model, plan: ReadPlan, fetch: FetchPlan, values: Record<string, unknown>): Promise<Loaded & { results: StatementResult[] }> {
   const results = await store.batch(planStatements(plan, values), "read");
   const objects = new IdentityMap();
   const roots = assemble(plan, results, objects);
   await expandFurther(store, model, fetch, objects);
-  return { roots, objects };
+  return { roots, objects, results };
 }
 
 /** Turns the results of a plan's statements into objects; returns the root objects in order. */

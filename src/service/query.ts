@@ -1,24 +1,23 @@
 /**
  * Running a prepared query and shaping its JSON, per the contract: candidates are objects (read
- * by the read plan: one batch), a single-expression projection an array of values, several an
- * array of rows, INTO and constructors objects keyed by alias, UNIQUE and ungrouped aggregates one
- * value (null when nothing matches). Objects inside projections are loaded by a second batch.
+ * by the read façade, src/read/read-objects.ts: one batch), a single-expression projection an
+ * array of values, several an array of rows, INTO and constructors objects keyed by alias, UNIQUE
+ * and ungrouped aggregates one value (null when nothing matches). Objects inside projections are
+ * read by the façade in a second batch.
  */
 import { AnswerBudget } from "../json/answer-budget.ts";
 import { AnswerTooLargeError } from "../errors/capacity-errors.ts";
 import { base64Marks } from "../json/sql-values.ts";
 import { ANSWER_BYTES, MOST_ROWS } from "../query/sql/projection-json.ts";
-import { Serializer } from "../read/serialize.ts";
+import type { Serializer } from "../read/serialize.ts";
 import { decimalJson } from "../json/decimal.ts";
 import { integerJson, stringify } from "../json/exact.ts";
 import { encodeValue } from "../json/values.ts";
 import type { ClassMeta } from "../metadata/model.ts";
 import { classOf } from "../metadata/model.ts";
 import type { FetchPlan } from "../read/fetch-plan.ts";
-import { assemble, expandFurther, firstPlan, load, planStatements } from "../read/load.ts";
-import { jsonTexts, readJson, readJsonArray } from "../read/json-rows.ts";
-import { jsonSelect } from "../read/json-select.ts";
-import { IdentityMap, type LoadedObject } from "../read/objects.ts";
+import type { LoadedObject } from "../read/objects.ts";
+import { readCandidates, readObjectsByKey } from "../read/read-objects.ts";
 import { bind } from "../store/sql.ts";
 import { type Statement, StoreRefusalError, unboundedReads } from "../store/store.ts";
 import type { Runtime } from "./runtime.ts";
@@ -56,27 +55,9 @@ async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, 
   const q = prepared.query;
   // JOIN FETCH adds its relations to the fetch plan.
   const fetch = q.fetchFields?.length ? { ...requested, fields: [...(requested.fields ?? []), ...q.fetchFields] } : requested;
+  // Candidates: objects, as the read façade reads them (src/read/read-objects.ts).
+  if (prepared.selector) return readCandidates(rt, prepared.candidate, prepared.selector, values, fetch, q.unique ? checkUnique : undefined);
   const budget = new AnswerBudget(rt.limits.answerBytes);
-  if (prepared.selector) {
-    // Candidates: written by SQL where a JSON select can, else read as objects.
-    const select = jsonSelect(rt.model, prepared.candidate, prepared.selector, fetch, budget.limit);
-    if (select?.array) {
-      const { text, visible, rows } = await readJsonArray(rt.store, select, values);
-      if (rows > select.maxRows) throw new AnswerTooLargeError(budget.limit);
-      if (q.unique) checkUnique(visible);
-      return q.unique ? text || "null" : `[${text}]`;
-    }
-    if (select) {
-      const texts = jsonTexts(await readJson(rt.store, rt.model, select, values));
-      for (const t of texts) budget.spend(t.length + 1);
-      if (q.unique) checkUnique(texts.length);
-      return q.unique ? (texts[0] ?? "null") : `[${texts.join(",")}]`;
-    }
-    const { roots, objects } = await load(rt.store, rt.model, prepared.candidate, prepared.selector, fetch, values);
-    const serializer = new Serializer(rt.model, objects, fetch, budget);
-    const out = serializer.all(roots);
-    return budget.checked(stringify(q.unique ? unique(out) : out));
-  }
   const { compiled, columns, json } = prepared.projection!;
   if (json) {
     // Written by SQL, held to answerBytes there.
@@ -146,19 +127,7 @@ async function loadObjects(rt: Runtime, rows: unknown[][], columns: ResultColumn
     wanted.set(meta, [...(wanted.get(meta) ?? []), ...keys]);
   }
   if (!wanted.size) return { byColumn };
-  const objects = new IdentityMap();
-  const plans = [...wanted].map(([meta, keys]) => {
-    const plan = firstPlan(rt.model, meta, { kind: "keys" }, fetch);
-    return { meta, plan, statements: planStatements(plan, { keys: JSON.stringify(keys.map((k) => (k.length === 1 ? k[0] : k))) }) };
-  });
-  const results = await rt.store.batch(plans.flatMap((p) => p.statements), "read");
-  let at = 0;
-  for (const p of plans) {
-    assemble(p.plan, results.slice(at, at + p.statements.length), objects);
-    at += p.statements.length;
-  }
-  await expandFurther(rt.store, rt.model, fetch, objects);
-  const serializer = new Serializer(rt.model, objects, fetch, budget);
+  const { objects, serializer } = await readObjectsByKey(rt, wanted, fetch, budget);
   for (const c of columns) {
     if (c.expr.type.kind !== "entity") continue;
     const meta = classOf(rt.model, c.expr.type.meta.name);

@@ -2,18 +2,15 @@
  * POST and PUT: body → object graph → which objects exist (one read) → one atomic write batch
  * that ends by reading the written object back, so the response costs no further round trip.
  */
-import { type ObjectJson, serialized } from "../json/answer.ts";
+import type { ObjectJson } from "../json/answer.ts";
 import { type Graph, type GraphNode, readGraph } from "../mapping/read-graph.ts";
-import { Serializer, keyFieldsJson } from "../read/serialize.ts";
+import { keyFieldsJson } from "../read/serialize.ts";
 import { keyFieldColumns, keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
 import type { FetchPlan } from "../read/fetch-plan.ts";
-import { jsonRows, jsonStatements } from "../read/json-rows.ts";
-import { jsonSelect, jsonSelectTooLarge } from "../read/json-select.ts";
-import { assemble, expandFurther, firstPlan, planStatements } from "../read/load.ts";
-import { IdentityMap } from "../read/objects.ts";
+import { type ObjectInBatch, objectFromBatch, objectInBatch } from "../read/read-objects.ts";
 import type { RootSelector } from "../read/read-plan.ts";
-import { type Existing, findExisting } from "../write/resolve.ts";
+import { type Existing, findExisting } from "../read/existing.ts";
 import type { WriteNode } from "../write/write-node.ts";
 import { assignKeys, guardExists, guardVersion, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../write/write-plan.ts";
 import { join, sql } from "../store/sql.ts";
@@ -77,7 +74,7 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
 }
 
 /** Reads the root object back inside the write batch, whatever way its key was chosen. */
-function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan) {
+function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan): ObjectInBatch {
   const selector: RootSelector = {
     kind: "subquery",
     cacheKey: `readback:${slotPattern(w.key)}`,
@@ -86,33 +83,18 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan) {
       return sql`SELECT ${join(w.key.map((_, i) => slot(i)))}`;
     },
   };
-  const values = slotValues(w.key);
-  // Written by SQL where a JSON select can (src/read/json-select.ts), within answerBytes: a larger
-  // answer stops the batch, so nothing is written. A plan too large for one statement is refused
-  // before the write: the object path would build its answer after the write had happened.
-  const select = jsonSelect(rt.model, w.meta, selector, fetch, rt.limits.answerBytes);
-  if (select) return { select, statements: jsonStatements(select, values, true) };
-  if (jsonSelectTooLarge(rt.model, w.meta, selector, fetch, rt.limits.answerBytes)) {
+  const back = objectInBatch(rt, w.meta, selector, slotValues(w.key), fetch);
+  if (!back) {
     throw new InvalidInputError(`the answer this write asks for (fetchGroup ${fetch.groups.join(",") || "default"}, maxFetchDepth ${fetch.maxDepth}) is too large to read back in one statement: ask for a smaller fetch group or maxFetchDepth; nothing was changed`);
   }
-  const plan = firstPlan(rt.model, w.meta, selector, fetch);
-  return { plan, statements: planStatements(plan, values) };
+  return back;
 }
 
 /** The written object as the batch read it back. */
-async function answer(rt: Runtime, back: ReturnType<typeof readBack>, results: Awaited<ReturnType<Runtime["store"]["batch"]>>, fetch: FetchPlan): Promise<WriteResult> {
-  const own = results.slice(results.length - back.statements.length);
-  if (back.select) {
-    const row = jsonRows(rt.model, back.select, own).find((r) => r.json !== null);
-    if (!row) throw new Error("internal: the written object was not read back");
-    return { object: { json: row.json!, version: row.version }, meta: row.meta!, identity: keyFieldsJson(rt.model, row.meta!, row.key) };
-  }
-  const objects = new IdentityMap();
-  const roots = assemble(back.plan!, own, objects);
-  if (!roots[0]) throw new Error("internal: the written object was not read back");
-  await expandFurther(rt.store, rt.model, fetch, objects);
-  const { meta, key } = roots[0];
-  return { object: serialized(new Serializer(rt.model, objects, fetch).object(roots[0])), meta, identity: keyFieldsJson(rt.model, meta, key) };
+async function answer(rt: Runtime, back: ObjectInBatch, results: Awaited<ReturnType<Runtime["store"]["batch"]>>, fetch: FetchPlan): Promise<WriteResult> {
+  const read = await objectFromBatch(rt, back, results, fetch);
+  if (!read) throw new Error("internal: the written object was not read back");
+  return { object: read.object, meta: read.meta, identity: keyFieldsJson(rt.model, read.meta, read.key) };
 }
 
 async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resolveModes>, fetch: FetchPlan, conditions: readonly Precondition[] = []): Promise<WriteResult> {

@@ -7,8 +7,8 @@ import type { ClassMeta, Model } from "../metadata/model.ts";
 import { type SQL, compile, bind, sql, tuple } from "../store/sql.ts";
 import type { Store } from "../store/store.ts";
 import { classOf } from "../metadata/model.ts";
-import { type GroupLayout, decodeRow, fromClause, groupsOf, keyRefs, selectList } from "../read/row-layout.ts";
-import { keysFromJson } from "../read/read-plan.ts";
+import { type GroupLayout, decodeRow, fromClause, groupsOf, keyRefs, selectList } from "./row-layout.ts";
+import { keysFromJson } from "./read-plan.ts";
 
 export interface Existing {
   meta: ClassMeta;

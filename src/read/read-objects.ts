@@ -1,0 +1,239 @@
+/**
+ * Reading objects as JSON: the one entry of src/read/ for every answer made of persistent objects
+ * (GET and HEAD of an object, extent pages, a query's candidates and the objects a projection
+ * names, a write's read-back). It alone chooses how a read is written:
+ *
+ * - by SQL, where a JSON select can write it (src/read/json-select.ts): the store answers each
+ *   object's JSON text, held to answerBytes in SQL (past it the statement stops: StoreTooBigError);
+ * - otherwise by the object path: the loader reads objects (src/read/load.ts) and the serializer
+ *   writes them (src/read/serialize.ts), spending from an AnswerBudget (AnswerTooLargeError).
+ *
+ * Both are the same JSON (test/json-select.test.ts). Every read of root objects starts at
+ * `jsonSelectOf` or `objectPlanOf` below (HEAD at `readVersion`): a row filter or an ordering of
+ * the roots is added there, once. Nothing outside src/read/ runs either path itself
+ * (test/read-facade.test.ts). Callers say which objects (a key, an extent page, a query's
+ * selector) and get JSON text, or the pieces their answer needs (a page and where the next starts;
+ * statements to append to a write's batch and the object from their results).
+ */
+import type { Limits } from "../config/limits.ts";
+import { type ObjectJson, serialized } from "../json/answer.ts";
+import { AnswerTooLargeError } from "../errors/capacity-errors.ts";
+import { AnswerBudget } from "../json/answer-budget.ts";
+import { stringify } from "../json/exact.ts";
+import { keyString } from "../mapping/keys.ts";
+import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
+import type { Statement, StatementResult, Store } from "../store/store.ts";
+import { findExisting } from "./existing.ts";
+import { type Cursor, type PageJson, arrayPage, loadedPage, pageSelector, pageValues, rowsPage } from "./extent-pages.ts";
+import type { FetchPlan } from "./fetch-plan.ts";
+import { jsonRows, jsonStatements, jsonTexts, readJson, readJsonArray } from "./json-rows.ts";
+import { type JsonSelect, jsonSelect, jsonSelectTooLarge } from "./json-select.ts";
+import { assemble, expandFurther, firstPlan, loadPlan, planStatements, reachesFetchDepth } from "./load.ts";
+import { IdentityMap } from "./objects.ts";
+import type { ReadPlan, RootSelector } from "./read-plan.ts";
+import { Serializer } from "./serialize.ts";
+
+/** What a read needs of the service's runtime (a `Runtime` is one). */
+export interface Reading {
+  readonly model: Model;
+  readonly store: Store;
+  readonly limits: Pick<Limits, "answerBytes">;
+}
+
+// ---- the one choice ---------------------------------------------------------------------------
+
+/** The JSON select writing this read, or undefined: the object path reads it. */
+function jsonSelectOf(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes: number): JsonSelect | undefined {
+  return jsonSelect(model, meta, selector, fetch, answerBytes);
+}
+
+/** Whether no JSON select writes this read because its plan is too large for one statement (too deep or too wide). */
+function tooLargeForOneStatement(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes: number): boolean {
+  return jsonSelectTooLarge(model, meta, selector, fetch, answerBytes);
+}
+
+/** The object path's first batch (the loader goes on level by level beyond it). */
+function objectPlanOf(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan): ReadPlan {
+  return firstPlan(model, meta, selector, fetch);
+}
+
+// ---- one object by key (GET, HEAD) ------------------------------------------------------------
+
+/** The objects whose keys are in the `keys` placeholder (one shared selector: nothing built per request). */
+const BY_KEYS: RootSelector = { kind: "keys" };
+
+/** The `keys` placeholder of one key: a JSON array of it (an array itself for a composite key). */
+const keysParam = (key: readonly unknown[]) => JSON.stringify([key.length === 1 ? key[0] : key]);
+
+/** The object of `meta` (or a subclass) with `key`, within answerBytes; undefined when there is none. One read batch for a finite fetch depth. */
+export async function readObject(r: Reading, meta: ClassMeta, key: readonly unknown[], fetch: FetchPlan): Promise<ObjectJson | undefined> {
+  const values = { keys: keysParam(key) };
+  const budget = new AnswerBudget(r.limits.answerBytes);
+  const select = jsonSelectOf(r.model, meta, BY_KEYS, fetch, budget.limit);
+  if (select) {
+    // One row per table group at most; a row of a class outside the model is no object. The batch
+    // is run here rather than by readJson: one promise fewer on the hottest read.
+    const rows = jsonRows(r.model, select, await r.store.batch(jsonStatements(select, values, true), "read"));
+    for (const row of rows) if (row.json !== null) return { json: budget.checked(row.json), version: row.version };
+    return undefined;
+  }
+  const { roots, objects } = await loadPlan(r.store, r.model, objectPlanOf(r.model, meta, BY_KEYS, fetch), fetch, values);
+  const root = roots[0];
+  return root && serialized(new Serializer(r.model, objects, fetch, budget).all([root])[0]!, budget);
+}
+
+/** Existence and version only (HEAD): reads the identity, not the object; undefined when absent. */
+export async function readVersion(r: Reading, meta: ClassMeta, key: readonly unknown[]): Promise<{ version: number | null } | undefined> {
+  const found = (await findExisting(r.store, r.model, [{ root: meta.root, key }])).get(keyString(meta.root, key));
+  if (!found || !isAncestor(r.model, meta.name, found.meta.name)) return undefined;
+  return { version: found.meta.version ? (found.version ?? 0) : null };
+}
+
+// ---- the extent (GET of a class) --------------------------------------------------------------
+
+/** The whole extent, subclasses included. */
+const EXTENT: RootSelector = { kind: "extent" };
+
+/**
+ * Whether the extent can be read in pages (readExtentPage) that answer what it answers read at
+ * once. Beyond the depth the loader always reaches (maxFetchDepth=-1), what an object's JSON holds
+ * can depend on the other objects read with it: such an extent is read at once (readExtent).
+ */
+export function readsInPages(fetch: FetchPlan): boolean {
+  return reachesFetchDepth(fetch);
+}
+
+/** The extent of `meta` as one JSON array, read at once by the object path (as extents always were read before pages), within answerBytes. */
+export async function readExtent(r: Reading, meta: ClassMeta, fetch: FetchPlan): Promise<string> {
+  const { roots, objects } = await loadPlan(r.store, r.model, objectPlanOf(r.model, meta, EXTENT, fetch), fetch, {});
+  return stringify(new Serializer(r.model, objects, fetch, new AnswerBudget(r.limits.answerBytes)).all(roots));
+}
+
+/**
+ * The `size` objects of `meta`'s extent that follow `after` (the first `size` without it), and where
+ * the next page starts. A page is what the server builds at once: it is held to answerBytes. It
+ * reads one object more than it answers, so whether the extent goes on is known without a round
+ * trip that finds nothing, and an extent of one page costs what it always did.
+ */
+export async function readExtentPage(r: Reading, meta: ClassMeta, fetch: FetchPlan, size: number, after?: Cursor): Promise<PageJson> {
+  const budget = new AnswerBudget(r.limits.answerBytes);
+  const selector = pageSelector(r.model, meta, after);
+  const values = pageValues(size, after);
+  const select = jsonSelectOf(r.model, meta, selector, fetch, budget.limit);
+  // One row: the page's texts joined by SQL.
+  if (select?.array) return arrayPage(await readJsonArray(r.store, select, values), size);
+  if (select) {
+    const rows = await readJson(r.store, r.model, select, values);
+    for (const row of rows) budget.spend(row.json?.length ?? 0);
+    return rowsPage(rows, size);
+  }
+  const plan = objectPlanOf(r.model, meta, selector, fetch);
+  const { roots, objects, results } = await loadPlan(r.store, r.model, plan, fetch, values);
+  const page = loadedPage(r.model, meta, plan, results, objects, roots, size);
+  const elements = new Serializer(r.model, objects, fetch, budget).all(page.roots).map((o) => stringify(o));
+  return page.next ? { elements, next: page.next } : { elements };
+}
+
+// ---- a query's candidates, and the objects a projection names --------------------------------
+
+/**
+ * A query's candidates (`selector`: its keys, ordered and ranged by the query) as the answer's
+ * JSON text: an array, or, with `unique` (UNIQUE), the one object or null; `unique` is told how
+ * many matched once the answer is within answerBytes, and throws to refuse more than one.
+ */
+export async function readCandidates(r: Reading, meta: ClassMeta, selector: RootSelector, values: Record<string, unknown>, fetch: FetchPlan, unique?: (matches: number) => void): Promise<string> {
+  const budget = new AnswerBudget(r.limits.answerBytes);
+  const select = jsonSelectOf(r.model, meta, selector, fetch, budget.limit);
+  if (select?.array) {
+    // One row: the texts joined by SQL, from at most maxRows + 1 candidates.
+    const { text, visible, rows } = await readJsonArray(r.store, select, values);
+    if (rows > select.maxRows) throw new AnswerTooLargeError(budget.limit);
+    if (!unique) return `[${text}]`;
+    unique(visible);
+    return text || "null";
+  }
+  if (select) {
+    const texts = jsonTexts(await readJson(r.store, r.model, select, values));
+    for (const t of texts) budget.spend(t.length + 1);
+    if (!unique) return `[${texts.join(",")}]`;
+    unique(texts.length);
+    return texts[0] ?? "null";
+  }
+  const { roots, objects } = await loadPlan(r.store, r.model, objectPlanOf(r.model, meta, selector, fetch), fetch, values);
+  const out = new Serializer(r.model, objects, fetch, budget).all(roots);
+  if (!unique) return budget.checked(stringify(out));
+  unique(out.length);
+  return budget.checked(stringify(out[0] ?? null));
+}
+
+/**
+ * Objects named by their keys, class by class (those a projection selects), read with `fetch` in
+ * one batch (and the loader's rounds beyond its depth), and the serializer that writes them within
+ * `budget` (a projection writes an object or its identity, column by column). Always the object
+ * path: the projection's rows decide where each object goes.
+ */
+export async function readObjectsByKey(r: Reading, wanted: ReadonlyMap<ClassMeta, readonly (readonly unknown[])[]>, fetch: FetchPlan, budget: AnswerBudget): Promise<{ objects: IdentityMap; serializer: Serializer }> {
+  const objects = new IdentityMap();
+  const plans = [...wanted].map(([meta, keys]) => {
+    const plan = objectPlanOf(r.model, meta, BY_KEYS, fetch);
+    return { plan, statements: planStatements(plan, { keys: JSON.stringify(keys.map((k) => (k.length === 1 ? k[0] : k))) }) };
+  });
+  const results = await r.store.batch(plans.flatMap((p) => p.statements), "read");
+  let at = 0;
+  for (const p of plans) {
+    assemble(p.plan, results.slice(at, at + p.statements.length), objects);
+    at += p.statements.length;
+  }
+  await expandFurther(r.store, r.model, fetch, objects);
+  return { objects, serializer: new Serializer(r.model, objects, fetch, budget) };
+}
+
+// ---- one object read inside another batch (a write's read-back) ------------------------------
+
+/** The read of one object as statements for the caller's batch, and what turns their results into its JSON. */
+export interface ObjectInBatch {
+  /** To append to the batch, last. */
+  readonly statements: Statement[];
+  readonly select?: JsonSelect;
+  readonly plan?: ReadPlan;
+}
+
+/** The object read inside a batch: its JSON, its runtime class and its key. */
+export interface ObjectFromBatch {
+  object: ObjectJson;
+  meta: ClassMeta;
+  key: readonly unknown[];
+}
+
+/**
+ * The read of the one object `selector` chooses (a written object), to run at the end of the
+ * caller's batch. Written by SQL where a JSON select can, within answerBytes: a larger answer
+ * stops the batch, so nothing it writes stays. Undefined when the plan is too large for one
+ * statement (too deep or too wide): the object path would build that answer after the batch, when
+ * what it wrote can no longer be undone, so the caller refuses before running anything.
+ */
+export function objectInBatch(r: Reading, meta: ClassMeta, selector: RootSelector, values: Record<string, unknown>, fetch: FetchPlan): ObjectInBatch | undefined {
+  const select = jsonSelectOf(r.model, meta, selector, fetch, r.limits.answerBytes);
+  if (select) return { select, statements: jsonStatements(select, values, true) };
+  if (tooLargeForOneStatement(r.model, meta, selector, fetch, r.limits.answerBytes)) return undefined;
+  const plan = objectPlanOf(r.model, meta, selector, fetch);
+  return { plan, statements: planStatements(plan, values) };
+}
+
+/**
+ * The object `read` read, from the batch's `results` (which end with its statements); undefined
+ * when it found none. The object path goes on level by level beyond the batch's depth, and writes
+ * without a budget: the batch has run, and a refusal now could not undo it.
+ */
+export async function objectFromBatch(r: Reading, read: ObjectInBatch, results: readonly StatementResult[], fetch: FetchPlan): Promise<ObjectFromBatch | undefined> {
+  const own = results.slice(results.length - read.statements.length);
+  if (read.select) {
+    for (const row of jsonRows(r.model, read.select, own)) if (row.json !== null) return { object: { json: row.json, version: row.version }, meta: row.meta!, key: row.key };
+    return undefined;
+  }
+  const objects = new IdentityMap();
+  const root = assemble(read.plan!, own, objects)[0];
+  if (!root) return undefined;
+  await expandFurther(r.store, r.model, fetch, objects);
+  return { object: serialized(new Serializer(r.model, objects, fetch).object(root)), meta: root.meta, key: root.key };
+}
