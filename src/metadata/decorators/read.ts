@@ -157,7 +157,7 @@ function persistentSuperclass(cls: Class, onHalfDecorated?: (c: Class) => void):
 
 type Resolve = (ref: unknown) => string | undefined;
 
-function jdoClass(name: string, superclass: string | undefined, record: ClassRecord, resolve: Resolve, resolveFor: (m: MemberRecord) => Resolve): ClassDecl {
+export function jdoClass(name: string, superclass: string | undefined, record: ClassRecord, resolve: Resolve, resolveFor: (m: MemberRecord) => Resolve): ClassDecl {
   const p = record.props as Record<string, any>;
   const site = record.site;
   const fields: FieldDecl[] = [];
@@ -217,7 +217,7 @@ function jdoClass(name: string, superclass: string | undefined, record: ClassRec
   });
 }
 
-function jpaClass(
+export function jpaClass(
   name: string,
   superclass: string | undefined,
   record: ClassRecord,
