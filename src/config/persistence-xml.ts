@@ -14,10 +14,10 @@ export interface PersistenceUnitDecl {
   mappingFiles: string[];
   /** `<properties><property name value/></properties>`. */
   properties: Record<string, string>;
-  /** `<class>` entries: classes of the unit, as Java names them. */
-  classes: string[];
-  /** `<exclude-unlisted-classes>` (an empty element means true, as in JPA). */
-  excludeUnlistedClasses: boolean;
+  /** `<class>` entries: classes of the unit, as Java names them (absent when there are none). */
+  classes?: string[];
+  /** `<exclude-unlisted-classes>` (an empty element means true, as in JPA); absent when not written. */
+  excludeUnlistedClasses?: boolean;
 }
 
 export interface FactoryDecl {
@@ -67,7 +67,7 @@ export function parsePersistenceXml(text: string, file: string): { units: Persis
     const classes = el.children.filter((c) => c.name === "class" && c.text).map((c) => c.text.trim());
     const exclude = el.children.find((c) => c.name === "exclude-unlisted-classes");
     const excludeUnlistedClasses = exclude !== undefined && (exclude.text.trim() === "" || exclude.text.trim().toLowerCase() === "true");
-    units.push({ name, source: { file, line: el.line }, mappingFiles, properties, classes, excludeUnlistedClasses });
+    units.push({ name, source: { file, line: el.line }, mappingFiles, properties, ...(classes.length ? { classes } : {}), ...(exclude ? { excludeUnlistedClasses } : {}) });
   }
   return { units, problems };
 }

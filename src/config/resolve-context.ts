@@ -205,5 +205,5 @@ export function resolveContext(
   }
   if (Object.keys(limits).length) context.limits = limits;
 
-  return { context, problems, classModules, java };
+  return { context, problems, classModules, ...(java ? { java } : {}) };
 }
