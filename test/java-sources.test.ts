@@ -23,7 +23,7 @@ function read(files: Record<string, string>, options: JavaReadOptions = {}) {
 function model(files: Record<string, string>, metadata: MetadataText[] = [], options: JavaReadOptions = {}): Model {
   const java = read(files, { ...options, metadata });
   if (java.problems.length) throw new ModelError(java.problems);
-  return loadModel({ documents: java.documents, metadata });
+  return loadModel({ documents: java.documents, jpaClasses: java.jpaClasses, metadata });
 }
 function problems(files: Record<string, string>, metadata: MetadataText[] = []): string[] {
   const java = read(files, { metadata });
@@ -262,3 +262,85 @@ for (const pkg of ["jakarta.persistence", "javax.persistence"] as const) {
     assert.equal(order.fields.get("customer")!.nullable, false);
   });
 }
+
+// ---- XML and Java together --------------------------------------------------------------------
+
+const jdoXml = (body: string): MetadataText => ({ source: "package.jdo", text: `<?xml version="1.0"?><jdo><package name="p">${body}</package></jdo>` });
+
+test("JDO XML overrides the annotations field by field; classes only the XML names take their types from Java", () => {
+  const files = {
+    "p/A.java": `package p;
+import javax.jdo.annotations.*;
+@PersistenceCapable(table = "A_TABLE")
+public class A {
+  @PrimaryKey private long id;
+  @Column(name = "N") private String name;
+  @Column(name = "AGE") private int age;
+  private B b;
+}`,
+    // A plain class: persistent only through the XML, which does not repeat its types.
+    "p/B.java": `package p;
+import java.util.*;
+public class B {
+  private long bid;
+  private String label;
+  private transient Set<Named> as = new HashSet<>(); // element type is A
+  private transient int cache;
+}`,
+    "p/Named.java": "package p; public interface Named {}",
+  };
+  const xml = jdoXml(`
+    <class name="A"><field name="name" column="NAME_X"/></class>
+    <class name="B" identity-type="application">
+      <field name="bid" primary-key="true"/>
+      <field name="as" persistence-modifier="persistent" mapped-by="b"><collection element-type="A"/></field>
+    </class>`);
+  const m = model(files, [xml]);
+  const a = m.classes.get("p.A")!;
+  assert.equal(a.table, "A_TABLE");
+  assert.equal(a.fields.get("name")!.column, "NAME_X");
+  assert.equal(a.fields.get("age")!.column, "AGE");
+  assert.deepEqual(a.identity.kind === "application" && a.identity.fields, ["id"]);
+  const b = m.classes.get("p.B")!;
+  assert.deepEqual([...b.fields.keys()], ["bid", "label", "as"]);
+  assert.deepEqual(typeOf(m, "p.B", "as"), { kind: "collection", collection: "set", element: { kind: "ref", class: "p.A" } });
+  assert.equal(b.fields.get("as")!.relation?.inverse, "b");
+  // Without the XML, B is not persistent: as in JDO, A's unannotated reference to it is not either.
+  assert.ok(!model(files).classes.get("p.A")!.fields.has("b"));
+});
+
+test("orm.xml overrides JPA annotations field by field", () => {
+  const files = {
+    "p/E.java": `package p;
+import jakarta.persistence.*;
+@Entity public class E { @Id private long id; @Column(name = "C1") private String a; private String b; @ManyToOne private E parent; }`,
+  };
+  const orm: MetadataText = {
+    source: "orm.xml",
+    text: `<entity-mappings><package>p</package><entity class="E"><table name="E_T"/><attributes><basic name="a"><column name="A_X"/></basic></attributes></entity></entity-mappings>`,
+  };
+  const m = model(files, [orm]);
+  const e = m.classes.get("p.E")!;
+  assert.equal(e.table, "E_T");
+  assert.equal(e.fields.get("a")!.column, "A_X");
+  assert.equal(e.fields.get("b")!.column, "b");
+  assert.deepEqual(e.identity.kind === "application" && e.identity.fields, ["id"]);
+  assert.deepEqual(typeOf(m, "p.E", "parent"), { kind: "ref", class: "p.E" });
+});
+
+test("persistence.xml <class> entries and <exclude-unlisted-classes>", () => {
+  const files = {
+    "p/A.java": "package p;\n@jakarta.persistence.Entity public class A { @jakarta.persistence.Id long id; }",
+    "p/B.java": "package p;\n@jakarta.persistence.Entity public class B { @jakarta.persistence.Id long id; }",
+    "p/C.java": "package p;\npublic class C { long id; String name; }",
+  };
+  assert.deepEqual([...model(files).classes.keys()].sort(), ["p.A", "p.B"]);
+  const only = model(files, [], { listedClasses: ["p.A"], excludeUnlisted: true });
+  assert.deepEqual([...only.classes.keys()], ["p.A"]);
+  // A listed plain class is persistent (its id from XML or, here, datastore identity).
+  const listed = model(files, [], { listedClasses: ["p.A", "p.C"], excludeUnlisted: true });
+  assert.deepEqual([...listed.classes.keys()].sort(), ["p.A", "p.C"]);
+  assert.deepEqual([...listed.classes.get("p.C")!.fields.keys()], ["id", "name"]);
+  const missing = read(files, { listedClasses: ["p.Nope"], listedIn: { file: "META-INF/persistence.xml", line: 3 } });
+  assert.deepEqual(missing.problems.map(formatProblem), ["META-INF/persistence.xml:3: <class>p.Nope</class> is not a class of the Java sources"]);
+});

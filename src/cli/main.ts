@@ -86,6 +86,7 @@ async function addJavaModel(context: PersistenceContext, folders: string[], java
   const started = performance.now();
   const model = await readJavaModel(folders, { metadata: context.metadata, listedClasses: java?.classes, excludeUnlisted: java?.excludeUnlisted, listedIn: java?.listedIn });
   context.documents = [...(context.documents ?? []), ...model.documents];
+  context.jpaClasses = [...(context.jpaClasses ?? []), ...model.jpaClasses];
   if (model.problems.length) {
     let problems = model.problems;
     try {
