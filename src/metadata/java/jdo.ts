@@ -8,8 +8,15 @@ import type { ColumnDecl, FetchGroupDecl } from "../declarations.ts";
 import { defined } from "../xml-tree.ts";
 import { type Annotation, bool, find, isAnnotation, list, num, str, type Value } from "./annotations.ts";
 
-/** `NEW_TABLE` → `new-table`, as JDO XML writes it. */
-const jdoName = (v: Value | undefined): string | undefined => text(v)?.toLowerCase().replace(/_/g, "-");
+/** JDO's enum constants whose XML word is not their name in lower case with dashes. */
+const XML_WORDS: Record<string, string> = { UUIDSTRING: "uuid-string", UUIDHEX: "uuid-hex" };
+
+/** `NEW_TABLE` → `new-table`, as JDO XML writes it; `UNSPECIFIED` (the annotations' default) says nothing. */
+const jdoName = (v: Value | undefined): string | undefined => {
+  const t = text(v);
+  if (t === undefined || t === "UNSPECIFIED") return undefined;
+  return XML_WORDS[t] ?? t.toLowerCase().replace(/_/g, "-");
+};
 /** JDO's annotation elements default to "": nothing said. */
 const text = (v: Value | undefined): string | undefined => str(v) || undefined;
 
@@ -127,9 +134,6 @@ export function jdoMemberProps(annotations: readonly Annotation[], declared: { t
         dependent: bool(text(v.get("dependent"))) || bool(text(v.get("dependentElement"))) || undefined,
       }),
     );
-    // JDO's default is "unspecified": only a stated modifier counts.
-    if (props.persistenceModifier === "unspecified") delete props.persistenceModifier;
-    if (props.nullValue === undefined) delete props.nullValue;
   }
   // @Persistent with nothing else on a transient field makes it persistent, as in JDO.
   if (persistent && !props.persistenceModifier) props.persistenceModifier = "persistent";

@@ -111,6 +111,13 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
     return undefined;
   };
 
+  // Key classes (objectid-class, @IdClass) are plain classes a key field may be typed by (an ancestor key).
+  const keyClasses = new Set<string>(xmlKeyClasses(options.metadata ?? []));
+  for (const [entry] of persistent) {
+    const own = classAnnotations.get(entry) ?? [];
+    for (const v of [find(own, "PersistenceCapable")?.values.get("objectIdClass"), find(own, "IdClass")?.values.get("value")]) if (typeof v === "string") keyClasses.add(v);
+  }
+
   const jdo: ClassDecl[] = [];
   const jpa: JpaClass[] = [];
   for (const [entry, vocabulary] of persistent) {
@@ -149,7 +156,7 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
       }
       // The class a reference or a collection points at: a class of the tree must be persistent.
       const target = declared.valueClass ? index.byBinary.get(declared.valueClass) : undefined;
-      const targetOk = !target || target.cls.kind === "enum" || persistent.has(target) || (target.cls.kind === "interface" && !isExplicit);
+      const targetOk = !target || target.cls.kind === "enum" || keyClasses.has(target.binaryName) || persistent.has(target) || (target.cls.kind === "interface" && !isExplicit);
       const statesType = inXml?.typed || memberAnnotations.some((a) => a.values.has("types") || a.values.has("targetEntity") || a.values.has("targetClass"));
       if (!targetOk && !statesType) {
         if (!isExplicit && vocabulary !== "jpa") continue;
@@ -258,6 +265,11 @@ function plainClass(name: string, source: SourceRef, superclass: string | undefi
 }
 
 const siteOf = (p: JavaPos): SourceRef => ({ file: p.file, line: p.line, column: p.column });
+
+/** The key classes the JDO XML names (`objectid-class`), qualified. */
+function xmlKeyClasses(metadata: readonly MetadataText[]): string[] {
+  return metadata.filter((m) => !isOrmXml(m.text)).flatMap((m) => readJdoXml(m.text, m.source).document.classes.flatMap((c) => (c.objectIdClass ? [c.objectIdClass] : [])));
+}
 
 /** The classes the XML names, with their fields and whether the XML states each field's type. */
 function xmlFields(metadata: readonly MetadataText[]): XmlFields {
