@@ -278,14 +278,15 @@ function xmlFields(metadata: readonly MetadataText[]): XmlFields {
     if (isOrmXml(text)) {
       for (const c of readOrmXml(text, source).classes) {
         const fields = out.get(c.className) ?? new Map();
-        for (const a of c.attributes) fields.set(a.name, { typed: !!(a.type || a.target) });
+        for (const a of c.attributes) fields.set(a.name, { typed: fields.get(a.name)?.typed || !!(a.type || a.target) });
         out.set(c.className, fields);
       }
       continue;
     }
     for (const c of readJdoXml(text, source).document.classes) {
       const fields = out.get(c.name) ?? new Map();
-      for (const f of c.fields) fields.set(f.name, { typed: !!(f.typeName || f.elementType || f.valueType) });
+      // An .orm after its .jdo rarely repeats the type: a field is typed when any document types it.
+      for (const f of c.fields) fields.set(f.name, { typed: fields.get(f.name)?.typed || !!(f.typeName || f.elementType || f.valueType) });
       out.set(c.name, fields);
     }
   }
