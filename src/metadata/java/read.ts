@@ -131,14 +131,20 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
     const isAbstract = entry.cls.modifiers.has("abstract") || undefined;
 
     // Property access when the getters carry the vocabulary's annotations and the fields do not.
-    const annotated = (m: JavaMember) => annotations.read(m.annotations, entry).some((a) => a.vocabulary !== undefined);
+    const memberAnnotationsOf = new Map<JavaMember, Annotation[]>();
+    const readMember = (m: JavaMember): Annotation[] => {
+      let read = memberAnnotationsOf.get(m);
+      if (!read) memberAnnotationsOf.set(m, (read = m.annotations.length ? annotations.read(m.annotations, entry) : []));
+      return read;
+    };
+    const annotated = (m: JavaMember) => readMember(m).some((a) => a.vocabulary !== undefined);
     const useGetters = vocabulary !== "plain" && entry.cls.getters.some(annotated) && !entry.cls.fields.some(annotated);
     const members = useGetters ? entry.cls.getters : entry.cls.fields;
 
     const records = new Map<string, MemberRecord>();
     for (const m of members) {
       current = { cls: name, field: m.name };
-      const memberAnnotations = annotations.read(m.annotations, entry).filter((a) => vocabulary !== "plain" && a.vocabulary === vocabulary);
+      const memberAnnotations = readMember(m).filter((a) => vocabulary !== "plain" && a.vocabulary === vocabulary);
       const inXml = xmlOwn?.get(m.name);
       const declared = declaredType(m.type, entry);
       const isExplicit = memberAnnotations.length > 0 || inXml !== undefined;
