@@ -27,7 +27,8 @@ function model(files: Record<string, string>, metadata: MetadataText[] = [], opt
 }
 function problems(files: Record<string, string>, metadata: MetadataText[] = []): string[] {
   const java = read(files, { metadata });
-  if (java.problems.length) return java.problems.map(formatProblem);
+  // In document order, as start-up prints them.
+  if (java.problems.length) return new ModelError(java.problems).problems.map(formatProblem);
   try {
     loadModel({ documents: java.documents, metadata });
   } catch (e) {
@@ -343,4 +344,35 @@ test("persistence.xml <class> entries and <exclude-unlisted-classes>", () => {
   assert.deepEqual([...listed.classes.get("p.C")!.fields.keys()], ["id", "name"]);
   const missing = read(files, { listedClasses: ["p.Nope"], listedIn: { file: "META-INF/persistence.xml", line: 3 } });
   assert.deepEqual(missing.problems.map(formatProblem), ["META-INF/persistence.xml:3: <class>p.Nope</class> is not a class of the Java sources"]);
+});
+
+test("values Extent cannot honour are problems at their place; interface-typed members take the type the annotations state", () => {
+  const files = {
+    "p/A.java": `package p;
+import javax.jdo.annotations.*;
+@PersistenceCapable @Inheritance(strategy = InheritanceStrategy.BOGUS_TABLE)
+public class A { @PrimaryKey @Column(length = 10 * 2) long id; }`,
+    "q/E.java": `package q;
+import jakarta.persistence.*;
+@Entity public class E { @Id @GeneratedValue(strategy = GenerationType.SOMETIMES) long id; }`,
+  };
+  assert.deepEqual(problems(files), [
+    "p/A.java:3:21, class p.A: @Inheritance strategy \"BOGUS_TABLE\" is not one of NEW_TABLE, SUPERCLASS_TABLE, SUBCLASS_TABLE, COMPLETE_TABLE",
+    "p/A.java:4:47, class p.A, field id: cannot evaluate the annotation value 10 * 2",
+    "q/E.java:3:88, class q.E, field id: @GeneratedValue strategy \"SOMETIMES\" is not one of AUTO, IDENTITY, SEQUENCE, TABLE, UUID",
+  ]);
+
+  const m = model({
+    "q/E.java": `package q;
+import jakarta.persistence.*;
+@Entity public class E {
+  @Id long id;
+  @ManyToOne(targetEntity = F.class) Named f;
+  @OneToMany(targetEntity = F.class, mappedBy = "e") java.util.List<Named> fs;
+}`,
+    "q/F.java": "package q;\n@jakarta.persistence.Entity public class F implements Named { @jakarta.persistence.Id long id; @jakarta.persistence.ManyToOne E e; }",
+    "q/Named.java": "package q; public interface Named {}",
+  });
+  assert.deepEqual(typeOf(m, "q.E", "f"), { kind: "ref", class: "q.F" });
+  assert.deepEqual(typeOf(m, "q.E", "fs"), { kind: "collection", collection: "list", element: { kind: "ref", class: "q.F" } });
 });

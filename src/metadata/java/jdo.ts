@@ -6,7 +6,16 @@
  */
 import type { ColumnDecl, FetchGroupDecl } from "../declarations.ts";
 import { defined } from "../xml-tree.ts";
-import { type Annotation, bool, find, isAnnotation, list, num, str, type Value } from "./annotations.ts";
+import { DISCRIMINATOR_STRATEGIES, IDENTITY_TYPES, INHERITANCE_STRATEGIES, NULL_VALUES, PERSISTENCE_MODIFIERS } from "../jdo-xml.ts";
+import { type Annotation, bool, find, isAnnotation, list, num, type Report, str, type Value } from "./annotations.ts";
+
+/** An element whose words JDO fixes: another word is a problem at the annotation, as in the XML. */
+function oneOf(a: Annotation, key: string, allowed: readonly string[], report: Report): string | undefined {
+  const word = jdoName(a.values.get(key));
+  if (word === undefined || allowed.includes(word)) return word;
+  report(a.at, `@${a.name} ${key} "${text(a.values.get(key))}" is not one of ${allowed.map((w) => w.toUpperCase().replace(/-/g, "_")).join(", ")}`);
+  return undefined;
+}
 
 /** JDO's enum constants whose XML word is not their name in lower case with dashes. */
 const XML_WORDS: Record<string, string> = { UUIDSTRING: "uuid-string", UUIDHEX: "uuid-hex" };
@@ -20,13 +29,13 @@ const jdoName = (v: Value | undefined): string | undefined => {
 /** JDO's annotation elements default to "": nothing said. */
 const text = (v: Value | undefined): string | undefined => str(v) || undefined;
 
-export function jdoClassProps(annotations: readonly Annotation[]): { props: Record<string, unknown>; fetchGroups: Omit<FetchGroupDecl, "source">[]; versionFieldName?: string } {
+export function jdoClassProps(annotations: readonly Annotation[], report: Report): { props: Record<string, unknown>; fetchGroups: Omit<FetchGroupDecl, "source">[]; versionFieldName?: string } {
   const props: Record<string, unknown> = {};
   const pc = find(annotations, "PersistenceCapable");
   if (pc) {
     const v = pc.values;
     Object.assign(props, {
-      identityType: jdoName(v.get("identityType")),
+      identityType: oneOf(pc, "identityType", IDENTITY_TYPES, report),
       objectIdClass: objectIdClass(v.get("objectIdClass")),
       table: text(v.get("table")),
       embeddedOnly: bool(v.get("embeddedOnly")),
@@ -37,11 +46,11 @@ export function jdoClassProps(annotations: readonly Annotation[]): { props: Reco
   const ds = find(annotations, "DatastoreIdentity");
   if (ds) Object.assign(props, { identityType: "datastore", datastoreIdentity: defined({ strategy: jdoName(ds.values.get("strategy")) ?? jdoName(ds.values.get("customStrategy")), column: text(ds.values.get("column")) }) });
   const inheritance = find(annotations, "Inheritance");
-  if (inheritance) props.inheritanceStrategy = jdoName(inheritance.values.get("strategy"));
+  if (inheritance) props.inheritanceStrategy = oneOf(inheritance, "strategy", INHERITANCE_STRATEGIES, report);
   const discriminator = find(annotations, "Discriminator");
   if (discriminator) {
     const v = discriminator.values;
-    props.discriminator = defined({ strategy: jdoName(v.get("strategy")), column: text(v.get("column")), value: text(v.get("value")) });
+    props.discriminator = defined({ strategy: oneOf(discriminator, "strategy", DISCRIMINATOR_STRATEGIES, report), column: text(v.get("column")), value: text(v.get("value")) });
   }
   let versionFieldName: string | undefined;
   const version = find(annotations, "Version");
@@ -104,7 +113,7 @@ const firstType = (v: Value | undefined): string | undefined => list(v).find((t)
  * A member's annotations → the JDO decorators' member options. `declared` is what the Java
  * declaration says (type names); `types` on an annotation states the persistent type instead.
  */
-export function jdoMemberProps(annotations: readonly Annotation[], declared: { typeName?: string; elementType?: string; keyType?: string; valueType?: string; isCollection: boolean; isMap: boolean }): Record<string, unknown> {
+export function jdoMemberProps(annotations: readonly Annotation[], report: Report, declared: { typeName?: string; elementType?: string; keyType?: string; valueType?: string; isCollection: boolean; isMap: boolean }): Record<string, unknown> {
   const props: Record<string, unknown> = { ...declared };
   delete props.isCollection;
   delete props.isMap;
@@ -122,10 +131,10 @@ export function jdoMemberProps(annotations: readonly Annotation[], declared: { t
     Object.assign(
       props,
       defined({
-        persistenceModifier: jdoName(v.get("persistenceModifier")),
+        persistenceModifier: oneOf(a, "persistenceModifier", PERSISTENCE_MODIFIERS, report),
         primaryKey: a === pk ? true : bool(text(v.get("primaryKey"))),
         valueStrategy: jdoName(v.get("valueStrategy")) ?? jdoName(v.get("customValueStrategy")),
-        nullValue: jdoName(v.get("nullValue")),
+        nullValue: oneOf(a, "nullValue", NULL_VALUES, report),
         defaultFetchGroup: bool(text(v.get("defaultFetchGroup"))),
         mappedBy: text(v.get("mappedBy")),
         embedded: bool(text(v.get("embedded"))),

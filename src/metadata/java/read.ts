@@ -180,7 +180,7 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
         props = jpaMemberProps(memberAnnotations, { type: declared.base, full: declared.full, arg0: declared.args[0], arg1: declared.args[1], isCollection: declared.isCollection, isMap: declared.isMap, isEmbeddable: !!embeddable });
         if (m.modifiers.has("transient") && !memberAnnotations.length) props.kind = "transient";
       } else {
-        props = jdoMemberProps(memberAnnotations, declared.jdo);
+        props = jdoMemberProps(memberAnnotations, (p, message) => at(p, message, name, m.name), declared.jdo);
         // Java's `transient` is JDO's default of not persistent, unless the annotations say otherwise.
         if (m.modifiers.has("transient") && !props.persistenceModifier) props.persistenceModifier = "none";
       }
@@ -195,7 +195,7 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
     const record: ClassRecord = { vocabulary, site, decorators: clsAnnotations.map((a) => a.name), props: {}, lists: {}, members: records };
     const resolve = (ref: unknown) => (typeof ref === "string" ? ref : undefined);
     if (vocabulary === "jdo") {
-      const { props, fetchGroups, versionFieldName } = jdoClassProps(clsAnnotations);
+      const { props, fetchGroups, versionFieldName } = jdoClassProps(clsAnnotations, (p, message) => at(p, message, name));
       record.props = { ...props, abstract: isAbstract };
       if (fetchGroups.length) record.lists.fetchGroups = fetchGroups;
       const versionField = versionFieldName && records.get(versionFieldName);
