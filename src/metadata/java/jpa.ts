@@ -20,6 +20,9 @@ export function jpaClassProps(annotations: readonly Annotation[]): { props: Reco
     props.kind = kind;
     if (kind === "entity") props.entityName = text(a.values.get("name"));
   }
+  // DataNucleus's datastore identity for an entity without an id: `generationType` as @GeneratedValue's strategy.
+  const datastoreId = find(annotations, "DatastoreId");
+  if (datastoreId) props.datastoreId = defined({ strategy: text(datastoreId.values.get("generationType")) ?? "TABLE", column: text(datastoreId.values.get("column")) });
   const table = find(annotations, "Table");
   if (table) props.table = text(table.values.get("name"));
   const idClass = find(annotations, "IdClass");

@@ -5,6 +5,9 @@
 
 export const JDO_PACKAGE = "javax.jdo.annotations";
 export const JPA_PACKAGES = ["jakarta.persistence", "javax.persistence"];
+/** DataNucleus's own JPA annotations (`@DatastoreId`), for Jakarta and for javax. */
+export const DATANUCLEUS_JPA_PACKAGES = ["org.datanucleus.api.jakarta.annotations", "org.datanucleus.api.jpa.annotations"];
+const DATANUCLEUS_JPA_ANNOTATIONS = ["DatastoreId"];
 
 export const JDO_ANNOTATIONS = [
   "PersistenceCapable", "PersistenceAware", "EmbeddedOnly", "DatastoreIdentity", "Inheritance", "Discriminator", "Version",
@@ -36,6 +39,8 @@ const LIBRARY: Record<string, string[]> = {
   [JDO_PACKAGE]: JDO_ANNOTATIONS,
   "jakarta.persistence": JPA_ANNOTATIONS,
   "javax.persistence": JPA_ANNOTATIONS,
+  "org.datanucleus.api.jakarta.annotations": DATANUCLEUS_JPA_ANNOTATIONS,
+  "org.datanucleus.api.jpa.annotations": DATANUCLEUS_JPA_ANNOTATIONS,
 };
 
 const LIBRARY_TYPES = new Set(Object.entries(LIBRARY).flatMap(([pkg, names]) => names.map((n) => `${pkg}.${n}`)));
@@ -52,6 +57,6 @@ export function vocabularyOf(type: string): { vocabulary: "jdo" | "jpa"; name: s
   const pkg = type.slice(0, dot);
   const name = type.slice(dot + 1);
   if (pkg === JDO_PACKAGE) return { vocabulary: "jdo", name };
-  if (JPA_PACKAGES.includes(pkg)) return { vocabulary: "jpa", name };
+  if (JPA_PACKAGES.includes(pkg) || (DATANUCLEUS_JPA_PACKAGES.includes(pkg) && DATANUCLEUS_JPA_ANNOTATIONS.includes(name))) return { vocabulary: "jpa", name };
   return undefined;
 }
