@@ -157,6 +157,7 @@ function persistentSuperclass(cls: Class, onHalfDecorated?: (c: Class) => void):
 
 type Resolve = (ref: unknown) => string | undefined;
 
+/** A JDO class's recorded options → its declaration (shared with the Java sources' reader, src/metadata/java/). */
 export function jdoClass(name: string, superclass: string | undefined, record: ClassRecord, resolve: Resolve, resolveFor: (m: MemberRecord) => Resolve): ClassDecl {
   const p = record.props as Record<string, any>;
   const site = record.site;
@@ -217,6 +218,7 @@ export function jdoClass(name: string, superclass: string | undefined, record: C
   });
 }
 
+/** A JPA class's recorded options → its JPA class, for translateJpa (shared with the Java sources' reader). */
 export function jpaClass(
   name: string,
   superclass: string | undefined,

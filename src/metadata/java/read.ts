@@ -79,7 +79,7 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
   let current: { cls?: string; field?: string } = {};
   const annotations = new AnnotationReader(index, (p, m) => at(p, m, current.cls, current.field));
 
-  const xml = xmlFields(options.metadata ?? []);
+  const { fields: xml, keyClasses: xmlKeyClasses } = readXml(options.metadata ?? []);
   const listed = new Set(options.listedClasses ?? []);
   for (const name of listed) {
     if (!index.byBinary.has(name) && !index.byCanonical.has(name) && !xml.has(name)) {
@@ -112,7 +112,7 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
   };
 
   // Key classes (objectid-class, @IdClass) are plain classes a key field may be typed by (an ancestor key).
-  const keyClasses = new Set<string>(xmlKeyClasses(options.metadata ?? []));
+  const keyClasses = new Set<string>(xmlKeyClasses);
   for (const [entry] of persistent) {
     const own = classAnnotations.get(entry) ?? [];
     for (const v of [find(own, "PersistenceCapable")?.values.get("objectIdClass"), find(own, "IdClass")?.values.get("value")]) if (typeof v === "string") keyClasses.add(v);
@@ -272,29 +272,30 @@ function plainClass(name: string, source: SourceRef, superclass: string | undefi
 
 const siteOf = (p: JavaPos): SourceRef => ({ file: p.file, line: p.line, column: p.column });
 
-/** The key classes the JDO XML names (`objectid-class`), qualified. */
-function xmlKeyClasses(metadata: readonly MetadataText[]): string[] {
-  return metadata.filter((m) => !isOrmXml(m.text)).flatMap((m) => readJdoXml(m.text, m.source).document.classes.flatMap((c) => (c.objectIdClass ? [c.objectIdClass] : [])));
-}
-
-/** The classes the XML names, with their fields and whether the XML states each field's type. */
-function xmlFields(metadata: readonly MetadataText[]): XmlFields {
-  const out: XmlFields = new Map();
+/** What the XML says that the Java reader needs: the classes it names, their fields, the key classes. */
+function readXml(metadata: readonly MetadataText[]): { fields: XmlFields; keyClasses: string[] } {
+  const fields: XmlFields = new Map();
+  const keyClasses: string[] = [];
+  const note = (cls: string, field: string, typed: boolean) => {
+    const own = fields.get(cls) ?? new Map();
+    // An .orm after its .jdo rarely repeats the type: a field is typed when any document types it.
+    own.set(field, { typed: own.get(field)?.typed || typed });
+    fields.set(cls, own);
+  };
   for (const { source, text } of metadata) {
     if (isOrmXml(text)) {
       for (const c of readOrmXml(text, source).classes) {
-        const fields = out.get(c.className) ?? new Map();
-        for (const a of c.attributes) fields.set(a.name, { typed: fields.get(a.name)?.typed || !!(a.type || a.target) });
-        out.set(c.className, fields);
+        if (!fields.has(c.className)) fields.set(c.className, new Map());
+        if (c.idClass) keyClasses.push(c.idClass);
+        for (const a of c.attributes) note(c.className, a.name, !!(a.type || a.target));
       }
       continue;
     }
     for (const c of readJdoXml(text, source).document.classes) {
-      const fields = out.get(c.name) ?? new Map();
-      // An .orm after its .jdo rarely repeats the type: a field is typed when any document types it.
-      for (const f of c.fields) fields.set(f.name, { typed: fields.get(f.name)?.typed || !!(f.typeName || f.elementType || f.valueType) });
-      out.set(c.name, fields);
+      if (!fields.has(c.name)) fields.set(c.name, new Map());
+      if (c.objectIdClass) keyClasses.push(c.objectIdClass);
+      for (const f of c.fields) note(c.name, f.name, !!(f.typeName || f.elementType || f.valueType));
     }
   }
-  return out;
+  return { fields, keyClasses };
 }
