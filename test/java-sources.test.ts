@@ -18,7 +18,11 @@ const parser = await javaParser();
 
 /** Sources as `path → text`; the model they give with the XML on top. */
 function read(files: Record<string, string>, options: JavaReadOptions = {}) {
-  return readJavaSources(parser, Object.entries(files).map(([file, text]) => ({ file, text })), options);
+  return readJavaSources(
+    parser,
+    Object.entries(files).map(([file, text]) => ({ file, text })),
+    options,
+  );
 }
 function model(files: Record<string, string>, metadata: MetadataText[] = [], options: JavaReadOptions = {}): Model {
   const java = read(files, { ...options, metadata });
@@ -144,14 +148,29 @@ test("JDO annotations: every construct of the issue reads into the model", () =>
   assert.equal(item.discriminator?.column, "KIND");
   assert.equal(item.version?.column, "VERSION");
   assert.deepEqual(item.fetchGroups.get("withTags"), ["tags"]);
-  assert.deepEqual([...item.fields.keys()], ["id", "code", "title", "price", "tags", "ratings", "genre", "genres", "cover", "published", "ref", "counts", "kept"]);
+  assert.deepEqual(
+    [...item.fields.keys()],
+    ["id", "code", "title", "price", "tags", "ratings", "genre", "genres", "cover", "published", "ref", "counts", "kept"],
+  );
   assert.equal(item.fields.get("title")!.column, "TITLE");
   assert.equal(item.fields.get("title")!.nullable, false);
   assert.equal(item.fields.get("price")!.column, "LIB_PRICE");
-  assert.deepEqual(typeOf(m, "org.shop.Item", "tags"), { kind: "collection", collection: "set", element: { kind: "basic", basic: "string", primitive: false } });
-  assert.deepEqual(typeOf(m, "org.shop.Item", "ratings"), { kind: "map", key: { kind: "basic", basic: "string", primitive: false }, value: { kind: "basic", basic: "double", primitive: false } });
+  assert.deepEqual(typeOf(m, "org.shop.Item", "tags"), {
+    kind: "collection",
+    collection: "set",
+    element: { kind: "basic", basic: "string", primitive: false },
+  });
+  assert.deepEqual(typeOf(m, "org.shop.Item", "ratings"), {
+    kind: "map",
+    key: { kind: "basic", basic: "string", primitive: false },
+    value: { kind: "basic", basic: "double", primitive: false },
+  });
   assert.deepEqual(typeOf(m, "org.shop.Item", "genre"), { kind: "enum", name: "org.lib.Genre", constants: ["FICTION", "SCIENCE", "HISTORY"] });
-  assert.deepEqual(typeOf(m, "org.shop.Item", "genres"), { kind: "collection", collection: "list", element: { kind: "enum", name: "org.lib.Genre", constants: ["FICTION", "SCIENCE", "HISTORY"] } });
+  assert.deepEqual(typeOf(m, "org.shop.Item", "genres"), {
+    kind: "collection",
+    collection: "list",
+    element: { kind: "enum", name: "org.lib.Genre", constants: ["FICTION", "SCIENCE", "HISTORY"] },
+  });
   assert.equal((typeOf(m, "org.shop.Item", "cover") as { basic: string }).basic, "bytes");
   assert.equal((typeOf(m, "org.shop.Item", "published") as { basic: string }).basic, "local-date");
   assert.equal((typeOf(m, "org.shop.Item", "ref") as { basic: string }).basic, "uuid");
@@ -161,7 +180,13 @@ test("JDO annotations: every construct of the issue reads into the model", () =>
   assert.equal(book.superclass, "org.shop.Item");
   assert.deepEqual(typeOf(m, "org.shop.Book", "author"), { kind: "ref", class: "org.shop.Author" });
   const shelves = book.fields.get("shelves")!;
-  assert.deepEqual(shelves.relation?.storage, { kind: "join-table", table: "BOOK_SHELF", ownerColumns: ["Book_id", "Book_code"], elementColumns: ["SHELF_ID"], orderColumn: "POS" });
+  assert.deepEqual(shelves.relation?.storage, {
+    kind: "join-table",
+    table: "BOOK_SHELF",
+    ownerColumns: ["Book_id", "Book_code"],
+    elementColumns: ["SHELF_ID"],
+    orderColumn: "POS",
+  });
 
   const author = m.classes.get("org.shop.Author")!;
   assert.equal(author.identity.kind, "datastore");
@@ -172,14 +197,17 @@ test("JDO annotations: every construct of the issue reads into the model", () =>
 });
 
 test("problems name the .java file, line and column, the class and the field", () => {
-  assert.deepEqual(problems({ "A.java": "package p;\n@javax.jdo.annotations.PersistenceCapable\npublic class A {\n  int x\n  int y;\n}" }), ["A.java:4:8: Java syntax error: missing ;"]);
+  assert.deepEqual(problems({ "A.java": "package p;\n@javax.jdo.annotations.PersistenceCapable\npublic class A {\n  int x\n  int y;\n}" }), [
+    "A.java:4:8: Java syntax error: missing ;",
+  ]);
   assert.deepEqual(
     problems({ "p/A.java": "package p;\nimport javax.jdo.annotations.*;\n@PersistenceCapable\npublic class A {\n  @Persistent private Strnig name;\n}" }),
     ["p/A.java:5:23, class p.A, field name: cannot resolve the type Strnig"],
   );
   assert.deepEqual(
     problems({
-      "p/A.java": "package p;\nimport javax.jdo.annotations.*;\n@PersistenceCapable\npublic class A {\n  @Persistent private B b;\n  @Persistent private java.util.List<B> bs;\n}",
+      "p/A.java":
+        "package p;\nimport javax.jdo.annotations.*;\n@PersistenceCapable\npublic class A {\n  @Persistent private B b;\n  @Persistent private java.util.List<B> bs;\n}",
       "p/B.java": "package p;\npublic class B { int n; }",
     }),
     [
@@ -187,13 +215,15 @@ test("problems name the .java file, line and column, the class and the field", (
       "p/A.java:6:23, class p.A, field bs: p.B is not persistent: annotate it (@PersistenceCapable, @Entity, @Embeddable, ...) or name it in the metadata",
     ],
   );
-  assert.deepEqual(
-    problems({ "p/A.java": "package p;\nimport javax.jdo.annotations.*;\n@PersistenceCapable(table = MISSING)\npublic class A { long id; }" }),
-    ["p/A.java:3:29, class p.A: cannot resolve the constant MISSING"],
-  );
+  assert.deepEqual(problems({ "p/A.java": "package p;\nimport javax.jdo.annotations.*;\n@PersistenceCapable(table = MISSING)\npublic class A { long id; }" }), [
+    "p/A.java:3:29, class p.A: cannot resolve the constant MISSING",
+  ]);
   // A model problem found later points at the Java declaration too.
   assert.deepEqual(
-    problems({ "p/A.java": "package p;\nimport javax.jdo.annotations.*;\n@PersistenceCapable\npublic class A {\n  @Persistent(mappedBy = \"nope\") private java.util.Set<A> as;\n}" }).map((p) => p.replace(/: .*$/, ":")),
+    problems({
+      "p/A.java":
+        'package p;\nimport javax.jdo.annotations.*;\n@PersistenceCapable\npublic class A {\n  @Persistent(mappedBy = "nope") private java.util.Set<A> as;\n}',
+    }).map((p) => p.replace(/: .*$/, ":")),
     ["p/A.java:5:59, class p.A, field as:"],
   );
 });
@@ -357,9 +387,9 @@ import jakarta.persistence.*;
 @Entity public class E { @Id @GeneratedValue(strategy = GenerationType.SOMETIMES) long id; }`,
   };
   assert.deepEqual(problems(files), [
-    "p/A.java:3:21, class p.A: @Inheritance strategy \"BOGUS_TABLE\" is not one of NEW_TABLE, SUPERCLASS_TABLE, SUBCLASS_TABLE, COMPLETE_TABLE",
+    'p/A.java:3:21, class p.A: @Inheritance strategy "BOGUS_TABLE" is not one of NEW_TABLE, SUPERCLASS_TABLE, SUBCLASS_TABLE, COMPLETE_TABLE',
     "p/A.java:4:47, class p.A, field id: cannot evaluate the annotation value 10 * 2",
-    "q/E.java:3:88, class q.E, field id: @GeneratedValue strategy \"SOMETIMES\" is not one of AUTO, IDENTITY, SEQUENCE, TABLE, UUID",
+    'q/E.java:3:88, class q.E, field id: @GeneratedValue strategy "SOMETIMES" is not one of AUTO, IDENTITY, SEQUENCE, TABLE, UUID',
   ]);
 
   const m = model({
@@ -370,7 +400,8 @@ import jakarta.persistence.*;
   @ManyToOne(targetEntity = F.class) Named f;
   @OneToMany(targetEntity = F.class, mappedBy = "e") java.util.List<Named> fs;
 }`,
-    "q/F.java": "package q;\n@jakarta.persistence.Entity public class F implements Named { @jakarta.persistence.Id long id; @jakarta.persistence.ManyToOne E e; }",
+    "q/F.java":
+      "package q;\n@jakarta.persistence.Entity public class F implements Named { @jakarta.persistence.Id long id; @jakarta.persistence.ManyToOne E e; }",
     "q/Named.java": "package q; public interface Named {}",
   });
   assert.deepEqual(typeOf(m, "q.E", "f"), { kind: "ref", class: "q.F" });

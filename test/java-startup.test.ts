@@ -30,8 +30,10 @@ test(`reading a source tree of ${CLASSES} persistent classes`, async () => {
     const model = loadModel({ documents: java.documents });
     const buildMs = performance.now() - t;
     assert.equal(model.classes.size, CLASSES);
-    const lines = java.units && (CLASSES * source(0).split("\n").length);
-    console.log(`# grammar ${grammarMs.toFixed(0)} ms; ${CLASSES + 1} files (${lines} lines) read, parsed and declared in ${readMs.toFixed(0)} ms; model built in ${buildMs.toFixed(0)} ms`);
+    const lines = java.units && CLASSES * source(0).split("\n").length;
+    console.log(
+      `# grammar ${grammarMs.toFixed(0)} ms; ${CLASSES + 1} files (${lines} lines) read, parsed and declared in ${readMs.toFixed(0)} ms; model built in ${buildMs.toFixed(0)} ms`,
+    );
     assert.ok(readMs < 5000, `reading took ${readMs} ms`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

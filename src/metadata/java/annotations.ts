@@ -148,6 +148,7 @@ export function find(list: readonly Annotation[], name: string): Annotation | un
 /** An element value as a string (annotations write JDO's booleans as strings: `primaryKey="true"`). */
 export const str = (v: Value | undefined): string | undefined => (v === undefined || v === null || typeof v === "object" ? undefined : String(v));
 export const bool = (v: Value | undefined): boolean | undefined => (v === undefined || v === null || v === "" ? undefined : v === true || v === "true");
-export const num = (v: Value | undefined): number | undefined => (typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" && !isNaN(Number(v)) ? Number(v) : undefined);
+export const num = (v: Value | undefined): number | undefined =>
+  typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" && !isNaN(Number(v)) ? Number(v) : undefined;
 export const list = (v: Value | undefined): Value[] => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]);
 export const isAnnotation = (v: Value | undefined): v is Annotation => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -29,7 +29,10 @@ const jdoName = (v: Value | undefined): string | undefined => {
 /** JDO's annotation elements default to "": nothing said. */
 const text = (v: Value | undefined): string | undefined => str(v) || undefined;
 
-export function jdoClassProps(annotations: readonly Annotation[], report: Report): { props: Record<string, unknown>; fetchGroups: Omit<FetchGroupDecl, "source">[]; versionFieldName?: string } {
+export function jdoClassProps(
+  annotations: readonly Annotation[],
+  report: Report,
+): { props: Record<string, unknown>; fetchGroups: Omit<FetchGroupDecl, "source">[]; versionFieldName?: string } {
   const props: Record<string, unknown> = {};
   const pc = find(annotations, "PersistenceCapable");
   if (pc) {
@@ -44,13 +47,24 @@ export function jdoClassProps(annotations: readonly Annotation[], report: Report
   }
   if (find(annotations, "EmbeddedOnly")) props.embeddedOnly = true;
   const ds = find(annotations, "DatastoreIdentity");
-  if (ds) Object.assign(props, { identityType: "datastore", datastoreIdentity: defined({ strategy: jdoName(ds.values.get("strategy")) ?? jdoName(ds.values.get("customStrategy")), column: text(ds.values.get("column")) }) });
+  if (ds)
+    Object.assign(props, {
+      identityType: "datastore",
+      datastoreIdentity: defined({
+        strategy: jdoName(ds.values.get("strategy")) ?? jdoName(ds.values.get("customStrategy")),
+        column: text(ds.values.get("column")),
+      }),
+    });
   const inheritance = find(annotations, "Inheritance");
   if (inheritance) props.inheritanceStrategy = oneOf(inheritance, "strategy", INHERITANCE_STRATEGIES, report);
   const discriminator = find(annotations, "Discriminator");
   if (discriminator) {
     const v = discriminator.values;
-    props.discriminator = defined({ strategy: oneOf(discriminator, "strategy", DISCRIMINATOR_STRATEGIES, report), column: text(v.get("column")), value: text(v.get("value")) });
+    props.discriminator = defined({
+      strategy: oneOf(discriminator, "strategy", DISCRIMINATOR_STRATEGIES, report),
+      column: text(v.get("column")),
+      value: text(v.get("value")),
+    });
   }
   let versionFieldName: string | undefined;
   const version = find(annotations, "Version");
@@ -60,11 +74,16 @@ export function jdoClassProps(annotations: readonly Annotation[], report: Report
     // DataNucleus's extension naming the field that reads the version.
     versionFieldName = extensions(v.get("extensions")).get("field-name");
   }
-  const groups = [...annotations.filter((a) => a.name === "FetchGroup"), ...annotations.filter((a) => a.name === "FetchGroups").flatMap((a) => list(a.values.get("value")).filter(isAnnotation))];
+  const groups = [
+    ...annotations.filter((a) => a.name === "FetchGroup"),
+    ...annotations.filter((a) => a.name === "FetchGroups").flatMap((a) => list(a.values.get("value")).filter(isAnnotation)),
+  ];
   const fetchGroups = groups.map((g) =>
     defined({
       name: text(g.values.get("name")) ?? "",
-      fields: list(g.values.get("members")).filter(isAnnotation).map((m) => text(m.values.get("name")) ?? ""),
+      fields: list(g.values.get("members"))
+        .filter(isAnnotation)
+        .map((m) => text(m.values.get("name")) ?? ""),
       groups: list(g.values.get("fetchGroups")).map((x) => String(x)),
     }),
   );
@@ -113,7 +132,11 @@ const firstType = (v: Value | undefined): string | undefined => list(v).find((t)
  * A member's annotations → the JDO decorators' member options. `declared` is what the Java
  * declaration says (type names); `types` on an annotation states the persistent type instead.
  */
-export function jdoMemberProps(annotations: readonly Annotation[], report: Report, declared: { typeName?: string; elementType?: string; keyType?: string; valueType?: string; isCollection: boolean; isMap: boolean }): Record<string, unknown> {
+export function jdoMemberProps(
+  annotations: readonly Annotation[],
+  report: Report,
+  declared: { typeName?: string; elementType?: string; keyType?: string; valueType?: string; isCollection: boolean; isMap: boolean },
+): Record<string, unknown> {
   const props: Record<string, unknown> = { ...declared };
   delete props.isCollection;
   delete props.isMap;
@@ -154,7 +177,13 @@ export function jdoMemberProps(annotations: readonly Annotation[], report: Repor
   if (embedded) {
     props.embedded = true;
     const members = list(embedded.values.get("members")).filter(isAnnotation);
-    if (members.length) props.embeddedColumns = Object.fromEntries(members.map((m) => [text(m.values.get("name")) ?? "", text(m.values.get("column")) ?? column(list(m.values.get("columns")).find(isAnnotation))?.name ?? ""]));
+    if (members.length)
+      props.embeddedColumns = Object.fromEntries(
+        members.map((m) => [
+          text(m.values.get("name")) ?? "",
+          text(m.values.get("column")) ?? column(list(m.values.get("columns")).find(isAnnotation))?.name ?? "",
+        ]),
+      );
     props.nullIndicatorColumn = text(embedded.values.get("nullIndicatorColumn"));
   }
   const join = find(annotations, "Join");
@@ -165,14 +194,32 @@ export function jdoMemberProps(annotations: readonly Annotation[], report: Repor
   const element = find(annotations, "Element");
   if (element) {
     const v = element.values;
-    Object.assign(props, defined({ elementColumn: text(v.get("column")) ?? columnOf(v)?.name, elementType: firstType(v.get("types")) ?? props.elementType, dependent: bool(text(v.get("dependent"))) || props.dependent }));
+    Object.assign(
+      props,
+      defined({
+        elementColumn: text(v.get("column")) ?? columnOf(v)?.name,
+        elementType: firstType(v.get("types")) ?? props.elementType,
+        dependent: bool(text(v.get("dependent"))) || props.dependent,
+      }),
+    );
     if (bool(text(v.get("embedded")))) props.embedded = true;
     if (text(v.get("mappedBy"))) props.mappedBy = text(v.get("mappedBy"));
   }
   const key = find(annotations, "Key");
-  if (key) Object.assign(props, defined({ keyColumn: text(key.values.get("column")) ?? columnOf(key.values)?.name, keyType: firstType(key.values.get("types")) ?? props.keyType }));
+  if (key)
+    Object.assign(
+      props,
+      defined({ keyColumn: text(key.values.get("column")) ?? columnOf(key.values)?.name, keyType: firstType(key.values.get("types")) ?? props.keyType }),
+    );
   const value = find(annotations, "Value");
-  if (value) Object.assign(props, defined({ valueColumn: text(value.values.get("column")) ?? columnOf(value.values)?.name, valueType: firstType(value.values.get("types")) ?? props.valueType }));
+  if (value)
+    Object.assign(
+      props,
+      defined({
+        valueColumn: text(value.values.get("column")) ?? columnOf(value.values)?.name,
+        valueType: firstType(value.values.get("types")) ?? props.valueType,
+      }),
+    );
   const order = find(annotations, "Order");
   if (order) props.orderColumn = text(order.values.get("column")) ?? columnOf(order.values)?.name ?? "IDX";
   return defined(props);

@@ -22,7 +22,8 @@ export function jpaClassProps(annotations: readonly Annotation[]): { props: Reco
   }
   // DataNucleus's datastore identity for an entity without an id: `generationType` as @GeneratedValue's strategy.
   const datastoreId = find(annotations, "DatastoreId");
-  if (datastoreId) props.datastoreId = defined({ strategy: text(datastoreId.values.get("generationType")) ?? "TABLE", column: text(datastoreId.values.get("column")) });
+  if (datastoreId)
+    props.datastoreId = defined({ strategy: text(datastoreId.values.get("generationType")) ?? "TABLE", column: text(datastoreId.values.get("column")) });
   const table = find(annotations, "Table");
   if (table) props.table = text(table.values.get("name"));
   const idClass = find(annotations, "IdClass");
@@ -33,7 +34,10 @@ export function jpaClassProps(annotations: readonly Annotation[]): { props: Reco
   if (dc) props.discriminatorColumn = defined({ name: text(dc.values.get("name")), type: text(dc.values.get("discriminatorType")) });
   const dv = find(annotations, "DiscriminatorValue");
   if (dv) props.discriminatorValue = text(dv.values.get("value"));
-  const graphs = [...annotations.filter((a) => a.name === "NamedEntityGraph"), ...annotations.filter((a) => a.name === "NamedEntityGraphs").flatMap((a) => list(a.values.get("value")).filter(isAnnotation))];
+  const graphs = [
+    ...annotations.filter((a) => a.name === "NamedEntityGraph"),
+    ...annotations.filter((a) => a.name === "NamedEntityGraphs").flatMap((a) => list(a.values.get("value")).filter(isAnnotation)),
+  ];
   const nodes = (v: Value | undefined) =>
     list(v)
       .filter(isAnnotation)
@@ -69,10 +73,17 @@ const KINDS: Record<string, string> = {
 function column(a: Annotation | undefined): ColumnDecl | undefined {
   if (!a) return undefined;
   const v = a.values;
-  return defined({ name: text(v.get("name")), allowsNull: bool(v.get("nullable")), length: num(v.get("length")), scale: num(v.get("scale")) || undefined, sqlType: text(v.get("columnDefinition")) });
+  return defined({
+    name: text(v.get("name")),
+    allowsNull: bool(v.get("nullable")),
+    length: num(v.get("length")),
+    scale: num(v.get("scale")) || undefined,
+    sqlType: text(v.get("columnDefinition")),
+  });
 }
 
-const dependent = (v: Map<string, Value>): boolean | undefined => bool(v.get("orphanRemoval")) || list(v.get("cascade")).some((c) => c === "ALL" || c === "REMOVE") || undefined;
+const dependent = (v: Map<string, Value>): boolean | undefined =>
+  bool(v.get("orphanRemoval")) || list(v.get("cascade")).some((c) => c === "ALL" || c === "REMOVE") || undefined;
 
 export interface DeclaredJpaType {
   /** The field's type (its generic base for collections and maps). */
@@ -132,7 +143,11 @@ export function jpaMemberProps(annotations: readonly Annotation[], declared: Dec
   const jt = find(annotations, "JoinTable") ?? find(annotations, "CollectionTable");
   if (jt) {
     const first = (k: string) => text(list(jt.values.get(k)).find(isAnnotation)?.values.get("name"));
-    props.joinTable = defined({ name: text(jt.values.get("name")), joinColumn: first("joinColumns"), inverseJoinColumn: jt.name === "JoinTable" ? first("inverseJoinColumns") : undefined });
+    props.joinTable = defined({
+      name: text(jt.values.get("name")),
+      joinColumn: first("joinColumns"),
+      inverseJoinColumn: jt.name === "JoinTable" ? first("inverseJoinColumns") : undefined,
+    });
   }
   const oc = find(annotations, "OrderColumn");
   if (oc) props.orderColumn = text(oc.values.get("name")) ?? true;
@@ -142,9 +157,17 @@ export function jpaMemberProps(annotations: readonly Annotation[], declared: Dec
   if (mkc) props.mapKeyClass = classOf(mkc.values.get("value"));
   const mkcol = find(annotations, "MapKeyColumn");
   if (mkcol) props.mapKeyColumn = text(mkcol.values.get("name"));
-  const overrides = [...annotations.filter((a) => a.name === "AttributeOverride"), ...annotations.filter((a) => a.name === "AttributeOverrides").flatMap((a) => list(a.values.get("value")).filter(isAnnotation))];
+  const overrides = [
+    ...annotations.filter((a) => a.name === "AttributeOverride"),
+    ...annotations.filter((a) => a.name === "AttributeOverrides").flatMap((a) => list(a.values.get("value")).filter(isAnnotation)),
+  ];
   if (overrides.length) {
-    props.overrides = Object.fromEntries(overrides.map((o) => [text(o.values.get("name")) ?? "", text((list(o.values.get("column")).find(isAnnotation) as Annotation | undefined)?.values.get("name")) ?? ""]));
+    props.overrides = Object.fromEntries(
+      overrides.map((o) => [
+        text(o.values.get("name")) ?? "",
+        text((list(o.values.get("column")).find(isAnnotation) as Annotation | undefined)?.values.get("name")) ?? "",
+      ]),
+    );
   }
   return defined(props);
 }

@@ -26,7 +26,12 @@ export function parseJava(parser: Parser, text: string, file: string): { unit: C
     if (bad) {
       const p = at(bad);
       const near = bad.text.split("\n")[0]!.slice(0, 40);
-      problems.push({ file, line: p.line, column: p.column, message: bad.isMissing ? `Java syntax error: missing ${bad.type}` : `Java syntax error near "${near}"` });
+      problems.push({
+        file,
+        line: p.line,
+        column: p.column,
+        message: bad.isMissing ? `Java syntax error: missing ${bad.type}` : `Java syntax error near "${near}"`,
+      });
     }
   }
 
@@ -64,7 +69,8 @@ export function parseJava(parser: Parser, text: string, file: string): { unit: C
       for (const p of named(n.childForFieldName("parameters"))) {
         const type = p.childForFieldName("type");
         const name = p.childForFieldName("name");
-        if (type && name) cls.fields.push({ name: name.text, type: typeOf(type), modifiers: new Set(["final"]), annotations: modifiersOf(p).annotations, at: at(name) });
+        if (type && name)
+          cls.fields.push({ name: name.text, type: typeOf(type), modifiers: new Set(["final"]), annotations: modifiersOf(p).annotations, at: at(name) });
       }
     }
     const members = body ? named(body) : [];
@@ -90,7 +96,9 @@ export function parseJava(parser: Parser, text: string, file: string): { unit: C
       if (!d) continue;
       const name = d.childForFieldName("name");
       if (!name) continue;
-      const extraDims = named(d).filter((c) => c.type === "dimensions").reduce((k, c) => k + dimsOf(c), 0);
+      const extraDims = named(d)
+        .filter((c) => c.type === "dimensions")
+        .reduce((k, c) => k + dimsOf(c), 0);
       const member: JavaMember = { name: name.text, type: extraDims ? { ...type, dims: type.dims + extraDims } : type, modifiers, annotations, at: at(name) };
       const value = d.childForFieldName("value");
       if (modifiers.has("static")) {
@@ -164,7 +172,13 @@ export function parseJava(parser: Parser, text: string, file: string): { unit: C
         return { kind: "class", type: typeOf(named(n)[0]!), at: where };
       case "element_value_array_initializer":
       case "array_initializer":
-        return { kind: "array", items: named(n).filter((c) => !c.type.endsWith("comment")).map(valueOf), at: where };
+        return {
+          kind: "array",
+          items: named(n)
+            .filter((c) => !c.type.endsWith("comment"))
+            .map(valueOf),
+          at: where,
+        };
       case "annotation":
       case "marker_annotation":
         return { kind: "annotation", annotation: annotationOf(n), at: where };
@@ -199,10 +213,16 @@ export function parseJava(parser: Parser, text: string, file: string): { unit: C
         return { ...baseType, args: named(args ?? null).map(typeOf), at: where };
       }
       case "annotated_type":
-        return typeOf(named(n).filter((c) => c.type !== "annotation" && c.type !== "marker_annotation").at(-1)!);
+        return typeOf(
+          named(n)
+            .filter((c) => c.type !== "annotation" && c.type !== "marker_annotation")
+            .at(-1)!,
+        );
       case "wildcard": {
         // `? extends X` reads as X; a bare `?` as Object.
-        const bound = named(n).filter((c) => c.type !== "annotation" && c.type !== "marker_annotation").at(-1);
+        const bound = named(n)
+          .filter((c) => c.type !== "annotation" && c.type !== "marker_annotation")
+          .at(-1);
         return bound ? typeOf(bound) : { name: "java.lang.Object", args: [], dims: 0, at: where };
       }
       case "scoped_type_identifier": {

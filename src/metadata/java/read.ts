@@ -75,7 +75,8 @@ export function readJavaSources(parser: Parser, sources: readonly JavaSourceText
 
 export function readUnits(units: readonly CompilationUnit[], options: JavaReadOptions, problems: ModelProblem[] = []): JavaModel {
   const index = new JavaIndex(units);
-  const at = (p: JavaPos, message: string, cls?: string, field?: string) => problems.push(defined({ file: p.file, line: p.line, column: p.column, class: cls, field, message }));
+  const at = (p: JavaPos, message: string, cls?: string, field?: string) =>
+    problems.push(defined({ file: p.file, line: p.line, column: p.column, class: cls, field, message }));
   let current: { cls?: string; field?: string } = {};
   const annotations = new AnnotationReader(index, (p, m) => at(p, m, current.cls, current.field));
 
@@ -83,7 +84,13 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
   const listed = new Set(options.listedClasses ?? []);
   for (const name of listed) {
     if (!index.byBinary.has(name) && !index.byCanonical.has(name) && !xml.has(name)) {
-      problems.push(defined({ file: options.listedIn?.file ?? "persistence.xml", line: options.listedIn?.line, message: `<class>${name}</class> is not a class of the Java sources` }));
+      problems.push(
+        defined({
+          file: options.listedIn?.file ?? "persistence.xml",
+          line: options.listedIn?.line,
+          message: `<class>${name}</class> is not a class of the Java sources`,
+        }),
+      );
     }
   }
 
@@ -96,14 +103,18 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
     const read = annotations.read(entry.cls.annotations, entry);
     classAnnotations.set(entry, read);
     const named = xml.has(entry.binaryName) || listed.has(entry.binaryName) || listed.has(entry.canonicalName);
-    const vocabulary = read.some((a) => a.vocabulary === "jdo" && JDO_CLASS.includes(a.name)) ? "jdo" : read.some((a) => a.vocabulary === "jpa" && JPA_CLASS.includes(a.name)) ? "jpa" : undefined;
+    const vocabulary = read.some((a) => a.vocabulary === "jdo" && JDO_CLASS.includes(a.name))
+      ? "jdo"
+      : read.some((a) => a.vocabulary === "jpa" && JPA_CLASS.includes(a.name))
+        ? "jpa"
+        : undefined;
     if (vocabulary && (named || !options.excludeUnlisted)) persistent.set(entry, vocabulary);
     else if (named) persistent.set(entry, "plain");
   }
 
   const persistentSuper = (entry: TypeEntry): TypeEntry | undefined => {
     const seen = new Set<TypeEntry>();
-    for (let e: TypeEntry | undefined = entry; e && !seen.has(e); ) {
+    for (let e: TypeEntry | undefined = entry; e && !seen.has(e);) {
       seen.add(e);
       e = index.superclassOf(e);
       if (e && persistent.has(e)) return e;
@@ -115,7 +126,8 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
   const keyClasses = new Set<string>(xmlKeyClasses);
   for (const [entry] of persistent) {
     const own = classAnnotations.get(entry) ?? [];
-    for (const v of [find(own, "PersistenceCapable")?.values.get("objectIdClass"), find(own, "IdClass")?.values.get("value")]) if (typeof v === "string") keyClasses.add(v);
+    for (const v of [find(own, "PersistenceCapable")?.values.get("objectIdClass"), find(own, "IdClass")?.values.get("value")])
+      if (typeof v === "string") keyClasses.add(v);
   }
 
   const jdo: ClassDecl[] = [];
@@ -152,7 +164,7 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
 
       // Which fields the vocabulary makes persistent without being told.
       if (!isExplicit) {
-        if (m.modifiers.has("static") || m.modifiers.has("final") && vocabulary !== "jpa") continue;
+        if (m.modifiers.has("static") || (m.modifiers.has("final") && vocabulary !== "jpa")) continue;
         if (m.modifiers.has("transient") && vocabulary === "jpa") continue;
       }
       if (declared.unresolved) {
@@ -162,7 +174,12 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
       }
       // The class a reference or a collection points at: a class of the tree must be persistent.
       const target = declared.valueClass ? index.byBinary.get(declared.valueClass) : undefined;
-      const targetOk = !target || target.cls.kind === "enum" || keyClasses.has(target.binaryName) || persistent.has(target) || (target.cls.kind === "interface" && !isExplicit);
+      const targetOk =
+        !target ||
+        target.cls.kind === "enum" ||
+        keyClasses.has(target.binaryName) ||
+        persistent.has(target) ||
+        (target.cls.kind === "interface" && !isExplicit);
       const statesType = inXml?.typed || memberAnnotations.some((a) => a.values.has("types") || a.values.has("targetEntity") || a.values.has("targetClass"));
       if (!targetOk && !statesType) {
         if (!isExplicit && vocabulary !== "jpa") continue;
@@ -177,7 +194,15 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
       let props: Record<string, unknown>;
       if (vocabulary === "jpa") {
         const embeddable = target && persistent.get(target) === "jpa" && find(classAnnotations.get(target) ?? [], "Embeddable") !== undefined;
-        props = jpaMemberProps(memberAnnotations, { type: declared.base, full: declared.full, arg0: declared.args[0], arg1: declared.args[1], isCollection: declared.isCollection, isMap: declared.isMap, isEmbeddable: !!embeddable });
+        props = jpaMemberProps(memberAnnotations, {
+          type: declared.base,
+          full: declared.full,
+          arg0: declared.args[0],
+          arg1: declared.args[1],
+          isCollection: declared.isCollection,
+          isMap: declared.isMap,
+          isEmbeddable: !!embeddable,
+        });
         if (m.modifiers.has("transient") && !memberAnnotations.length) props.kind = "transient";
       } else {
         props = jdoMemberProps(memberAnnotations, (p, message) => at(p, message, name, m.name), declared.jdo);
@@ -205,7 +230,15 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
       const { props, graphs } = jpaClassProps(clsAnnotations);
       record.props = { ...props, abstract: isAbstract };
       if (graphs.length) record.lists.graphs = graphs;
-      jpa.push(jpaClass(name, superclass, record, () => resolve, (s, message, cls, field) => problems.push(defined({ file: s.file, line: s.line, column: s.column, class: cls, field, message }))));
+      jpa.push(
+        jpaClass(
+          name,
+          superclass,
+          record,
+          () => resolve,
+          (s, message, cls, field) => problems.push(defined({ file: s.file, line: s.line, column: s.column, class: cls, field, message })),
+        ),
+      );
     }
   }
 
@@ -256,16 +289,35 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
 }
 
 /** JDO's default persistence: basic types, enums, persistent classes, collections and maps. */
-function defaultPersistent(declared: { base: string; isCollection: boolean; isMap: boolean; enumClasses: string[] }, target: TypeEntry | undefined, persistent: Map<TypeEntry, unknown>): boolean {
+function defaultPersistent(
+  declared: { base: string; isCollection: boolean; isMap: boolean; enumClasses: string[] },
+  target: TypeEntry | undefined,
+  persistent: Map<TypeEntry, unknown>,
+): boolean {
   if (declared.isCollection || declared.isMap || declared.enumClasses.includes(declared.base)) return true;
   if (basicType(declared.base)) return true;
   return !!target && persistent.has(target);
 }
 
-function plainClass(name: string, source: SourceRef, superclass: string | undefined, isAbstract: boolean | undefined, records: Map<string, MemberRecord>): ClassDecl {
+function plainClass(
+  name: string,
+  source: SourceRef,
+  superclass: string | undefined,
+  isAbstract: boolean | undefined,
+  records: Map<string, MemberRecord>,
+): ClassDecl {
   const fields: FieldDecl[] = [...records.values()].map((m) => {
     const p = m.props as Record<string, any>;
-    return defined<FieldDecl>({ name: m.name, source: m.site, typeName: p.typeName, elementType: p.elementType, keyType: p.keyType, valueType: p.valueType, enumConstants: p.enumConstants, persistenceModifier: p.persistenceModifier });
+    return defined<FieldDecl>({
+      name: m.name,
+      source: m.site,
+      typeName: p.typeName,
+      elementType: p.elementType,
+      keyType: p.keyType,
+      valueType: p.valueType,
+      enumConstants: p.enumConstants,
+      persistenceModifier: p.persistenceModifier,
+    });
   });
   return defined<ClassDecl>({ name, source, superclass, abstract: isAbstract, fields });
 }
