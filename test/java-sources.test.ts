@@ -94,6 +94,8 @@ public abstract class Item implements Comparable<Item> {
   private transient int cached;
   @Persistent private transient String kept;
   @NotPersistent private String scratch;
+  @NotPersistent private org.shop.util.Helper helper; // a class of the tree that is not persistent: fine here
+  private transient Unknown unknown; // never persistent: its type is never looked for
 
   public int compareTo(Item other) { return Long.compare(id, other.id); }
 

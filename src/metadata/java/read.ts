@@ -162,11 +162,10 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
       const isExplicit = memberAnnotations.length > 0 || inXml !== undefined;
       const fail = (p: JavaPos, message: string) => at(p, message, name, m.name);
 
-      // Which fields the vocabulary makes persistent without being told.
-      if (!isExplicit) {
-        if (m.modifiers.has("static") || (m.modifiers.has("final") && vocabulary !== "jpa")) continue;
-        if (m.modifiers.has("transient") && vocabulary === "jpa") continue;
-      }
+      // Which fields the vocabulary makes persistent without being told: not `transient` ones, nor
+      // (JDO) `final` ones; a field said not to be persistent needs nothing checked unless the XML names it.
+      if (!isExplicit && (m.modifiers.has("transient") || (m.modifiers.has("final") && vocabulary !== "jpa"))) continue;
+      if (!inXml && memberAnnotations.some((a) => a.name === "NotPersistent" || (vocabulary === "jpa" && a.name === "Transient"))) continue;
       if (declared.unresolved) {
         if (!isExplicit && index.importsUnknownPackages(entry)) continue;
         if (!inXml?.typed) fail(declared.unresolved.at, `cannot resolve the type ${declared.unresolved.name}`);
