@@ -409,3 +409,39 @@ import jakarta.persistence.*;
   assert.deepEqual(typeOf(m, "q.E", "f"), { kind: "ref", class: "q.F" });
   assert.deepEqual(typeOf(m, "q.E", "fs"), { kind: "collection", collection: "list", element: { kind: "ref", class: "q.F" } });
 });
+
+test("more of the syntax: @Columns, @Key/@Value, @FetchGroups, property access typed by an interface, static on-demand imports, text blocks, records", () => {
+  const m = model({
+    "p/Names.java": `package p;
+public interface Names { String TABLE = """
+    THINGS"""; String PREFIX = "T_"; }`,
+    "p/Thing.java": `package p;
+import javax.jdo.annotations.*;
+import java.util.Map;
+import static p.Names.*;
+@PersistenceCapable(table = TABLE)
+@FetchGroups({@FetchGroup(name = "a", members = {@Persistent(name = "label")}), @FetchGroup(name = "b", members = @Persistent(name = "owner"), fetchGroups = {"a"})})
+public class Thing {
+  private long id;
+  private String label;
+  private Map<String, Integer> counts;
+  private Object owner;
+  @PrimaryKey public long getId() { return id; }
+  @Columns({@Column(name = PREFIX + "LABEL", length = 40)}) public String getLabel() { return label; }
+  @Persistent @Key(column = "K") @Value(column = "V") public Map<String, Integer> getCounts() { return counts; }
+  @Persistent(types = Owner.class) public Object getOwner() { return owner; }
+  public static int helper() { return 0; }
+}`,
+    "p/Owner.java": "package p;\n@javax.jdo.annotations.PersistenceCapable public class Owner { @javax.jdo.annotations.PrimaryKey String name; Point at; }",
+    "p/Point.java": "package p;\n@javax.jdo.annotations.EmbeddedOnly public record Point(double x, double y) {}",
+  });
+  const thing = m.classes.get("p.Thing")!;
+  assert.equal(thing.table, "THINGS");
+  assert.deepEqual([...thing.fields.keys()], ["id", "label", "counts", "owner"]);
+  assert.equal(thing.fields.get("label")!.column, "T_LABEL");
+  assert.deepEqual(typeOf(m, "p.Thing", "owner"), { kind: "ref", class: "p.Owner" });
+  assert.equal(typeOf(m, "p.Thing", "counts")?.kind, "map");
+  assert.deepEqual(thing.fetchGroups.get("b"), ["owner", "label"]);
+  assert.deepEqual([...m.classes.get("p.Point")!.fields.keys()], ["x", "y"]);
+  assert.deepEqual(typeOf(m, "p.Owner", "at"), { kind: "embedded", class: "p.Point" });
+});

@@ -65,12 +65,12 @@ export function parseJava(parser: Parser, text: string, file: string): { unit: C
       const t = named(superclass)[0];
       if (t) cls.superclass = typeOf(t);
     }
+    // A record's components are its fields (final, but what the record is made of: persistent).
     if (cls.kind === "record") {
       for (const p of named(n.childForFieldName("parameters"))) {
         const type = p.childForFieldName("type");
         const name = p.childForFieldName("name");
-        if (type && name)
-          cls.fields.push({ name: name.text, type: typeOf(type), modifiers: new Set(["final"]), annotations: modifiersOf(p).annotations, at: at(name) });
+        if (type && name) cls.fields.push({ name: name.text, type: typeOf(type), modifiers: new Set(), annotations: modifiersOf(p).annotations, at: at(name) });
       }
     }
     const members = body ? named(body) : [];
@@ -239,8 +239,16 @@ export function parseJava(parser: Parser, text: string, file: string): { unit: C
 }
 
 function stringValue(n: Node): string {
-  if (n.text.startsWith('"""')) return n.text.slice(3, -3).replace(/^[^\n]*\n/, "");
+  if (n.text.startsWith('"""')) return textBlock(n.text.slice(3, -3));
   return unescape(n.text.slice(1, -1));
+}
+
+/** A text block's content as Java reads it: the incidental indentation (the least of its lines') removed. */
+function textBlock(body: string): string {
+  const lines = body.replace(/^[^\n]*\n/, "").split("\n");
+  const indents = lines.filter((l, i) => l.trim() || i === lines.length - 1).map((l) => /^[ \t]*/.exec(l)![0].length);
+  const cut = indents.length ? Math.min(...indents) : 0;
+  return unescape(lines.map((l) => l.slice(cut).replace(/[ \t]+$/, "")).join("\n"));
 }
 
 function unescape(s: string): string {
