@@ -96,3 +96,39 @@ test("extent serve names an unknown persistence context and a missing flag", asy
   assert.match(missing.out, /--persistence-context: is required/);
   rmSync(dir, { recursive: true, force: true });
 });
+
+test("extent serve reads the Java sources beside a Maven src/main/resources, and names a Java problem's file, line and column", async () => {
+  const dir = configDir({
+    "src/main/resources/META-INF/persistence.xml": `<persistence><persistence-unit name="notes"><mapping-file>META-INF/package.jdo</mapping-file>
+      <properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/></properties></persistence-unit></persistence>`,
+    // The XML overrides the annotated class: its column.
+    "src/main/resources/META-INF/package.jdo": `<jdo><package name="org.cli"><class name="Note"><field name="text" column="BODY"/></class></package></jdo>`,
+    "src/main/java/org/cli/Note.java": `package org.cli;
+import javax.jdo.annotations.*;
+@PersistenceCapable(identityType = IdentityType.APPLICATION)
+public class Note {
+  @PrimaryKey @Persistent(valueStrategy = IdGeneratorStrategy.INCREMENT) private long id;
+  private String text;
+}`,
+  });
+  const server = run(["serve", "--config", join(dir, "src/main/resources"), "--persistence-context", "notes", "--port", "0"], dir);
+  try {
+    const url = await server.url;
+    const created = await fetch(`${url}/org.cli.Note`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "hi" }) });
+    assert.equal(created.status, 201);
+    assert.deepEqual(await (await fetch(`${url}/org.cli.Note/1`)).json(), { class: "org.cli.Note", id: 1, text: "hi" });
+  } finally {
+    server.kill();
+    await server.done;
+  }
+  const bad = configDir({
+    "persistence.xml": `<persistence><persistence-unit name="bad"><properties>
+      <property name="jakarta.persistence.jdbc.url" value=":memory:"/><property name="extent.java.sources" value="java"/></properties></persistence-unit></persistence>`,
+    "java/p/A.java": "package p;\n@javax.jdo.annotations.PersistenceCapable\npublic class A {\n  @javax.jdo.annotations.Persistent Missing m;\n}",
+  });
+  const { code, out } = await run(["serve", "--config", bad, "--persistence-context", "bad", "--port", "0"], bad).done;
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(bad, { recursive: true, force: true });
+  assert.equal(code, 1);
+  assert.match(out, /java\/p\/A\.java:4:37, class p\.A, field m: cannot resolve the type Missing/);
+});

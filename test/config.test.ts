@@ -57,7 +57,7 @@ test("parsePersistenceXml reads units, mapping files and properties", () => {
     <provider>org.datanucleus.api.jakarta.PersistenceProviderImpl</provider>
     <mapping-file> model/package.jdo </mapping-file>
     <mapping-file>META-INF/orm.xml</mapping-file>
-    <class>org.example.Ignored</class>
+    <class>org.example.Listed</class>
     <properties>
       <property name="jakarta.persistence.jdbc.url" value="file:one.db"/>
       <property name="x">text value</property>
@@ -72,6 +72,8 @@ test("parsePersistenceXml reads units, mapping files and properties", () => {
       source: { file: "persistence.xml", line: 3 },
       mappingFiles: ["model/package.jdo", "META-INF/orm.xml"],
       properties: { "jakarta.persistence.jdbc.url": "file:one.db", x: "text value" },
+      // Read for the Java sources (contract §10): which classes the unit lists.
+      classes: ["org.example.Listed"],
     },
     { name: "two", source: { file: "persistence.xml", line: 13 }, mappingFiles: [], properties: {} },
   ]);

@@ -1,6 +1,7 @@
 /**
  * The sample model exists in every metadata form: JDO XML (schema/jdo), JPA orm.xml (schema/jpa),
- * JDO-decorated and JPA-decorated classes (schema/ts). All four must give the same normalized
+ * JDO-decorated and JPA-decorated classes (schema/ts), JDO- and JPA-annotated Java sources
+ * (schema/java, schema/java-jpa: Maven layouts). All six must give the same normalized
  * model and the same answers to the same requests: the forms are front ends of one model.
  */
 import { test } from "node:test";
@@ -9,6 +10,8 @@ import { readFileSync } from "node:fs";
 import type { PersistenceContext } from "../src/config/context.ts";
 import { resolveContext } from "../src/config/resolve-context.ts";
 import { loadModel } from "../src/config/load-model.ts";
+import { resolve as resolvePath } from "node:path";
+import { readJavaModel } from "../src/runtime/java-sources.ts";
 import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
 import { seedIfEmpty } from "../src/runtime/seed.ts";
 import { sampleClasses as jdoClasses } from "../schema/ts/jdo-model.ts";
@@ -16,7 +19,7 @@ import { sampleClasses as jpaClasses } from "../schema/ts/jpa-model.ts";
 import { canonical } from "./support/canonical-model.ts";
 import { startHarness } from "./support/harness.ts";
 
-type Form = { name: string; context: () => Promise<Pick<PersistenceContext, "metadata" | "classes">> };
+type Form = { name: string; context: () => Promise<Pick<PersistenceContext, "metadata" | "classes" | "documents" | "jpaClasses">> };
 
 const xmlForm = (dir: string) => async () => {
   const { context, problems } = resolveContext(await loadConfigDir(new URL(`../schema/${dir}`, import.meta.url).pathname), "sample");
@@ -24,14 +27,26 @@ const xmlForm = (dir: string) => async () => {
   return { metadata: context.metadata };
 };
 
+/** The Java form: a Maven layout whose src/main/resources holds persistence.xml, the classes beside it. */
+const javaForm = (project: string) => async () => {
+  const dir = new URL(`../schema/${project}/src/main/resources`, import.meta.url).pathname;
+  const { context, problems, java } = resolveContext(await loadConfigDir(dir), "sample", dir);
+  assert.deepEqual(problems, []);
+  const read = await readJavaModel((java?.folders ?? []).map((f) => resolvePath(dir, f)), { metadata: context.metadata });
+  assert.deepEqual(read.problems, []);
+  return { metadata: context.metadata, documents: read.documents, jpaClasses: read.jpaClasses };
+};
+
 const FORMS: Form[] = [
   { name: "JDO XML", context: xmlForm("jdo") },
   { name: "JPA orm.xml", context: xmlForm("jpa") },
   { name: "JDO decorators", context: async () => ({ classes: jdoClasses }) },
   { name: "JPA decorators", context: async () => ({ classes: jpaClasses }) },
+  { name: "JDO-annotated Java sources", context: javaForm("java") },
+  { name: "JPA-annotated Java sources", context: javaForm("java-jpa") },
 ];
 
-test("the four forms of the sample give one normalized model", async () => {
+test("the six forms of the sample give one normalized model", async () => {
   const [reference, ...others] = await Promise.all(FORMS.map(async (f) => canonical(loadModel(await f.context()))));
   for (const [i, model] of others.entries()) assert.deepEqual(model, reference, `${FORMS[i + 1]!.name} differs from ${FORMS[0]!.name}`);
 });
@@ -62,7 +77,7 @@ const SCRIPT: [method: string, path: string, body?: unknown][] = [
 
 const SCRIPT_STATUSES = [200, 200, 200, 200, 200, 201, 400, 201, 422, 200, 201, 201, 409, 200, 200, 200, 200, 200, 204, 404];
 
-test("the four forms answer the same requests the same way", async () => {
+test("the six forms answer the same requests the same way", async () => {
   const data = JSON.parse(readFileSync(new URL("../schema/sample-data.json", import.meta.url), "utf8"));
   const transcripts: string[][] = [];
   for (const form of FORMS) {

@@ -1,7 +1,8 @@
 /**
  * The JDO TCK company model with its field types from decorated TypeScript classes
- * (test/fixtures/tck-company-classes.ts) and everything else from the TCK's own XML, which
- * overrides the code: package.jdo + package-standard.orm, in both identity forms.
+ * (test/fixtures/tck-company-classes.ts), and again from the TCK's own Java sources
+ * (test/fixtures/tck-company-java/, read with zero re-typing), and everything else from the TCK's
+ * own XML, which overrides the code: package.jdo + package-standard.orm, in both identity forms.
  *
  * For each form, the real handler over a fresh libSQL file: one object of every concrete class
  * is POSTed (relations, the embedded Address, the phoneNumbers map, the languages set), read back
@@ -17,7 +18,8 @@ import { loadModel } from "../src/config/load-model.ts";
 import { startHarness, type Harness } from "./support/harness.ts";
 import { problem } from "./support/query-client.ts";
 import { tckCompanyClasses } from "./fixtures/tck-company-classes.ts";
-import { TCK_PACKAGE, tckCompanyModel, tckCompanyXml, type TckIdentity } from "./fixtures/tck-company.ts";
+import { TCK_PACKAGE, tckCompanyJavaModel, tckCompanyModel, tckCompanyXml, type TckIdentity } from "./fixtures/tck-company.ts";
+import type { PersistenceContext } from "../src/config/context.ts";
 
 const FORMS: TckIdentity[] = ["applicationidentity", "datastoreidentity"];
 const C = (simple: string) => `${TCK_PACKAGE}.${simple}`;
@@ -100,8 +102,15 @@ function assertFields(actual: any, sent: Record<string, unknown>, where: string)
 
 // ---------------------------------------------------------------------------------------------
 
+/** Where the field types come from: the decorated TypeScript twin, or the TCK's own Java sources. */
+const SOURCES: { label: string; model: (form: TckIdentity) => Promise<Pick<PersistenceContext, "classes" | "metadata" | "documents">> }[] = [
+  { label: "decorated classes", model: async (form) => tckCompanyModel(form) },
+  { label: "the TCK's Java sources", model: tckCompanyJavaModel },
+];
+
+for (const source of SOURCES)
 for (const form of FORMS) {
-  describe(`TCK company, decorated classes + ${form} XML`, () => {
+  describe(`TCK company, ${source.label} + ${form} XML`, () => {
     let h: Harness;
     /** Label → class, what was sent, what the POST answered. */
     const created = new Map<string, { cls: string; sent: Record<string, unknown>; answer: any }>();
@@ -120,7 +129,7 @@ for (const form of FORMS) {
     const get = (label: string) => h.get(`/${C(created.get(label)!.cls)}/${Object.values(identity(label))[0]}?fetchGroup=all`);
 
     before(async () => {
-      h = await startHarness(tckCompanyModel(form));
+      h = await startHarness(await source.model(form));
     });
     after(() => h?.close());
 
@@ -227,6 +236,15 @@ const OBJECT_FORM_OVERLAY = {
 
 
 for (const form of FORMS) {
+  test(`${form}: the TCK's Java sources + XML give the model the object-form overlay + XML gave`, async () => {
+    const java = loadModel(await tckCompanyJavaModel(form));
+    const overlay = loadModel({ models: [OBJECT_FORM_OVERLAY], metadata: tckCompanyXml(form) });
+    assert.deepEqual([...java.classes.keys()].sort(), [...overlay.classes.keys()].sort());
+    // The sources are read file by file: subclasses come in file order, not the overlay's.
+    const bySubclassName = (m: unknown) => JSON.parse(JSON.stringify(canonical(m)), (k, v) => (k === "subclasses" && Array.isArray(v) ? [...v].sort() : v));
+    assert.deepEqual(bySubclassName(java), bySubclassName(overlay));
+  });
+
   test(`${form}: decorated classes + XML give the model the object-form overlay + XML gave`, () => {
     const decorated = loadModel({ classes: tckCompanyClasses, metadata: tckCompanyXml(form) });
     const overlay = loadModel({ models: [OBJECT_FORM_OVERLAY], metadata: tckCompanyXml(form) });

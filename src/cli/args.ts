@@ -9,6 +9,8 @@ export const USAGE = `Usage: extent serve --config DIR --persistence-context NAM
   --port N                     port to listen on (default 8080)
   --host H                     address to listen on (default 127.0.0.1)
   --prefix /p                  path prefix of every resource (default: none)
+  --java-sources DIR           folder(s) of the Java model's sources (comma-separated; default: the context's
+                               extent.java.sources, or src/main/java beside a Maven src/main/resources DIR)
   --seed FILE                  JSON {"class": [objects]} POSTed at start when those extents are empty
   --server-timing              answer each request's store cost in a Server-Timing header
 
@@ -22,6 +24,7 @@ const Options = v.object({
   host: v.string(),
   prefix: v.string(),
   seed: v.optional(v.string()),
+  javaSources: v.optional(v.string()),
   serverTiming: v.boolean(),
 });
 
@@ -40,6 +43,7 @@ const FLAGS: Record<string, Exclude<keyof ServeOptions, "serverTiming">> = {
   "--host": "host",
   "--prefix": "prefix",
   "--seed": "seed",
+  "--java-sources": "javaSources",
 };
 
 export function parseServeArgs(argv: readonly string[]): { ok: true; options: ServeOptions } | { ok: false; message: string } {

@@ -3,13 +3,16 @@
  * over HTTP on the runtime that runs it (Node, Bun or Deno). With the local entry, the only
  * code allowed to touch the file system and the process.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { resolveContext } from "../config/resolve-context.ts";
+import type { PersistenceContext } from "../config/context.ts";
+import { loadModel } from "../config/load-model.ts";
+import { type JavaSourcesDecl, resolveContext } from "../config/resolve-context.ts";
 import { createRestHandler } from "../handler.ts";
 import { isDecoratedClass } from "../metadata/decorators/read.ts";
 import { ModelError, formatProblem } from "../metadata/problems.ts";
+import { readJavaModel } from "../runtime/java-sources.ts";
 import { loadConfigDir } from "../runtime/load-config-dir.ts";
 import { seedIfEmpty } from "../runtime/seed.ts";
 import { serve } from "../runtime/serve.ts";
@@ -30,10 +33,18 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   const { options } = args;
 
   const files = await loadConfigDir(resolve(options.config)).catch((e: Error) => fail(`extent serve: cannot read --config ${options.config}: ${e.message}`));
-  const { context, problems, classModules } = resolveContext(files, options.persistenceContext, options.config);
+  const { context, problems, classModules, java } = resolveContext(files, options.persistenceContext, options.config);
   if (problems.length) fail(`extent serve: the configuration has ${problems.length} problem(s):\n${problems.map((p) => "  " + formatProblem(p)).join("\n")}`);
   if (context.url) ensureDatabaseFolder(context.url);
   if (classModules.length) context.classes = await importClasses(options.config, classModules);
+  const javaFolders = options.javaSources
+    ? options.javaSources.split(",").map((f) => resolve(f.trim()))
+    : (java?.folders ?? []).map((f) => resolve(options.config, f)).filter((f) => java?.explicit || existsSync(f));
+  if (javaFolders.length) {
+    const missing = javaFolders.find((f) => !existsSync(f));
+    if (missing) fail(`extent serve: no Java sources folder ${missing}`);
+    await addJavaModel(context, javaFolders, java);
+  }
   if (Object.keys(options.limits).length) context.limits = { ...context.limits, ...options.limits };
 
   let handler;
@@ -66,6 +77,27 @@ async function importClasses(dir: string, modules: string[]): Promise<unknown[]>
   return classes;
 }
 const CLASSES_KEY = "extent.classes";
+
+/**
+ * The Java model's declarations become the context's documents: code first, the XML after it
+ * overrides them. A problem of the sources fails start-up with the model's own problems listed too.
+ */
+async function addJavaModel(context: PersistenceContext, folders: string[], java: JavaSourcesDecl | undefined): Promise<void> {
+  const started = performance.now();
+  const model = await readJavaModel(folders, { metadata: context.metadata, listedClasses: java?.classes, excludeUnlisted: java?.excludeUnlisted, listedIn: java?.listedIn });
+  context.documents = [...(context.documents ?? []), ...model.documents];
+  context.jpaClasses = [...(context.jpaClasses ?? []), ...model.jpaClasses];
+  if (model.problems.length) {
+    let problems = model.problems;
+    try {
+      loadModel(context);
+    } catch (error) {
+      if (error instanceof ModelError) problems = [...problems, ...error.problems.filter((p) => !problems.some((q) => formatProblem(q) === formatProblem(p)))];
+    }
+    fail(`extent serve: ${new ModelError(problems).message}`);
+  }
+  console.log(`Read ${model.units} Java source file(s) in ${Math.round(performance.now() - started)} ms`);
+}
 
 /** Embedded file URLs may name a folder that does not exist yet. */
 function ensureDatabaseFolder(url: string): void {

@@ -4,6 +4,7 @@
  * (persistence.xml, jdoconfig.xml) are read into the same shape.
  */
 import type { MetadataDocument } from "../metadata/declarations.ts";
+import type { JpaClass } from "../metadata/jpa/model.ts";
 import type { Limits } from "./limits.ts";
 
 /** A metadata document as text, so runtimes without a file system can bundle XML as strings. */
@@ -37,6 +38,8 @@ export interface PersistenceContext {
   models?: unknown[];
   /** Metadata already read into declarations (other front ends, tests). */
   documents?: MetadataDocument[];
+  /** The JPA classes behind `documents` (the Java sources'), so an orm.xml over them knows their ids and superclasses. */
+  jpaClasses?: JpaClass[];
   /** Create missing tables and columns at start-up (default true). Nothing is ever dropped. */
   autoCreateSchema?: boolean;
   /** What one request may ask of the server (body size, nesting, fetch depth, query size, time); see `Limits`. */

@@ -16,7 +16,7 @@ import type { Model } from "../metadata/model.ts";
 import { readObjectModel } from "../metadata/object-form.ts";
 import { ModelError, type ModelProblem } from "../metadata/problems.ts";
 
-export function loadModel(context: Pick<PersistenceContext, "metadata" | "models" | "documents" | "classes" | "package">): Model {
+export function loadModel(context: Pick<PersistenceContext, "metadata" | "models" | "documents" | "jpaClasses" | "classes" | "package">): Model {
   const problems: ModelProblem[] = [];
   const decorated = readDecoratedClasses(context.classes ?? [], { package: context.package });
   problems.push(...decorated.problems);
@@ -46,7 +46,7 @@ export function loadModel(context: Pick<PersistenceContext, "metadata" | "models
     problems.push(...read.problems);
     documents.push(read.document);
   }
-  const everyJpaClass = [...decorated.jpaClasses, ...orm.flatMap((o) => o.classes)];
+  const everyJpaClass = [...decorated.jpaClasses, ...(context.jpaClasses ?? []), ...orm.flatMap((o) => o.classes)];
   for (const { document, classes } of orm) {
     const translated = translateJpa(classes, everyJpaClass);
     problems.push(...translated.problems);

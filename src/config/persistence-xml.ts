@@ -14,6 +14,10 @@ export interface PersistenceUnitDecl {
   mappingFiles: string[];
   /** `<properties><property name value/></properties>`. */
   properties: Record<string, string>;
+  /** `<class>` entries: classes of the unit, as Java names them (absent when there are none). */
+  classes?: string[];
+  /** `<exclude-unlisted-classes>` (an empty element means true, as in JPA); absent when not written. */
+  excludeUnlistedClasses?: boolean;
 }
 
 export interface FactoryDecl {
@@ -60,7 +64,10 @@ export function parsePersistenceXml(text: string, file: string): { units: Persis
     for (const ps of el.children.filter((c) => c.name === "properties")) {
       readProperties(ps.children.filter((c) => c.name === "property"), properties, file, problems);
     }
-    units.push({ name, source: { file, line: el.line }, mappingFiles, properties });
+    const classes = el.children.filter((c) => c.name === "class" && c.text).map((c) => c.text.trim());
+    const exclude = el.children.find((c) => c.name === "exclude-unlisted-classes");
+    const excludeUnlistedClasses = exclude !== undefined && (exclude.text.trim() === "" || exclude.text.trim().toLowerCase() === "true");
+    units.push({ name, source: { file, line: el.line }, mappingFiles, properties, ...(classes.length ? { classes } : {}), ...(exclude ? { excludeUnlistedClasses } : {}) });
   }
   return { units, problems };
 }

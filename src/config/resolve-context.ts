@@ -23,6 +23,28 @@ const PU_NAME = "javax.jdo.option.PersistenceUnitName";
 const METADATA_FILES = "extent.metadata.files";
 /** Modules exporting decorated classes (TypeScript or JavaScript), relative to DIR. */
 const CLASS_MODULES = "extent.classes";
+/** Folders of Java sources (comma-separated, relative to DIR). */
+export const JAVA_SOURCES = "extent.java.sources";
+
+/** Where the Java model is read from, and which of its classes the unit lists. */
+export interface JavaSourcesDecl {
+  /** Folders relative to DIR. */
+  folders: string[];
+  /** Whether the folders were named (a missing one is then a problem), or found by Maven's layout. */
+  explicit: boolean;
+  classes: string[];
+  excludeUnlisted: boolean;
+  /** The declaration listing the classes, for a problem with one. */
+  listedIn?: { file: string; line?: number };
+}
+
+/** DIR a Maven/Gradle `src/main/resources` (or its META-INF): the sibling `src/main/java`, relative to DIR. */
+function mavenJavaFolder(dir: string): string | undefined {
+  const path = normalizePath(dir).replace(/\/+$/, "");
+  if (/(^|\/)src\/main\/resources$/.test(path)) return "../java";
+  if (/(^|\/)src\/main\/resources\/META-INF$/.test(path)) return "../../java";
+  return undefined;
+}
 
 type Decl = { kind: "persistence-unit"; decl: PersistenceUnitDecl } | { kind: "persistence-manager-factory"; decl: FactoryDecl };
 
@@ -68,7 +90,7 @@ export function resolveContext(
   files: Map<string, string>,
   name: string,
   dir = ".",
-): { context: PersistenceContext; problems: ModelProblem[]; classModules: string[] } {
+): { context: PersistenceContext; problems: ModelProblem[]; classModules: string[]; java?: JavaSourcesDecl } {
   const problems: ModelProblem[] = [];
   const classModules: string[] = [];
   const context: PersistenceContext = { name, url: "" };
@@ -156,6 +178,18 @@ export function resolveContext(
   const properties = { ...unit?.properties, ...factory?.properties };
   // Decorated classes live in code: the runtime entry imports these modules (this module cannot).
   for (const path of (properties[CLASS_MODULES] ?? "").split(",").map((s) => s.trim()).filter(Boolean)) classModules.push(normalizePath(path));
+  const javaListed = properties[JAVA_SOURCES]?.split(",").map((s) => s.trim()).filter(Boolean);
+  const maven = mavenJavaFolder(dir);
+  const java: JavaSourcesDecl | undefined =
+    javaListed?.length || maven
+      ? {
+          folders: javaListed?.length ? javaListed.map(normalizePath) : [maven!],
+          explicit: !!javaListed?.length,
+          classes: unit?.classes ?? [],
+          excludeUnlisted: unit?.excludeUnlistedClasses ?? false,
+          listedIn: unit?.source,
+        }
+      : undefined;
   const off = (key: string) => properties[key]?.trim().toLowerCase() === "false";
   context.autoCreateSchema = !(off("datanucleus.schema.autoCreateAll") || off("extent.schema.autoCreate"));
 
@@ -171,5 +205,5 @@ export function resolveContext(
   }
   if (Object.keys(limits).length) context.limits = limits;
 
-  return { context, problems, classModules };
+  return { context, problems, classModules, ...(java ? { java } : {}) };
 }

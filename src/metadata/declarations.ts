@@ -14,6 +14,8 @@
 export interface SourceRef {
   file: string;
   line?: number;
+  /** From 1, where the source knows it (Java sources). */
+  column?: number;
 }
 
 export type InheritanceStrategy = "new-table" | "superclass-table" | "subclass-table" | "complete-table";

@@ -43,11 +43,11 @@ function collectionKindOf(typeName: string | undefined): CollectionKind {
 // The reader
 // ---------------------------------------------------------------------------------------------
 
-const IDENTITY_TYPES = ["application", "datastore", "nondurable"] as const;
-const INHERITANCE_STRATEGIES = ["new-table", "superclass-table", "subclass-table", "complete-table"] as const;
-const DISCRIMINATOR_STRATEGIES = ["class-name", "value-map", "none"] as const;
-const PERSISTENCE_MODIFIERS = ["persistent", "transactional", "none"] as const;
-const NULL_VALUES = ["none", "exception", "default"] as const;
+export const IDENTITY_TYPES = ["application", "datastore", "nondurable"] as const;
+export const INHERITANCE_STRATEGIES = ["new-table", "superclass-table", "subclass-table", "complete-table"] as const;
+export const DISCRIMINATOR_STRATEGIES = ["class-name", "value-map", "none"] as const;
+export const PERSISTENCE_MODIFIERS = ["persistent", "transactional", "none"] as const;
+export const NULL_VALUES = ["none", "exception", "default"] as const;
 
 /** `column="X"` on the element, or a nested `<column name="X"/>` (the long form). */
 function columnName(el: XmlElement): string | undefined {

@@ -11,6 +11,7 @@ export class ProblemLog {
     this.problems.push({
       file: source.file,
       line: source.line,
+      ...(source.column ? { column: source.column } : {}),
       class: decl.name,
       field: typeof field === "string" ? field : field?.name,
       message,

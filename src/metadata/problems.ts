@@ -5,13 +5,15 @@
 export interface ModelProblem {
   file: string;
   line?: number;
+  /** From 1; given where the source knows it (Java sources). */
+  column?: number;
   class?: string;
   field?: string;
   message: string;
 }
 
 export function formatProblem(p: ModelProblem): string {
-  const where = [p.line ? `${p.file}:${p.line}` : p.file, p.class && `class ${p.class}`, p.field && `field ${p.field}`]
+  const where = [p.line ? `${p.file}:${p.line}${p.column ? `:${p.column}` : ""}` : p.file, p.class && `class ${p.class}`, p.field && `field ${p.field}`]
     .filter(Boolean)
     .join(", ");
   return `${where}: ${p.message}`;
@@ -22,7 +24,7 @@ export class ModelError extends Error {
   readonly problems: readonly ModelProblem[];
   constructor(found: readonly ModelProblem[]) {
     // In document order, so a user reads them as they fix the files.
-    const problems = [...found].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0));
+    const problems = [...found].sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
     super(`The model has ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n` + problems.map((p) => "  " + formatProblem(p)).join("\n"));
     this.name = "ModelError";
     this.problems = problems;

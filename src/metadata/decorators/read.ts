@@ -157,7 +157,8 @@ function persistentSuperclass(cls: Class, onHalfDecorated?: (c: Class) => void):
 
 type Resolve = (ref: unknown) => string | undefined;
 
-function jdoClass(name: string, superclass: string | undefined, record: ClassRecord, resolve: Resolve, resolveFor: (m: MemberRecord) => Resolve): ClassDecl {
+/** A JDO class's recorded options → its declaration (shared with the Java sources' reader, src/metadata/java/). */
+export function jdoClass(name: string, superclass: string | undefined, record: ClassRecord, resolve: Resolve, resolveFor: (m: MemberRecord) => Resolve): ClassDecl {
   const p = record.props as Record<string, any>;
   const site = record.site;
   const fields: FieldDecl[] = [];
@@ -217,7 +218,8 @@ function jdoClass(name: string, superclass: string | undefined, record: ClassRec
   });
 }
 
-function jpaClass(
+/** A JPA class's recorded options → its JPA class, for translateJpa (shared with the Java sources' reader). */
+export function jpaClass(
   name: string,
   superclass: string | undefined,
   record: ClassRecord,
