@@ -53,6 +53,9 @@ export function parseJson(text: string): unknown {
 /** The number a JSON number token is: a double when it holds the token's value exactly, else a `JsonNumber`. */
 export function numberOf(token: string): number | JsonNumber {
   const x = Number(token);
+  // Fifteen characters hold fifteen digits at most, which a double writes back as it read them
+  // (the key of a path, a version: the common case, without the two regular expressions below).
+  if (token.length <= 15 && !token.includes("e") && !token.includes("E")) return x;
   return sameDecimal(decimalOf(token), decimalOf(String(x))) ? x : new JsonNumber(token);
 }
 

@@ -42,6 +42,11 @@ const LONG_READS_LIMIT = 2000;
  * never spills: an ORDER BY over a cartesian product grew the heap by about 100 MiB a second up to
  * the process-wide cap, and every other request then failed with it. On disk, a sorter keeps
  * cache_size pages in memory and writes the rest to a temp file that the statement's end deletes.
+ * Only the readers, where every long read ends up, sort on disk: on the main connection a read
+ * runs for MAIN_LANE_MS at most, and its writes use small temporary tables (VALUES lists, the
+ * read-back's ordered subqueries) that a temp file per statement made 46 % slower on Bun (a POST
+ * of six objects, test/bench/ab.ts). Without readers every read runs on the main connection, so it
+ * sorts on disk too.
  */
 const SORTS_ON_DISK = "PRAGMA temp_store = FILE";
 
@@ -67,9 +72,9 @@ export class EmbeddedStore implements Store {
     const db = await openSync(path);
     if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA busy_timeout = 5000");
-    db.exec(SORTS_ON_DISK);
     if (options.heapLimitBytes !== undefined) db.exec(`PRAGMA hard_heap_limit = ${Math.floor(options.heapLimitBytes)}`);
     const readers = path === ":memory:" ? 0 : (options.readers ?? DEFAULT_READERS);
+    if (readers === 0) db.exec(SORTS_ON_DISK);
     const connect = async () => {
       const reader = await openAsync(path);
       await reader.exec("PRAGMA busy_timeout = 5000");
