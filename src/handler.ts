@@ -66,12 +66,26 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const firstPageSize = options.firstPageSize ?? DEFAULT_FIRST_PAGE_SIZE;
   const pageBytes = options.pageBytes ?? DEFAULT_PAGE_BYTES;
-  for (const [name, n] of [["pageSize", pageSize], ["firstPageSize", firstPageSize], ["pageBytes", pageBytes]] as const) {
+  for (const [name, n] of [
+    ["pageSize", pageSize],
+    ["firstPageSize", firstPageSize],
+    ["pageBytes", pageBytes],
+  ] as const) {
     if (!(Number.isSafeInteger(n) && n >= 1)) throw new RangeError(`${name} must be a positive integer, got ${n}`);
   }
   const limits = resolveLimits(options.bodyLimit === undefined ? context.limits : { ...context.limits, bodyBytes: options.bodyLimit });
   const app = buildApp(
-    { model, store, prefix, limits, writeFetchPlan: options.writeFetchPlan ?? { groups: ["all"], maxDepth: 1 }, serverTiming: options.serverTiming ?? false, pageSize, firstPageSize, pageBytes },
+    {
+      model,
+      store,
+      prefix,
+      limits,
+      writeFetchPlan: options.writeFetchPlan ?? { groups: ["all"], maxDepth: 1 },
+      serverTiming: options.serverTiming ?? false,
+      pageSize,
+      firstPageSize,
+      pageBytes,
+    },
     () => ready,
   );
   return {

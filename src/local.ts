@@ -16,11 +16,16 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 const SAMPLE = [
   "serve",
-  "--config", here("../schema/jdo"),
-  "--persistence-context", "sample",
-  "--port", "8080",
-  "--prefix", "/api",
-  "--seed", here("../schema/sample-data.json"),
+  "--config",
+  here("../schema/jdo"),
+  "--persistence-context",
+  "sample",
+  "--port",
+  "8080",
+  "--prefix",
+  "/api",
+  "--seed",
+  here("../schema/sample-data.json"),
 ];
 
 const args = process.argv.slice(2);

@@ -18,7 +18,14 @@ const MODEL = CACHE_MODEL;
 let h: Harness;
 before(async () => {
   h = await startHarness({ metadata: [{ source: "cc.jdo", text: MODEL }] });
-  const created = await h.post("/cc.Author", { id: 1, name: "Ann", books: [{ id: 1, title: "One", pages: 7 }, { id: 2, title: "Two", pages: 9 }] });
+  const created = await h.post("/cc.Author", {
+    id: 1,
+    name: "Ann",
+    books: [
+      { id: 1, title: "One", pages: 7 },
+      { id: 2, title: "Two", pages: 9 },
+    ],
+  });
   assert.equal(created.status, 201, created.text);
 });
 after(() => h?.close());
@@ -58,7 +65,13 @@ test("BoundedCache is an LRU: a hit makes an entry the newest, a full cache drop
   get("b");
   assert.deepEqual(built, ["a", "b", "c", "d", "b"], "b was evicted");
   assert.equal(cache.size, 3);
-  assert.throws(() => cache.get("e", () => { throw new Error("no"); }), /no/);
+  assert.throws(
+    () =>
+      cache.get("e", () => {
+        throw new Error("no");
+      }),
+    /no/,
+  );
   assert.equal(cache.size, 3, "a build that throws caches nothing");
   assert.throws(() => new BoundedCache(0), RangeError);
 });
@@ -117,7 +130,10 @@ test("a flood of distinct JDOQL, JPQL and filter texts never takes a cache past 
   const sizes = cacheSizes(h.model);
   assert.equal(sizes.preparedQueries!.size, PREPARED_QUERY_LIMIT, "the flood filled the prepared queries");
   // A JSON select weighs its SQL, which holds every level of the plan: the weight bound fills first.
-  assert.ok(sizes.jsonSelects!.size === READ_PLAN_LIMIT || sizes.jsonSelects!.weight! > 0.95 * READ_PLAN_WEIGHT, `the flood filled the JSON selects: ${JSON.stringify(sizes.jsonSelects)}`);
+  assert.ok(
+    sizes.jsonSelects!.size === READ_PLAN_LIMIT || sizes.jsonSelects!.weight! > 0.95 * READ_PLAN_WEIGHT,
+    `the flood filled the JSON selects: ${JSON.stringify(sizes.jsonSelects)}`,
+  );
   // Default, withAuthor, withBooks and the write's `all`, for each class at most.
   assert.ok(sizes.fetchPlans!.size <= 4 * h.model.classes.size, `a few fetch plans per class, got ${sizes.fetchPlans!.size}`);
 });
@@ -146,7 +162,10 @@ test("parameter values are bound per request, never part of a cache key", async 
   assert.ok(after.preparedQueries!.size - before.preparedQueries!.size <= 2);
   assert.ok(after.readPlans!.size - before.readPlans!.size <= 2);
   const rows = await jdoql("SELECT FROM cc.Book WHERE pages == :p", `&params=${enc(JSON.stringify({ p: 9 }))}`);
-  assert.deepEqual(rows.body.map((b: { id: number }) => b.id), [2]);
+  assert.deepEqual(
+    rows.body.map((b: { id: number }) => b.id),
+    [2],
+  );
 });
 
 test("queries in use stay compiled while twice a cache's worth of one-off queries passes (LRU)", async () => {
@@ -165,7 +184,12 @@ test("queries in use stay compiled while twice a cache's worth of one-off querie
   await ok(jdoql(cold));
   await useHot();
   // The same model, the same caches as the requests: these are hits, returning the cached objects.
-  const cached = { jdoql: prepareJdoql(h.model, hot.jdoql), jpql: prepareJpql(h.model, hot.jpql), filter: prepareFilter(h.model, book, hot.filter), cold: prepareJdoql(h.model, cold) };
+  const cached = {
+    jdoql: prepareJdoql(h.model, hot.jdoql),
+    jpql: prepareJpql(h.model, hot.jpql),
+    filter: prepareFilter(h.model, book, hot.filter),
+    cold: prepareJdoql(h.model, cold),
+  };
   assert.equal(prepareJdoql(h.model, hot.jdoql), cached.jdoql);
   for (let i = 0; i < 2 * PREPARED_QUERY_LIMIT; i++) {
     await ok(i % 2 ? jdoql(`SELECT FROM cc.Book WHERE id == ${1_000_000 + i}`) : jpql(`SELECT b FROM Book b WHERE b.id = ${1_000_000 + i}`));
@@ -177,5 +201,8 @@ test("queries in use stay compiled while twice a cache's worth of one-off querie
   assert.notEqual(prepareJdoql(h.model, cold), cached.cold, "a query used once before the flood was evicted");
   assertWithinLimits();
   const r = await jdoql(hot.jdoql);
-  assert.deepEqual(r.body.map((b: { id: number }) => b.id), [1]);
+  assert.deepEqual(
+    r.body.map((b: { id: number }) => b.id),
+    [1],
+  );
 });

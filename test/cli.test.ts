@@ -53,7 +53,11 @@ test("extent serve reads jdoconfig.xml under META-INF and serves the model over 
   const server = run(["serve", "--config", dir, "--persistence-context", "notes", "--port", "0", "--prefix", "/p"], dir);
   try {
     const url = await server.url;
-    const created = await fetch(`${url}/org.cli.Note`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "hi" }) });
+    const created = await fetch(`${url}/org.cli.Note`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: "hi" }),
+    });
     assert.equal(created.status, 201);
     assert.equal(created.headers.get("location"), "/p/org.cli.Note/1");
     const got = await fetch(`${url}/org.cli.Note/1`);
@@ -87,7 +91,9 @@ test("extent serve refuses a model with problems, one line per problem naming fi
 });
 
 test("extent serve names an unknown persistence context and a missing flag", async () => {
-  const dir = configDir({ "persistence.xml": `<persistence><persistence-unit name="x"><properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/></properties></persistence-unit></persistence>` });
+  const dir = configDir({
+    "persistence.xml": `<persistence><persistence-unit name="x"><properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/></properties></persistence-unit></persistence>`,
+  });
   const unknown = await run(["serve", "--config", dir, "--persistence-context", "nope"], dir).done;
   assert.equal(unknown.code, 1);
   assert.match(unknown.out, /no persistence-unit or persistence-manager-factory is named "nope" \(found: persistence-unit "x"\)/);
@@ -114,7 +120,11 @@ public class Note {
   const server = run(["serve", "--config", join(dir, "src/main/resources"), "--persistence-context", "notes", "--port", "0"], dir);
   try {
     const url = await server.url;
-    const created = await fetch(`${url}/org.cli.Note`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ text: "hi" }) });
+    const created = await fetch(`${url}/org.cli.Note`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: "hi" }),
+    });
     assert.equal(created.status, 201);
     assert.deepEqual(await (await fetch(`${url}/org.cli.Note/1`)).json(), { class: "org.cli.Note", id: 1, text: "hi" });
   } finally {

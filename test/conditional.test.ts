@@ -147,7 +147,11 @@ describe("If-Match on reads and on collections (RFC 9110 §13.1.1)", () => {
     assert.equal((await h.call("GET", `${BOOK}/${id}`, undefined, { "if-match": '"1"', "if-none-match": '"2"' })).status, 412);
     assert.equal((await h.call("GET", `${BOOK}/${id}`, undefined, { "if-match": '"2"', "if-none-match": '"2"' })).status, 304);
     const before = await databaseDigest(h.sql);
-    assertProblem(await h.call("PUT", `${BOOK}/${id}`, { title: "No" }, { "if-match": '"2"', "if-none-match": '"2"' }), 412, /If-Match "2" and If-None-Match "2": one failed/);
+    assertProblem(
+      await h.call("PUT", `${BOOK}/${id}`, { title: "No" }, { "if-match": '"2"', "if-none-match": '"2"' }),
+      412,
+      /If-Match "2" and If-None-Match "2": one failed/,
+    );
     assertProblem(await h.call("DELETE", `${BOOK}/${id}`, undefined, { "if-match": "*", "if-none-match": "*" }), 412, /If-None-Match failed/);
     assert.equal(await databaseDigest(h.sql), before);
   });
@@ -185,7 +189,8 @@ describe("If-Match on reads and on collections (RFC 9110 §13.1.1)", () => {
 
   test("DELETE and POST on a class: If-Match other than * is 412 and changes nothing; * deletes the extent", async () => {
     const before = await databaseDigest(h.sql);
-    for (const tag of ['"2"', '"1", "2"', 'W/"2"']) assertProblem(await h.call("DELETE", BOOK, undefined, { "if-match": tag }), 412, /the extent of org.extent.sample.Book has no entity tag/);
+    for (const tag of ['"2"', '"1", "2"', 'W/"2"'])
+      assertProblem(await h.call("DELETE", BOOK, undefined, { "if-match": tag }), 412, /the extent of org.extent.sample.Book has no entity tag/);
     assertProblem(await h.call("DELETE", BOOK, undefined, { "if-none-match": "*" }), 412, /If-None-Match failed: the extent of org.extent.sample.Book exists/);
     assertProblem(await h.call("POST", BOOK, { title: "x", isbn: "x" }, { "if-match": '"2"' }), 412, /has no entity tag/);
     assert.equal(await databaseDigest(h.sql), before);
@@ -248,6 +253,9 @@ describe("concurrent read-modify-write clients", () => {
     const tally = { ok: Array(OBJECTS).fill(0), conflicts: 0, other: 0 };
     await Promise.all(Array.from({ length: CLIENTS }, () => client(false, tally)));
     const lost = await Promise.all(ids.map(async (id, o) => start[o]! + tally.ok[o]! - ((await h.get(`${BOOK}/${id}`)).body.pages as number)));
-    assert.ok(lost.some((n) => n > 0), `no update was lost without If-Match (${lost.join(", ")})`);
+    assert.ok(
+      lost.some((n) => n > 0),
+      `no update was lost without If-Match (${lost.join(", ")})`,
+    );
   });
 });

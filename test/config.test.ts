@@ -39,12 +39,18 @@ test("connection URLs: libSQL forms pass through, jdbc:sqlite is translated", ()
 
 test("connection URLs: anything else throws a precise error", () => {
   assert.throws(() => normalizeConnectionUrl(""), { message: "the connection URL is empty" });
-  assert.throws(() => normalizeConnectionUrl("jdbc:mysql://root:secret@localhost/db"), (e: Error) => {
-    assert.match(e.message, /^the "mysql" JDBC driver is not supported, only SQLite\/libSQL: "jdbc:mysql:\/\/\*\*\*@localhost\/db"; expected file:PATH/);
-    assert.doesNotMatch(e.message, /secret/);
-    return true;
-  });
-  assert.throws(() => normalizeConnectionUrl("postgres://h/db"), /^Error: unsupported connection URL: "postgres:\/\/h\/db"; expected file:PATH, :memory:, libsql:\/\/HOST/);
+  assert.throws(
+    () => normalizeConnectionUrl("jdbc:mysql://root:secret@localhost/db"),
+    (e: Error) => {
+      assert.match(e.message, /^the "mysql" JDBC driver is not supported, only SQLite\/libSQL: "jdbc:mysql:\/\/\*\*\*@localhost\/db"; expected file:PATH/);
+      assert.doesNotMatch(e.message, /secret/);
+      return true;
+    },
+  );
+  assert.throws(
+    () => normalizeConnectionUrl("postgres://h/db"),
+    /^Error: unsupported connection URL: "postgres:\/\/h\/db"; expected file:PATH, :memory:, libsql:\/\/HOST/,
+  );
   assert.throws(() => normalizeConnectionUrl("data.db"), /unsupported connection URL: "data.db"/);
 });
 
@@ -221,8 +227,16 @@ test("persistence.xml under META-INF: javax and datanucleus URLs, mapping files 
     problems: [],
     classModules: [],
   });
-  assert.deepEqual(resolveContext(files, "b"), { context: { name: "b", url: ":memory:", metadata: [], autoCreateSchema: false }, problems: [], classModules: [] });
-  assert.deepEqual(resolveContext(files, "c"), { context: { name: "c", url: "http://127.0.0.1:8081", metadata: [], autoCreateSchema: true }, problems: [], classModules: [] });
+  assert.deepEqual(resolveContext(files, "b"), {
+    context: { name: "b", url: ":memory:", metadata: [], autoCreateSchema: false },
+    problems: [],
+    classModules: [],
+  });
+  assert.deepEqual(resolveContext(files, "c"), {
+    context: { name: "c", url: "http://127.0.0.1:8081", metadata: [], autoCreateSchema: true },
+    problems: [],
+    classModules: [],
+  });
 });
 
 test("jdoconfig.xml with extent.metadata.files", () => {
@@ -256,7 +270,11 @@ test("jdoconfig.xml with extent.metadata.files", () => {
     problems: [],
     classModules: [],
   });
-  assert.deepEqual(resolveContext(files, "attr"), { context: { name: "attr", url: "file:attr.db", metadata: [], autoCreateSchema: true }, problems: [], classModules: [] });
+  assert.deepEqual(resolveContext(files, "attr"), {
+    context: { name: "attr", url: "file:attr.db", metadata: [], autoCreateSchema: true },
+    problems: [],
+    classModules: [],
+  });
 });
 
 test("jdoconfig.xml pointing at a persistence unit: the unit fills in, the factory wins", () => {
@@ -312,7 +330,8 @@ test("problem: no context with that name lists the names that exist", () => {
   assert.deepEqual(resolveContext(files, "missing").problems, [
     {
       file: "persistence.xml, META-INF/jdoconfig.xml",
-      message: 'no persistence-unit or persistence-manager-factory is named "missing" (found: persistence-manager-factory "f1", persistence-unit "u1", persistence-unit "u2")',
+      message:
+        'no persistence-unit or persistence-manager-factory is named "missing" (found: persistence-manager-factory "f1", persistence-unit "u1", persistence-unit "u2")',
     },
   ]);
   assert.deepEqual(resolveContext(new Map([["jdoconfig.xml", "<jdoconfig/>"]]), "x").problems, [
@@ -343,7 +362,10 @@ test("problem: mapping file not found", () => {
   <properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/></properties>
 </persistence-unit>`),
     ],
-    ["jdoconfig.xml", `<jdoconfig>\n<persistence-manager-factory name="f" connection-url=":memory:">\n<property name="extent.metadata.files" value="a.jdo,gone.orm"/>\n</persistence-manager-factory>\n</jdoconfig>`],
+    [
+      "jdoconfig.xml",
+      `<jdoconfig>\n<persistence-manager-factory name="f" connection-url=":memory:">\n<property name="extent.metadata.files" value="a.jdo,gone.orm"/>\n</persistence-manager-factory>\n</jdoconfig>`,
+    ],
     ["a.jdo", JDO],
   ]);
   const u = resolveContext(files, "u");
@@ -364,7 +386,12 @@ test("problem: mapping file not found", () => {
 
 test("problem: bad URL names the property", () => {
   const files = new Map([
-    ["persistence.xml", persistenceXml(`<persistence-unit name="u"><properties><property name="javax.persistence.jdbc.url" value="jdbc:postgresql://h/db"/></properties></persistence-unit>`)],
+    [
+      "persistence.xml",
+      persistenceXml(
+        `<persistence-unit name="u"><properties><property name="javax.persistence.jdbc.url" value="jdbc:postgresql://h/db"/></properties></persistence-unit>`,
+      ),
+    ],
   ]);
   const { context, problems } = resolveContext(files, "u");
   assert.equal(context.url, "");
@@ -377,11 +404,23 @@ test("problem: bad URL names the property", () => {
 test("problem: PersistenceUnitName names no unit", () => {
   const jdoconfig = `<jdoconfig>\n<persistence-manager-factory name="f" persistence-unit-name="nope" connection-url=":memory:"/>\n</jdoconfig>`;
   assert.deepEqual(resolveContext(new Map([["jdoconfig.xml", jdoconfig]]), "f").problems, [
-    { file: "jdoconfig.xml", line: 2, message: 'persistence-manager-factory "f": javax.jdo.option.PersistenceUnitName names persistence-unit "nope", which is not declared: there is no persistence-unit' },
+    {
+      file: "jdoconfig.xml",
+      line: 2,
+      message:
+        'persistence-manager-factory "f": javax.jdo.option.PersistenceUnitName names persistence-unit "nope", which is not declared: there is no persistence-unit',
+    },
   ]);
-  const files = new Map([["jdoconfig.xml", jdoconfig], ["persistence.xml", persistenceXml(`<persistence-unit name="yes"/>`)]]);
+  const files = new Map([
+    ["jdoconfig.xml", jdoconfig],
+    ["persistence.xml", persistenceXml(`<persistence-unit name="yes"/>`)],
+  ]);
   assert.deepEqual(resolveContext(files, "f").problems, [
-    { file: "jdoconfig.xml", line: 2, message: 'persistence-manager-factory "f": javax.jdo.option.PersistenceUnitName names persistence-unit "nope", which is not declared (found: "yes")' },
+    {
+      file: "jdoconfig.xml",
+      line: 2,
+      message: 'persistence-manager-factory "f": javax.jdo.option.PersistenceUnitName names persistence-unit "nope", which is not declared (found: "yes")',
+    },
   ]);
 });
 
@@ -418,7 +457,10 @@ test("loadConfigDir reads xml, jdo and orm files recursively, skipping node_modu
     assert.deepEqual([...files.keys()].sort(), ["META-INF/persistence.xml", "model/deep/package-standard.ORM", "model/package.jdo"]);
     assert.equal(files.get("model/package.jdo"), JDO);
     // The two halves work together.
-    await writeFile(join(dir, "jdoconfig.xml"), `<jdoconfig><persistence-manager-factory name="n" connection-url="jdbc:sqlite:x.db"><property name="extent.metadata.files" value="model/package.jdo"/></persistence-manager-factory></jdoconfig>`);
+    await writeFile(
+      join(dir, "jdoconfig.xml"),
+      `<jdoconfig><persistence-manager-factory name="n" connection-url="jdbc:sqlite:x.db"><property name="extent.metadata.files" value="model/package.jdo"/></persistence-manager-factory></jdoconfig>`,
+    );
     const { context, problems } = resolveContext(await loadConfigDir(dir), "n");
     assert.deepEqual(problems, []);
     assert.deepEqual(context, { name: "n", url: "file:x.db", metadata: [{ source: "model/package.jdo", text: JDO }], autoCreateSchema: true });

@@ -41,15 +41,10 @@ delete childEnv.NODE_TEST_CONTEXT;
 function run(command: string, args: readonly string[]): Promise<Run> {
   const started = Date.now();
   return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { cwd: ROOT, timeout: TIMEOUT, maxBuffer: 64 * 1024 * 1024, env: childEnv },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
-        resolve({ code, stdout: String(stdout), stderr: String(stderr), ms: Date.now() - started, error: error ? error.message : undefined });
-      },
-    );
+    execFile(command, args, { cwd: ROOT, timeout: TIMEOUT, maxBuffer: 64 * 1024 * 1024, env: childEnv }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+      resolve({ code, stdout: String(stdout), stderr: String(stderr), ms: Date.now() - started, error: error ? error.message : undefined });
+    });
   });
 }
 
@@ -58,7 +53,8 @@ async function missing(name: string): Promise<string | undefined> {
   const bin = join(ROOT, "node_modules", ".bin", name);
   if (!existsSync(bin)) return `${name} is not installed: node_modules/.bin/${name} is missing (npm install --save-dev ${name})`;
   const version = await run("npx", ["--no-install", name, "--version"]);
-  if (version.code !== 0) return `${name} is installed but its binary does not run (npx ${name} --version: ${(version.error ?? version.stderr).trim().split("\n")[0]})`;
+  if (version.code !== 0)
+    return `${name} is installed but its binary does not run (npx ${name} --version: ${(version.error ?? version.stderr).trim().split("\n")[0]})`;
   return undefined;
 }
 

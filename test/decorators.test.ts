@@ -232,7 +232,11 @@ test("JDO decorators: each one's meaning in the normalized model", () => {
   assert.equal(shape.inheritance, "new-table");
   assert.equal(cls(m, "ks.jdo.Circle").inheritance, "superclass-table");
   assert.equal(cls(m, "ks.jdo.Circle").table, undefined);
-  assert.deepEqual(shape.discriminator, { strategy: "value-map", column: "KIND", values: { "ks.jdo.Shape": "SHAPE", "ks.jdo.Circle": "CIRCLE", "ks.jdo.Square": "SQUARE" } });
+  assert.deepEqual(shape.discriminator, {
+    strategy: "value-map",
+    column: "KIND",
+    values: { "ks.jdo.Shape": "SHAPE", "ks.jdo.Circle": "CIRCLE", "ks.jdo.Square": "SQUARE" },
+  });
   assert.deepEqual(shape.version, { column: "VER", fieldName: undefined });
   // @FetchGroup: members (names, objects, dotted paths) and nested groups.
   assert.deepEqual(shape.fetchGroups.get("withOwner"), ["owner"]);
@@ -255,9 +259,13 @@ test("JDO decorators: each one's meaning in the normalized model", () => {
   assert.deepEqual(field(m, "ks.jdo.Shape", "shade").type, { kind: "enum", name: "ks.jdo.Shade", constants: ["LIGHT", "DARK", "NEON"] });
   assert.equal(field(m, "ks.jdo.Shape", "shade").enumOrdinal, true);
   assert.equal(field(m, "ks.jdo.Shape", "shadeByName").enumOrdinal, false);
-  assert.equal(field(m, "ks.jdo.Shape", "shadeByName").column, "SHADE_NAME", "@Column(\"NAME\")");
+  assert.equal(field(m, "ks.jdo.Shape", "shadeByName").column, "SHADE_NAME", '@Column("NAME")');
   // Collections and maps of values.
-  assert.deepEqual(field(m, "ks.jdo.Shape", "tags").type, { kind: "collection", collection: "list", element: { kind: "basic", basic: "string", primitive: false } });
+  assert.deepEqual(field(m, "ks.jdo.Shape", "tags").type, {
+    kind: "collection",
+    collection: "list",
+    element: { kind: "basic", basic: "string", primitive: false },
+  });
   assert.equal(field(m, "ks.jdo.Shape", "tags").defaultFetchGroup, true);
   assert.deepEqual(field(m, "ks.jdo.Shape", "weights").type, {
     kind: "map",
@@ -266,7 +274,10 @@ test("JDO decorators: each one's meaning in the normalized model", () => {
   });
   // A reference with its column; defaultFetchGroup false.
   const owner = field(m, "ks.jdo.Shape", "owner");
-  assert.deepEqual([owner.relation?.kind, owner.relation?.target, owner.fkColumns, owner.defaultFetchGroup], ["many-to-one", "ks.jdo.Owner", ["OWNER_ID"], false]);
+  assert.deepEqual(
+    [owner.relation?.kind, owner.relation?.target, owner.fkColumns, owner.defaultFetchGroup],
+    ["many-to-one", "ks.jdo.Owner", ["OWNER_ID"], false],
+  );
   // @NotPersistent, @Transactional, persistenceModifier "none": not in the model.
   for (const gone of ["cache", "scratch", "alsoTransient"]) assert.ok(!shape.fields.has(gone), `${gone} is not persistent`);
   assert.deepEqual(field(m, "ks.jdo.Shape", "thumbnail").type, { kind: "basic", basic: "bytes", primitive: false });
@@ -302,7 +313,11 @@ test("JDO decorators: each one's meaning in the normalized model", () => {
     key: { kind: "basic", basic: "string", primitive: false },
     value: { kind: "basic", basic: "long", primitive: true },
   });
-  assert.deepEqual(field(m, "ks.jdo.NodeItem", "shades").type, { kind: "collection", collection: "collection", element: { kind: "enum", name: "ks.jdo.Shade", constants: ["LIGHT", "DARK", "NEON"] } });
+  assert.deepEqual(field(m, "ks.jdo.NodeItem", "shades").type, {
+    kind: "collection",
+    collection: "collection",
+    element: { kind: "enum", name: "ks.jdo.Shade", constants: ["LIGHT", "DARK", "NEON"] },
+  });
 });
 
 test("JDO decorators: the declarations say what the XML says, also where the model keeps nothing (@Key, @Value columns)", () => {
@@ -353,7 +368,11 @@ class PostalAddress {
 @jpa.Inheritance({ strategy: "JOINED" })
 @jpa.DiscriminatorColumn({ name: "CLIENT_TYPE", discriminatorType: "STRING" })
 @jpa.DiscriminatorValue("C")
-@jpa.NamedEntityGraph({ name: "full", attributeNodes: ["orders", { name: "manager", subgraph: "m" }], subgraphs: [{ name: "m", attributeNodes: ["name", "tier"] }] })
+@jpa.NamedEntityGraph({
+  name: "full",
+  attributeNodes: ["orders", { name: "manager", subgraph: "m" }],
+  subgraphs: [{ name: "m", attributeNodes: ["name", "tier"] }],
+})
 @jpa.NamedEntityGraph({ attributeNodes: ["card"] })
 class Customer extends Audited {
   @jpa.Basic({ type: String, optional: false }) @jpa.Column({ name: "FULL_NAME", length: 80, nullable: false }) name?: string;
@@ -370,8 +389,14 @@ class Customer extends Audited {
   @jpa.JoinTable({ name: "FAVOURITES", joinColumns: [{ name: "CUSTOMER" }] })
   @jpa.OrderColumn
   favourites?: Product[];
-  @jpa.ElementCollection({ targetClass: String, type: "java.util.List" }) @jpa.CollectionTable({ name: "NICKNAMES", joinColumns: [{ name: "CUSTOMER" }] }) @jpa.OrderColumn({ name: "NICK_POS" }) nicknames?: string[];
-  @jpa.ElementCollection({ targetClass: Number, type: "java.util.Map", fetch: "EAGER" }) @jpa.MapKeyClass(String) @jpa.MapKeyColumn({ name: "METRIC" }) scores?: Record<string, number>;
+  @jpa.ElementCollection({ targetClass: String, type: "java.util.List" })
+  @jpa.CollectionTable({ name: "NICKNAMES", joinColumns: [{ name: "CUSTOMER" }] })
+  @jpa.OrderColumn({ name: "NICK_POS" })
+  nicknames?: string[];
+  @jpa.ElementCollection({ targetClass: Number, type: "java.util.Map", fetch: "EAGER" })
+  @jpa.MapKeyClass(String)
+  @jpa.MapKeyColumn({ name: "METRIC" })
+  scores?: Record<string, number>;
   @jpa.ElementCollection({ targetClass: "Tier", enumConstants: Tier }) @jpa.Enumerated("ORDINAL") tiersSeen?: string[];
   @jpa.OneToOne({ targetEntity: () => LoyaltyCard, orphanRemoval: true }) @jpa.JoinColumn({ name: "CARD_ID" }) card?: LoyaltyCard;
   @jpa.Transient scratch?: unknown;
@@ -396,7 +421,9 @@ class PurchaseOrder extends Audited {
   @jpa.ManyToOne({ targetEntity: () => Customer }) customer?: Customer;
   @jpa.Basic({ type: "int" }) quantity?: number;
   @jpa.Basic({ type: BigInt }) total?: bigint;
-  @jpa.OneToMany({ targetEntity: () => Product, cascade: ["PERSIST", "REMOVE"] }) @jpa.JoinTable({ name: "ORDER_LINES", inverseJoinColumns: [{ name: "LINE_PRODUCT" }] }) lines?: Product[];
+  @jpa.OneToMany({ targetEntity: () => Product, cascade: ["PERSIST", "REMOVE"] })
+  @jpa.JoinTable({ name: "ORDER_LINES", inverseJoinColumns: [{ name: "LINE_PRODUCT" }] })
+  lines?: Product[];
 }
 
 /** A plain key class, named by @IdClass. */
@@ -594,9 +621,13 @@ test("JPA decorators: each one's meaning in the normalized model", () => {
   assert.equal(customer.table, "CLIENTS");
   assert.deepEqual([cls(m, "ks.jpa.Vip").inheritance, cls(m, "ks.jpa.Vip").tables], ["new-table", ["CLIENTS", "Vip"]]);
   assert.deepEqual([cls(m, "ks.jpa.Prospect").inheritance, cls(m, "ks.jpa.Prospect").tables], ["superclass-table", ["CLIENTS"]]);
-  assert.equal(cls(m, "ks.jpa.PurchaseOrder").table, "ORDERS", "@Table(\"NAME\")");
+  assert.equal(cls(m, "ks.jpa.PurchaseOrder").table, "ORDERS", '@Table("NAME")');
   // @DiscriminatorColumn, @DiscriminatorValue.
-  assert.deepEqual(customer.discriminator, { strategy: "value-map", column: "CLIENT_TYPE", values: { "ks.jpa.Customer": "C", "ks.jpa.Vip": "V", "ks.jpa.Prospect": "P" } });
+  assert.deepEqual(customer.discriminator, {
+    strategy: "value-map",
+    column: "CLIENT_TYPE",
+    values: { "ks.jpa.Customer": "C", "ks.jpa.Vip": "V", "ks.jpa.Prospect": "P" },
+  });
   // @NamedEntityGraph: sub-graphs as dotted paths; a nameless graph is named after the entity.
   // manager is a Customer too: the sub-graph's tails join the same class's group (README, fetch groups).
   assert.deepEqual(customer.fetchGroups.get("full"), ["orders", "manager", "manager.name", "manager.tier", "name", "tier"]);
@@ -623,7 +654,10 @@ test("JPA decorators: each one's meaning in the normalized model", () => {
   assert.deepEqual(field(m, "ks.jpa.Customer", "address").embeddedColumns, { street: "STREET", city: "TOWN", zip: "address_zip" });
   // @OneToMany mappedBy + cascade ALL; @ManyToOne LAZY + @JoinColumn; @OneToOne orphanRemoval + its mappedBy side.
   const orders = field(m, "ks.jpa.Customer", "orders");
-  assert.deepEqual([orders.relation?.storage, orders.dependent, orders.type.kind === "collection" && orders.type.collection], [{ kind: "fk-inverse", targetField: "customer" }, true, "list"]);
+  assert.deepEqual(
+    [orders.relation?.storage, orders.dependent, orders.type.kind === "collection" && orders.type.collection],
+    [{ kind: "fk-inverse", targetField: "customer" }, true, "list"],
+  );
   const manager = field(m, "ks.jpa.Customer", "manager");
   assert.deepEqual([manager.relation?.kind, manager.fkColumns, manager.defaultFetchGroup], ["many-to-one", ["MANAGER_ID"], false]);
   assert.deepEqual([field(m, "ks.jpa.Customer", "card").fkColumns, field(m, "ks.jpa.Customer", "card").dependent], [["CARD_ID"], true]);
@@ -640,7 +674,11 @@ test("JPA decorators: each one's meaning in the normalized model", () => {
   const lines = field(m, "ks.jpa.PurchaseOrder", "lines");
   assert.deepEqual([lines.relation?.storage.kind, lines.dependent], ["join-table", true]);
   // @ElementCollection: a list of values, a map with @MapKeyClass (fetch EAGER), a set of enums.
-  assert.deepEqual(field(m, "ks.jpa.Customer", "nicknames").type, { kind: "collection", collection: "list", element: { kind: "basic", basic: "string", primitive: false } });
+  assert.deepEqual(field(m, "ks.jpa.Customer", "nicknames").type, {
+    kind: "collection",
+    collection: "list",
+    element: { kind: "basic", basic: "string", primitive: false },
+  });
   assert.deepEqual(field(m, "ks.jpa.Customer", "scores").type, {
     kind: "map",
     key: { kind: "basic", basic: "string", primitive: false },
@@ -737,7 +775,13 @@ test("JDO: bare decorators (@PersistenceCapable, @PrimaryKey, @NotPersistent, ..
   assert.deepEqual([...bare.classes.keys()].sort(), ["forms.Box", "forms.Dims", "forms.Tag"]);
   assert.deepEqual(cls(bare, "forms.Box").identity, { kind: "application", fields: ["id"], keyClass: undefined });
   assert.deepEqual(field(bare, "forms.Box", "dims").type, { kind: "embedded", class: "forms.Dims" });
-  assert.deepEqual(field(bare, "forms.Box", "tags").relation?.storage, { kind: "join-table", table: "Box_tags", ownerColumns: ["Box_id"], elementColumns: ["tags__id"], orderColumn: "IDX" });
+  assert.deepEqual(field(bare, "forms.Box", "tags").relation?.storage, {
+    kind: "join-table",
+    table: "Box_tags",
+    ownerColumns: ["Box_id"],
+    elementColumns: ["tags__id"],
+    orderColumn: "IDX",
+  });
   assert.deepEqual([...cls(bare, "forms.Box").fields.keys()], ["id", "dims", "tags", "labels"]);
   assert.equal(cls(bare, "forms.Tag").identity.kind, "datastore");
 });
@@ -805,7 +849,11 @@ test("JPA: bare decorators (@Entity, @Transient, @GeneratedValue, ...) mean what
   assert.deepEqual([...bare.classes.keys()].sort(), ["forms.Box", "forms.Crate", "forms.Dims", "forms.Tag"]);
   assert.deepEqual(field(bare, "forms.Box", "id").generation, { kind: "sequence" }, "a bare @GeneratedValue is AUTO");
   assert.ok(!cls(bare, "forms.Box").fields.has("cache"), "a bare @Transient");
-  assert.deepEqual([cls(bare, "forms.Crate").inheritance, cls(bare, "forms.Box").discriminator?.column], ["superclass-table", "DTYPE"], "a bare @Inheritance is SINGLE_TABLE");
+  assert.deepEqual(
+    [cls(bare, "forms.Crate").inheritance, cls(bare, "forms.Box").discriminator?.column],
+    ["superclass-table", "DTYPE"],
+    "a bare @Inheritance is SINGLE_TABLE",
+  );
   assert.equal(cls(bare, "forms.Tag").identity.kind, "datastore", "a bare @DatastoreId");
   const tags = field(bare, "forms.Box", "tags").relation?.storage;
   assert.equal(tags?.kind === "join-table" ? tags.orderColumn : undefined, "tags_ORDER", "a bare @OrderColumn");
@@ -823,7 +871,10 @@ test("JPA: a bare @Id is an id like @Id() (its type must still be said somewhere
   for (const c of [BareId, CalledId]) {
     const problems = problemsOf({ classes: [c], package: "ids" });
     // Recognized as the id (no "an entity needs an id"), and refused for want of a type only.
-    assert.deepEqual(problems.map((p) => [p.class, p.field, p.message]), [[`ids.${c.name}`, "id", 'the field has no type: add field-type="..." (JDO) or attribute-type="..." (JPA)']]);
+    assert.deepEqual(
+      problems.map((p) => [p.class, p.field, p.message]),
+      [[`ids.${c.name}`, "id", 'the field has no type: add field-type="..." (JDO) or attribute-type="..." (JPA)']],
+    );
   }
 });
 
@@ -844,7 +895,12 @@ test("forward references: () => Class names a class defined further down, in bot
     @jdo.Persistent({ keyType: String, valueType: "int" }) scores?: Record<string, number>;
   }
   const j = loadModel({ classes: [Team] });
-  assert.deepEqual(field(j, "fwd.jdo.Team", "players").relation, { kind: "one-to-many", target: "fwd.jdo.Player", storage: { kind: "fk-inverse", targetField: "team" }, inverse: "team" });
+  assert.deepEqual(field(j, "fwd.jdo.Team", "players").relation, {
+    kind: "one-to-many",
+    target: "fwd.jdo.Player",
+    storage: { kind: "fk-inverse", targetField: "team" },
+    inverse: "team",
+  });
   assert.deepEqual(field(j, "fwd.jdo.Team", "captain").type, { kind: "ref", class: "fwd.jdo.Player" });
   assert.ok(j.classes.has("fwd.jdo.Player"));
 
@@ -945,9 +1001,17 @@ test("TypeScript enums as enumConstants: numeric (reverse mappings dropped, expl
   const model = loadModel({ classes: [E, F] });
   assert.deepEqual(field(model, "enums.E", "numeric").type, { kind: "enum", name: "enums.Numeric", constants: ["A", "B", "C"] });
   assert.deepEqual(field(model, "enums.E", "text").type, { kind: "enum", name: "enums.Text", constants: ["Up", "Down"] });
-  assert.deepEqual(field(model, "enums.E", "texts").type, { kind: "collection", collection: "collection", element: { kind: "enum", name: "enums.Text", constants: ["Up", "Down"] } });
+  assert.deepEqual(field(model, "enums.E", "texts").type, {
+    kind: "collection",
+    collection: "collection",
+    element: { kind: "enum", name: "enums.Text", constants: ["Up", "Down"] },
+  });
   assert.deepEqual(field(model, "enums.F", "numeric").type, field(model, "enums.E", "numeric").type);
-  assert.deepEqual(field(model, "enums.F", "texts").type, { kind: "collection", collection: "list", element: { kind: "enum", name: "enums.Text", constants: ["Up", "Down"] } });
+  assert.deepEqual(field(model, "enums.F", "texts").type, {
+    kind: "collection",
+    collection: "list",
+    element: { kind: "enum", name: "enums.Text", constants: ["Up", "Down"] },
+  });
 });
 
 test("classes reached only through references, superclasses, embedded types and element types come along", () => {
@@ -977,7 +1041,14 @@ test("classes reached only through references, superclasses, embedded types and 
     @jdo.Persistent({ type: String }) name?: string;
   }
   const model = loadModel({ classes: [Leaf] });
-  assert.deepEqual([...model.classes.keys()].sort(), ["reach.jdo.Item", "reach.jdo.Leaf", "reach.jdo.Maker", "reach.jdo.Middle", "reach.jdo.Root", "reach.jdo.Spot"]);
+  assert.deepEqual([...model.classes.keys()].sort(), [
+    "reach.jdo.Item",
+    "reach.jdo.Leaf",
+    "reach.jdo.Maker",
+    "reach.jdo.Middle",
+    "reach.jdo.Root",
+    "reach.jdo.Spot",
+  ]);
   assert.deepEqual([cls(model, "reach.jdo.Leaf").superclass, cls(model, "reach.jdo.Middle").superclass], ["reach.jdo.Middle", "reach.jdo.Root"]);
   assert.deepEqual([...cls(model, "reach.jdo.Leaf").fields.keys()], ["name", "items", "spot"], "inherited fields first");
 
@@ -1004,7 +1075,11 @@ test("classes reached only through references, superclasses, embedded types and 
   @jpa.Entity({ package: "reach.jpa" })
   class Shop extends Keyed {}
   const jm = loadModel({ classes: [Dog] });
-  assert.deepEqual([...jm.classes.keys()].sort(), ["reach.jpa.Animal", "reach.jpa.Dog", "reach.jpa.Shop", "reach.jpa.Stamp", "reach.jpa.Toy"], "the mapped superclass lends its fields and is no class");
+  assert.deepEqual(
+    [...jm.classes.keys()].sort(),
+    ["reach.jpa.Animal", "reach.jpa.Dog", "reach.jpa.Shop", "reach.jpa.Stamp", "reach.jpa.Toy"],
+    "the mapped superclass lends its fields and is no class",
+  );
   assert.equal(cls(jm, "reach.jpa.Dog").superclass, "reach.jpa.Animal");
   assert.deepEqual(field(jm, "reach.jpa.Shop", "id").declaringClass, "reach.jpa.Shop");
 });
@@ -1266,7 +1341,10 @@ test("a decorated model is served: CRUD over HTTP and a JPQL query, stored in th
     assert.equal(read.status, 200, read.text);
     assert.equal(read.body.name, "Ursula");
     const dispossessed = read.body.books.find((b: { title: string }) => b.title === "The Dispossessed");
-    assert.deepEqual([dispossessed.pages, dispossessed.genre, dispossessed.tags, dispossessed.published], [387, "NOVEL", ["utopia", "physics"], Date.UTC(1974, 4, 1)]);
+    assert.deepEqual(
+      [dispossessed.pages, dispossessed.genre, dispossessed.tags, dispossessed.published],
+      [387, "NOVEL", ["utopia", "physics"], Date.UTC(1974, 4, 1)],
+    );
     assert.deepEqual([dispossessed._version, dispossessed.version], [1, 1], "@Version: the field reads the version");
 
     // The decorators' table and column names are the store's.
@@ -1289,17 +1367,28 @@ test("a decorated model is served: CRUD over HTTP and a JPQL query, stored in th
     const q = "SELECT n.title, w.name FROM Novel n JOIN n.writer w WHERE n.pages > ?1 ORDER BY n.title";
     const rows = await h.get(`/jpql?query=${encodeURIComponent(q)}&params=${encodeURIComponent("[50]")}`);
     assert.equal(rows.status, 200, rows.text);
-    assert.deepEqual(rows.body, [["The Dispossessed", "Ursula"], ["Wild Angels", "Ursula"]]);
-    const poetry = await h.get(`/jpql?query=${encodeURIComponent("SELECT n FROM Novel n WHERE n.genre = :g")}&params=${encodeURIComponent(JSON.stringify({ g: "POETRY" }))}`);
+    assert.deepEqual(rows.body, [
+      ["The Dispossessed", "Ursula"],
+      ["Wild Angels", "Ursula"],
+    ]);
+    const poetry = await h.get(
+      `/jpql?query=${encodeURIComponent("SELECT n FROM Novel n WHERE n.genre = :g")}&params=${encodeURIComponent(JSON.stringify({ g: "POETRY" }))}`,
+    );
     assert.equal(poetry.status, 200, poetry.text);
-    assert.deepEqual(poetry.body.map((n: { title: string }) => n.title), ["Wild Angels"]);
+    assert.deepEqual(
+      poetry.body.map((n: { title: string }) => n.title),
+      ["Wild Angels"],
+    );
 
     // Delete a book; the writer keeps the other.
     const wild = read.body.books.find((b: { title: string }) => b.title === "Wild Angels");
     assert.equal((await h.del(`/srv.Novel/${wild.id}`)).status, 204);
     assert.equal((await h.get(`/srv.Novel/${wild.id}`)).status, 404);
     const after = await h.get(`/srv.Writer/${writerId}?fetchGroup=all`);
-    assert.deepEqual(after.body.books.map((b: { title: string }) => b.title), ["The Dispossessed"]);
+    assert.deepEqual(
+      after.body.books.map((b: { title: string }) => b.title),
+      ["The Dispossessed"],
+    );
     assert.equal((await h.del(`/srv.Review/${review.body._id}`)).status, 204);
     assert.deepEqual((await h.get("/srv.Review")).body, []);
   } finally {
@@ -1365,31 +1454,36 @@ class Variant {
   @jpa.Id({ type: "long" }) id?: number;
 }
 
-@jpa.Entity({ package: "bad" }) @jpa.DiscriminatorValue("X") // site:discriminator-twice
+@jpa.Entity({ package: "bad" })
+@jpa.DiscriminatorValue("X") // site:discriminator-twice
 class SubVariant extends Variant {}
 
 @jpa.Table("MIXED")
 @jdo.PersistenceCapable({ package: "bad" }) // site:mixed-class
 class Mixed {
   @jdo.PrimaryKey({ type: "long" }) id?: number;
-  @jdo.Persistent({ type: String }) @jpa.Column({ name: "X" }) // site:mixed-field
+  @jdo.Persistent({ type: String })
+  @jpa.Column({ name: "X" }) // site:mixed-field
   name?: string;
 }
 
 @jpa.Entity({ package: "bad" })
 class MixedField {
   @jpa.Id({ type: "long" }) id?: number;
-  @jpa.Basic({ type: String }) @jdo.Column("FULL_NAME") // site:mixed-jdo-on-jpa
+  @jpa.Basic({ type: String })
+  @jdo.Column("FULL_NAME") // site:mixed-jdo-on-jpa
   name?: string;
 }
 
 @jpa.Entity({ package: "bad" })
 class BadGenerated {
-  @jpa.Id({ type: "long" }) @jpa.GeneratedValue({ strategy: "RANDOM" as never }) // site:generated
+  @jpa.Id({ type: "long" })
+  @jpa.GeneratedValue({ strategy: "RANDOM" as never }) // site:generated
   id?: number;
 }
 
-@jpa.Entity({ package: "bad" }) @jpa.Inheritance({ strategy: "JOINT" as never }) // site:inheritance
+@jpa.Entity({ package: "bad" })
+@jpa.Inheritance({ strategy: "JOINT" as never }) // site:inheritance
 class BadInheritance {
   @jpa.Id({ type: "long" }) id?: number;
 }
@@ -1416,7 +1510,11 @@ function assertProblems(problems: readonly ModelProblem[], expected: readonly Ex
     assert.equal(p.class, e.class, `${e.site}: the class`);
     assert.equal(p.field, e.field, `${e.site}: the field`);
   }
-  for (const message of elsewhere) assert.ok(problems.some((x) => message.test(x.message)), `a problem says ${message}`);
+  for (const message of elsewhere)
+    assert.ok(
+      problems.some((x) => message.test(x.message)),
+      `a problem says ${message}`,
+    );
   assert.equal(problems.length, expected.length + elsewhere.length, `no other problem:\n${problems.map((x) => `  ${x.message}`).join("\n")}`);
 }
 
@@ -1425,7 +1523,12 @@ const READ_EXPECTED: Expected[] = [
   { site: "mixed-class", class: "bad.Mixed", message: /^the class mixes JDO and JPA decorators/ },
   { site: "mixed-field", class: "bad.Mixed", field: "name", message: /^@Column, @Persistent mixes JDO and JPA decorators on a JDO class/ },
   { site: "mixed-jdo-on-jpa", class: "bad.MixedField", field: "name", message: /^@Column, @Basic mixes JDO and JPA decorators on a JPA class/ },
-  { site: "generated", class: "bad.BadGenerated", field: "id", message: /^@GeneratedValue strategy "RANDOM" is not one of AUTO, IDENTITY, SEQUENCE, TABLE, UUID/ },
+  {
+    site: "generated",
+    class: "bad.BadGenerated",
+    field: "id",
+    message: /^@GeneratedValue strategy "RANDOM" is not one of AUTO, IDENTITY, SEQUENCE, TABLE, UUID/,
+  },
   { site: "inheritance", class: "bad.BadInheritance", message: /^@Inheritance strategy "JOINT" is not one of SINGLE_TABLE, JOINED, TABLE_PER_CLASS/ },
 ];
 
@@ -1441,11 +1544,18 @@ const BUILD_EXPECTED: Expected[] = [
 test("problems found reading the decorated classes come all at once, each at its decorator: no id, mixed vocabularies, bad strategies, undecorated classes", () => {
   const problems = problemsOf({ classes: READ_PHASE });
   // An undecorated class passed in `classes` has no decorator to point at: the problem names it.
-  assertProblems(problems, READ_EXPECTED, [/^class NotDecorated carries no Extent decorator: add @PersistenceCapable/, /^class HalfDecorated has decorated fields but no class decorator/]);
+  assertProblems(problems, READ_EXPECTED, [
+    /^class NotDecorated carries no Extent decorator: add @PersistenceCapable/,
+    /^class HalfDecorated has decorated fields but no class decorator/,
+  ]);
   const undecorated = problems.find((p) => /NotDecorated/.test(p.message))!;
   assert.equal(undecorated.file, "decorated classes");
   const located = problems.filter((p) => p.line !== undefined);
-  assert.deepEqual(located.map((p) => p.line), located.map((p) => p.line).sort((a, b) => a! - b!), "in source order");
+  assert.deepEqual(
+    located.map((p) => p.line),
+    located.map((p) => p.line).sort((a, b) => a! - b!),
+    "in source order",
+  );
 });
 
 test("problems found building the model come all at once, each at its decorator: unknown types, mapped-by naming no field, a discriminator value used twice", () => {
@@ -1455,7 +1565,11 @@ test("problems found building the model come all at once, each at its decorator:
 // src bug: loadModel throws as soon as reading the sources found a problem, so a model with
 // problems of both kinds reports only the first kind; the user fixes them in two passes.
 test("a model with every kind of problem reports every problem at once", () => {
-  assertProblems(problemsOf({ classes: [...READ_PHASE, ...BUILD_PHASE] }), [...READ_EXPECTED, ...BUILD_EXPECTED], [/NotDecorated carries no Extent decorator/, /HalfDecorated has decorated fields/]);
+  assertProblems(
+    problemsOf({ classes: [...READ_PHASE, ...BUILD_PHASE] }),
+    [...READ_EXPECTED, ...BUILD_EXPECTED],
+    [/NotDecorated carries no Extent decorator/, /HalfDecorated has decorated fields/],
+  );
 });
 
 // src bug: readDecoratedClasses reports a half-decorated class passed in `classes` with no
@@ -1479,7 +1593,10 @@ test("a decorated superclass that lacks its class decorator is refused at the su
     @jpa.Id({ type: "long" }) id?: number;
   }
   const problems = problemsOf({ classes: [OnHalfBase] });
-  assert.deepEqual(problems.map((p) => [p.line, p.field, p.message]), [[lineOf("half-superclass"), undefined, "superclass HalfBase has decorated fields but no class decorator"]]);
+  assert.deepEqual(
+    problems.map((p) => [p.line, p.field, p.message]),
+    [[lineOf("half-superclass"), undefined, "superclass HalfBase has decorated fields but no class decorator"]],
+  );
   assert.ok(problems[0]!.file.endsWith("test/decorators.test.ts"));
   // The class is named; that it is named without its package is the next test's (todo) matter.
   assert.match(problems[0]!.class ?? "", /(^|\.)OnHalfBase$/);
@@ -1495,7 +1612,10 @@ test("the half-decorated-superclass problem names the class by its model name, a
   class OnHalfBase2 extends HalfBase2 {
     @jpa.Id({ type: "long" }) id?: number;
   }
-  assert.deepEqual(problemsOf({ classes: [OnHalfBase2] }).map((p) => p.class), ["bad.OnHalfBase2"]);
+  assert.deepEqual(
+    problemsOf({ classes: [OnHalfBase2] }).map((p) => p.class),
+    ["bad.OnHalfBase2"],
+  );
 });
 
 test("the handler refuses to start on a broken decorated model: createRestHandler throws ModelError", () => {
@@ -1505,7 +1625,10 @@ test("the handler refuses to start on a broken decorated model: createRestHandle
       (error: unknown) => error instanceof ModelError && error.problems.length === (classes === READ_PHASE ? READ_EXPECTED.length + 2 : BUILD_EXPECTED.length),
     );
   }
-  assert.throws(() => createRestHandler({ context: { name: "empty", url: ":memory:", classes: [] } }), (e: unknown) => e instanceof ModelError && /no persistent classes/.test(e.message));
+  assert.throws(
+    () => createRestHandler({ context: { name: "empty", url: ":memory:", classes: [] } }),
+    (e: unknown) => e instanceof ModelError && /no persistent classes/.test(e.message),
+  );
 });
 
 @jpa.Entity({ package: "bad" })
@@ -1535,7 +1658,13 @@ test("a bare decorator written on its field's own line is located at that line",
 // member or class declaration below it (README, Metadata). Still the exact declaration.
 test("a bare decorator written on a line of its own is located at the declaration below it", () => {
   const onField = problemsOf({ classes: [BareSites] });
-  assert.deepEqual(onField.map((p) => [p.line, p.field]), [[lineOf("bare-field") + 1, "untyped"]]);
+  assert.deepEqual(
+    onField.map((p) => [p.line, p.field]),
+    [[lineOf("bare-field") + 1, "untyped"]],
+  );
   const onClass = problemsOf({ classes: [BareNoId], package: "bad" });
-  assert.deepEqual(onClass.map((p) => [p.line, p.class]), [[lineOf("bare-class") + 1, "bad.BareNoId"]]);
+  assert.deepEqual(
+    onClass.map((p) => [p.line, p.class]),
+    [[lineOf("bare-class") + 1, "bad.BareNoId"]],
+  );
 });

@@ -22,7 +22,9 @@ function partOf(file: string): string {
 }
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : /\.(ts|js)$/.test(e.name) ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : /\.(ts|js)$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Every relative import and re-export (static or dynamic, types included), file to file, relative to src/. */
@@ -110,14 +112,19 @@ const LAYERS: string[][] = [
  * Edges that break the layers today, each with the change that removes it. The list only shrinks:
  * an edge not listed fails, and so does a listed edge that no longer exists.
  */
-const KNOWN: Record<string, string> = {
-};
+const KNOWN: Record<string, string> = {};
 const known = (e: { from: string; to: string }) => `${e.from} -> ${e.to}` in KNOWN;
 
 test("no cycle between the parts of src/", () => {
   const edges = importEdges().filter((e) => !known(e));
   const found = cycles(edges);
-  const detail = found.map((c) => `${c.join(" ↔ ")}:\n${edges.filter((e) => c.includes(e.from) && c.includes(e.to)).map((e) => `  ${e.files}`).join("\n")}`);
+  const detail = found.map(
+    (c) =>
+      `${c.join(" ↔ ")}:\n${edges
+        .filter((e) => c.includes(e.from) && c.includes(e.to))
+        .map((e) => `  ${e.files}`)
+        .join("\n")}`,
+  );
   assert.deepEqual(detail, []);
 });
 
@@ -127,7 +134,11 @@ test("every part imports only the parts below it", () => {
   for (const e of edges) assert.ok(layer.has(e.from) && layer.has(e.to), `${e.files}: a part the layers do not place`);
   const upward = edges.filter((e) => layer.get(e.to)! <= layer.get(e.from)! && !(e.from === e.to) && !LAYERS[layer.get(e.from)!]!.includes("handler.ts"));
   const unknown = upward.filter((e) => !known(e));
-  assert.deepEqual(unknown.map((e) => e.files), [], "imports of a part at or above the importer's layer");
+  assert.deepEqual(
+    unknown.map((e) => e.files),
+    [],
+    "imports of a part at or above the importer's layer",
+  );
   const stale = Object.keys(KNOWN).filter((k) => !upward.some((e) => `${e.from} -> ${e.to}` === k));
   assert.deepEqual(stale, [], "KNOWN lists edges that no longer exist: remove them");
 });
@@ -138,12 +149,15 @@ test("every part imports only the parts below it", () => {
  * arguments are expressions, an expression holds a subquery), it is handed over at run time
  * (the front ends' `Scope.binders`), not imported.
  */
-const KNOWN_FILE_CYCLES: Record<string, string> = {
-};
+const KNOWN_FILE_CYCLES: Record<string, string> = {};
 
 test("no import cycle between the files of src/", () => {
   const found = cycles(fileImports()).map((c) => c.join(" ↔ "));
-  assert.deepEqual(found.filter((c) => !(c in KNOWN_FILE_CYCLES)), [], "files that import each other, directly or through others");
+  assert.deepEqual(
+    found.filter((c) => !(c in KNOWN_FILE_CYCLES)),
+    [],
+    "files that import each other, directly or through others",
+  );
   const stale = Object.keys(KNOWN_FILE_CYCLES).filter((c) => !found.includes(c));
   assert.deepEqual(stale, [], "KNOWN_FILE_CYCLES lists cycles that no longer exist: remove them");
 });

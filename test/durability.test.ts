@@ -64,7 +64,18 @@ const graphs: Graph[] = [];
 /** Every POST by its marker: a row whose marker is not here was written by no request. */
 const byMarker = new Map<string, Graph>();
 
-const stats = { acknowledged: 0, refused: 0, inFlight: 0, status: new Map<number, number>(), walAtKill: [] as number[], requests: 0, serverErrors: [] as string[], startUpKill: "", bigInFlight: 0, restartMs: [] as number[] };
+const stats = {
+  acknowledged: 0,
+  refused: 0,
+  inFlight: 0,
+  status: new Map<number, number>(),
+  walAtKill: [] as number[],
+  requests: 0,
+  serverErrors: [] as string[],
+  startUpKill: "",
+  bigInFlight: 0,
+  restartMs: [] as number[],
+};
 const found = { lost: [] as string[], half: [] as string[], other: [] as string[], database: [] as string[], reads: [] as string[] };
 
 let config: SampleConfig | undefined;
@@ -104,7 +115,9 @@ async function client(cycle: number, k: number, stopping: () => boolean): Promis
       byMarker.set(marker, g);
       const body = {
         name: marker,
-        works: g.works.map((w) => (w.kind === "Book" ? { class: `${S}.Book`, title: w.title, pages: w.n, isbn: w.title } : { class: `${S}.Magazine`, title: w.title, issue: w.n })),
+        works: g.works.map((w) =>
+          w.kind === "Book" ? { class: `${S}.Book`, title: w.title, pages: w.n, isbn: w.title } : { class: `${S}.Magazine`, title: w.title, issue: w.n },
+        ),
       };
       let answer;
       try {
@@ -219,11 +232,18 @@ async function reconcile(cycle: number): Promise<void> {
   let authors: AuthorRow[];
   let items: ItemRow[];
   try {
-    authors = db.rows(`SELECT _id, name, address_street, address_city, address_country FROM AUTHOR`).map(([id, name, street, city, country]) => ({ id, name, street, city, country }) as AuthorRow);
+    authors = db
+      .rows(`SELECT _id, name, address_street, address_city, address_country FROM AUTHOR`)
+      .map(([id, name, street, city, country]) => ({ id, name, street, city, country }) as AuthorRow);
     items = db
       // A BigDecimal is stored as its sort key and its number (src/json/decimal.ts): the number.
-      .rows(`SELECT i.id, i.KIND, i.VERSION, i.title, CAST(substr(i.price, instr(i.price, ' ') + 1) AS REAL), i.author, i.issue, b.id, b.pages, b.isbn FROM ITEM i LEFT JOIN BOOK b ON b.id = i.id`)
-      .map(([id, kind, version, title, price, author, issue, bookId, pages, isbn]) => ({ id, kind, version, title, price, author, issue, bookId, pages, isbn }) as ItemRow);
+      .rows(
+        `SELECT i.id, i.KIND, i.VERSION, i.title, CAST(substr(i.price, instr(i.price, ' ') + 1) AS REAL), i.author, i.issue, b.id, b.pages, b.isbn FROM ITEM i LEFT JOIN BOOK b ON b.id = i.id`,
+      )
+      .map(
+        ([id, kind, version, title, price, author, issue, bookId, pages, isbn]) =>
+          ({ id, kind, version, title, price, author, issue, bookId, pages, isbn }) as ItemRow,
+      );
   } finally {
     db.close();
   }
@@ -241,7 +261,8 @@ async function reconcile(cycle: number): Promise<void> {
   const shapeProblem = (w: Work, row: ItemRow): string | undefined => {
     if (w.kind === "Book" && (row.kind !== "BOOK" || row.bookId !== row.id || row.pages !== w.n || row.isbn !== w.title || row.issue !== null))
       return `Book ${w.title} stored as ${JSON.stringify(row)}`;
-    if (w.kind === "Magazine" && (row.kind !== "MAGAZINE" || row.bookId !== null || row.issue !== w.n)) return `Magazine ${w.title} stored as ${JSON.stringify(row)}`;
+    if (w.kind === "Magazine" && (row.kind !== "MAGAZINE" || row.bookId !== null || row.issue !== w.n))
+      return `Magazine ${w.title} stored as ${JSON.stringify(row)}`;
     return undefined;
   };
 
@@ -276,7 +297,9 @@ async function reconcile(cycle: number): Promise<void> {
         if (row.version !== 1 || row.price !== null) problems.push(`${w.title} is not as created: ${JSON.stringify(row)}`);
       });
       if (problems.length) {
-        found.half.push(`${where}: POST ${g.marker} in flight at the kill is half written (${present} of ${g.works.length + 1} objects): ${problems.join("; ")}`);
+        found.half.push(
+          `${where}: POST ${g.marker} in flight at the kill is half written (${present} of ${g.works.length + 1} objects): ${problems.join("; ")}`,
+        );
         // Take what is there as known, so later cycles check the rest.
         g.fate = "acked";
         g.id = aRow?.id;
@@ -300,7 +323,8 @@ async function reconcile(cycle: number): Promise<void> {
     if (aRow && aRow.id !== g.id) found.lost.push(`${where}: Author ${g.marker} has _id ${aRow.id}, answered ${g.id}`);
     if (g.gone === "maybe") g.gone = aRow ? "no" : "yes";
     if (aRow) {
-      if (aRow.street !== aRow.city || aRow.city !== aRow.country) found.half.push(`${where}: Author ${g.marker}'s address is half written: ${JSON.stringify(aRow)}`);
+      if (aRow.street !== aRow.city || aRow.city !== aRow.country)
+        found.half.push(`${where}: Author ${g.marker}'s address is half written: ${JSON.stringify(aRow)}`);
       const allowed = [g.address, ...(g.pendingAddress ? [g.pendingAddress] : [])];
       if (!allowed.includes(aRow.street)) found.lost.push(`${where}: Author ${g.marker}'s address is ${aRow.street}, the last 200 PUT set ${g.address}`);
       g.address = aRow.street;
@@ -327,7 +351,8 @@ async function reconcile(cycle: number): Promise<void> {
       } else {
         const applied = row.price === w.pendingPrice;
         if (!applied && row.price !== w.price) found.lost.push(`${where}: ${w.title}'s price is ${row.price}, expected ${w.price} or ${w.pendingPrice}`);
-        if (row.version < w.version + (applied ? 1 : 0)) found.half.push(`${where}: ${w.title}'s version ${row.version} does not go with its price ${row.price}`);
+        if (row.version < w.version + (applied ? 1 : 0))
+          found.half.push(`${where}: ${w.title}'s version ${row.version} does not go with its price ${row.price}`);
         w.price = row.price;
         w.version = row.version;
         w.pendingPrice = undefined;
@@ -354,11 +379,20 @@ async function readsAnswer(cycle: number): Promise<void> {
     await expect(`/${S}.Author/${g.id}?fetchGroup=all`, (b) => {
       const ids = ((b.works ?? []) as any[]).map((w) => w.id).sort();
       const want = works.map((w) => w.id).sort();
-      return b.name !== g.marker || JSON.stringify(ids) !== JSON.stringify(want) ? `expected ${g.marker} with works ${want}, got ${JSON.stringify(b).slice(0, 300)}` : undefined;
+      return b.name !== g.marker || JSON.stringify(ids) !== JSON.stringify(want)
+        ? `expected ${g.marker} with works ${want}, got ${JSON.stringify(b).slice(0, 300)}`
+        : undefined;
     });
-    await expect(`/${S}.Author?filter=${q(`name == '${g.marker}'`)}`, (b) => (b.length === 1 && b[0]._id === g.id ? undefined : `filter found ${JSON.stringify(b).slice(0, 200)}`));
+    await expect(`/${S}.Author?filter=${q(`name == '${g.marker}'`)}`, (b) =>
+      b.length === 1 && b[0]._id === g.id ? undefined : `filter found ${JSON.stringify(b).slice(0, 200)}`,
+    );
     const w = rng.pick(works);
-    if (w) await expect(`/${S}.Item/${w.id}`, (b) => (b.title === w.title && b.class === `${S}.${w.kind}` && b._version === w.version ? undefined : `expected ${w.title} v${w.version}, got ${JSON.stringify(b).slice(0, 300)}`));
+    if (w)
+      await expect(`/${S}.Item/${w.id}`, (b) =>
+        b.title === w.title && b.class === `${S}.${w.kind}` && b._version === w.version
+          ? undefined
+          : `expected ${w.title} v${w.version}, got ${JSON.stringify(b).slice(0, 300)}`,
+      );
   }
   const items = graphs.flatMap((g) => (g.fate === "acked" ? g.works.filter((w) => w.gone === "no") : [])).length;
   await expect(`/jdoql?query=${q(`SELECT count(this) FROM ${S}.Item`)}`, (b) => (Number(b) === items ? undefined : `counts ${b} Items, expected ${items}`));
@@ -408,7 +442,8 @@ before(async () => {
   if (created.status !== 201) found.reads.push(`POST after the last restart answered ${created.status}: ${created.text}`);
   else {
     const read = await call(server.url, "GET", `/${S}.Author/${created.body._id}?fetchGroup=all`);
-    if (read.status !== 200 || read.body.works?.[0]?.title !== "last") found.reads.push(`GET of the Author posted after the last restart: ${read.status} ${read.text}`);
+    if (read.status !== 200 || read.body.works?.[0]?.title !== "last")
+      found.reads.push(`GET of the Author posted after the last restart: ${read.status} ${read.text}`);
   }
 });
 
@@ -418,7 +453,10 @@ after(async () => {
 });
 
 test("every write that answered 2xx survives SIGKILL, and every 2xx DELETE stays done", (t) => {
-  const statuses = [...stats.status].sort(([a], [b]) => a - b).map(([st, n]) => `${st}: ${n}`).join(", ");
+  const statuses = [...stats.status]
+    .sort(([a], [b]) => a - b)
+    .map(([st, n]) => `${st}: ${n}`)
+    .join(", ");
   const restart = Math.round(stats.restartMs.reduce((a, b) => a + b, 0) / stats.restartMs.length);
   t.diagnostic(`durability: ${CYCLES} cycles, ${stats.acknowledged} writes acknowledged, ${found.lost.length} lost, ${found.half.length} half-written`);
   t.diagnostic(
@@ -437,7 +475,10 @@ test("no request's graph is half written: an Author and all its works, or nothin
 });
 
 test("the file opens without repair: integrity_check ok, foreign_key_check empty, WAL, references and discriminators consistent", async () => {
-  assert.ok(stats.walAtKill.some((size) => size > 0), "no kill found the WAL holding frames");
+  assert.ok(
+    stats.walAtKill.some((size) => size > 0),
+    "no kill found the WAL holding frames",
+  );
   assert.deepEqual(found.database, []);
   // Once more with the server stopped, on the file alone.
   await server!.stop();

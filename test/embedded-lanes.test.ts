@@ -38,8 +38,17 @@ describe("an embedded file", () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "extent-lanes-"));
     store = await EmbeddedStore.open(join(dir, "t.db"));
-    await store.batch([{ sql: "CREATE TABLE t(n INTEGER PRIMARY KEY, v TEXT)", params: [] }, { sql: "CREATE TABLE w(n INTEGER PRIMARY KEY)", params: [] }], "write");
-    await store.batch(Array.from({ length: 16 }, (_, n) => ({ sql: "INSERT INTO t VALUES (?, ?)", params: [n, `v${n}`] })), "write");
+    await store.batch(
+      [
+        { sql: "CREATE TABLE t(n INTEGER PRIMARY KEY, v TEXT)", params: [] },
+        { sql: "CREATE TABLE w(n INTEGER PRIMARY KEY)", params: [] },
+      ],
+      "write",
+    );
+    await store.batch(
+      Array.from({ length: 16 }, (_, n) => ({ sql: "INSERT INTO t VALUES (?, ?)", params: [n, `v${n}`] })),
+      "write",
+    );
   });
   after(() => {
     store.close();
@@ -118,7 +127,10 @@ test(":memory: has one connection: its reads run on the main thread and still st
   const store = await EmbeddedStore.open(":memory:");
   try {
     await store.batch([{ sql: "CREATE TABLE t(n INTEGER PRIMARY KEY, v TEXT)", params: [] }], "write");
-    await store.batch(Array.from({ length: 16 }, (_, n) => ({ sql: "INSERT INTO t VALUES (?, ?)", params: [n, `v${n}`] })), "write");
+    await store.batch(
+      Array.from({ length: 16 }, (_, n) => ({ sql: "INSERT INTO t VALUES (?, ?)", params: [n, `v${n}`] })),
+      "write",
+    );
     const started = Date.now();
     await assert.rejects(store.batch([{ ...FOREVER, unbounded: true }], "read", started + 150), TimeLimitError);
     assert.ok(Date.now() - started < 400);
@@ -132,7 +144,10 @@ test("a statement that needs more memory than SQLite may take fails with StoreMe
   const dir = mkdtempSync(join(tmpdir(), "extent-lanes-"));
   const store = await EmbeddedStore.open(join(dir, "t.db"), { heapLimitBytes: 64 * 1024 * 1024 });
   try {
-    const big = { sql: "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 10000000) SELECT length(group_concat(printf('%020d', i))) FROM c", params: [] };
+    const big = {
+      sql: "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 10000000) SELECT length(group_concat(printf('%020d', i))) FROM c",
+      params: [],
+    };
     await assert.rejects(store.batch([{ ...big, unbounded: true }], "read", Date.now() + 20_000), StoreMemoryError);
     await assert.rejects(store.batch([big], "read", Date.now() + 20_000), StoreMemoryError);
     assert.deepEqual((await store.batch([{ sql: "SELECT 1 + 1", params: [] }], "read"))[0]!.rows, [[2]]);

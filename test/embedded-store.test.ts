@@ -12,11 +12,35 @@ import { EmbeddedStore } from "../src/store/embedded-store.ts";
 import { decodeQuotedRows, quotedRowsSql } from "../src/store/quoted-rows.ts";
 
 const VALUES: unknown[] = [
-  0, -1, 42, 2 ** 53 - 1, -(2 ** 53 - 1),
-  0.1 + 0.2, 1e-7, 5e-324, 1.7976931348623157e308, -1.5, 1e21, Infinity, -Infinity,
+  0,
+  -1,
+  42,
+  2 ** 53 - 1,
+  -(2 ** 53 - 1),
+  0.1 + 0.2,
+  1e-7,
+  5e-324,
+  1.7976931348623157e308,
+  -1.5,
+  1e21,
+  Infinity,
+  -Infinity,
   null,
-  "", "plain", "it's", "''", "a,b", "NULL", "X'00'", "1.5", "line\nbreak", "tab\tand \u0001 control", "é 😀 \u2028", "'", "',',",
-  new Uint8Array([]), new Uint8Array([0, 1, 2, 39, 44, 255]),
+  "",
+  "plain",
+  "it's",
+  "''",
+  "a,b",
+  "NULL",
+  "X'00'",
+  "1.5",
+  "line\nbreak",
+  "tab\tand \u0001 control",
+  "é 😀 \u2028",
+  "'",
+  "',',",
+  new Uint8Array([]),
+  new Uint8Array([0, 1, 2, 39, 44, 255]),
 ];
 
 async function withStore(run: (store: EmbeddedStore) => Promise<void>): Promise<void> {
@@ -33,7 +57,10 @@ async function withStore(run: (store: EmbeddedStore) => Promise<void>): Promise<
 test("rows read as one text of SQL literals hold every storage class as it was stored", async () => {
   await withStore(async (store) => {
     await store.batch([{ sql: "CREATE TABLE t(n INTEGER PRIMARY KEY, v)", params: [] }], "write");
-    await store.batch(VALUES.map((v, n) => ({ sql: "INSERT INTO t VALUES (?, ?)", params: [n, v] })), "write");
+    await store.batch(
+      VALUES.map((v, n) => ({ sql: "INSERT INTO t VALUES (?, ?)", params: [n, v] })),
+      "write",
+    );
     const [all] = await store.batch([{ sql: "SELECT n, v, typeof(v) AS t FROM t ORDER BY n", params: [] }], "read");
     assert.equal(all!.rows.length, VALUES.length);
     all!.rows.forEach(([n, v, type], i) => {

@@ -51,12 +51,18 @@ async function exercise(send: Send, ownRoutes: boolean): Promise<void> {
   assert.equal(read.status, 200);
   const readBack = (await read.json()) as { name: string; works: { title: string }[] };
   assert.equal(readBack.name, "Ursula K. Le Guin");
-  assert.deepEqual(readBack.works.map((w) => w.title), ["The Dispossessed"]);
+  assert.deepEqual(
+    readBack.works.map((w) => w.title),
+    ["The Dispossessed"],
+  );
 
   const query = `SELECT FROM ${BOOK} WHERE author.name == 'Ursula K. Le Guin' && pages > 300`;
   const found = await send(`/api/jdoql?query=${encodeURIComponent(query)}`);
   assert.equal(found.status, 200);
-  assert.deepEqual(((await found.json()) as { title: string }[]).map((b) => b.title), ["The Dispossessed"]);
+  assert.deepEqual(
+    ((await found.json()) as { title: string }[]).map((b) => b.title),
+    ["The Dispossessed"],
+  );
 
   const unknown = await send("/api/org.extent.sample.Nothing");
   assert.equal(unknown.status, 404);

@@ -60,7 +60,8 @@ const at = (cls: string, key?: unknown) => `/${PKG}.${cls}` + (key === undefined
 // Helpers
 // ---------------------------------------------------------------------------------------------
 
-const SQL_TEXT = /\b(SELECT\s|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\S+\s+SET|CREATE\s+TABLE|ALTER\s+TABLE|PRAGMA)\b|SQLITE_|SqliteError|LibsqlError|sqlite_master|extent_guard|extent_sequence|constraint failed/i;
+const SQL_TEXT =
+  /\b(SELECT\s|INSERT\s+INTO|DELETE\s+FROM|UPDATE\s+\S+\s+SET|CREATE\s+TABLE|ALTER\s+TABLE|PRAGMA)\b|SQLITE_|SqliteError|LibsqlError|sqlite_master|extent_guard|extent_sequence|constraint failed/i;
 const STACK_TRACE = /\n\s+at\s|\bat\s+\S+\s+\(|\.ts:\d+(:\d+)?|node:internal|file:\/\//;
 
 function assertNoLeak(text: string): void {
@@ -185,7 +186,7 @@ describe("400 Bad Request", () => {
     await failsWithoutChange(h, 400, () => h.get(at("Line", { id: 1, kind: "a", label: "one-a" })));
   });
 
-  test("a key object whose \"class\" names another class (unrelated, a sibling, unknown), in the path or a DELETE body", async () => {
+  test('a key object whose "class" names another class (unrelated, a sibling, unknown), in the path or a DELETE body', async () => {
     const circle = (await h.get(at("Circle"))).body[0].id;
     const requests = [
       () => h.get(at("Line", { class: `${PKG}.Company`, id: 1, kind: "a" })),
@@ -199,13 +200,21 @@ describe("400 Bad Request", () => {
     ];
     for (const request of requests) {
       const r = await failsWithoutChange(h, 400, request);
-      assert.deepEqual(r.body.errors?.map((e: { path: string }) => e.path), ["/class"], r.text);
+      assert.deepEqual(
+        r.body.errors?.map((e: { path: string }) => e.path),
+        ["/class"],
+        r.text,
+      );
     }
   });
 
   test("(control) a key object naming its class, a subclass or its key class (objectid-class) finds the object", async () => {
     const circle = (await h.get(at("Circle"))).body[0].id;
-    for (const path of [at("Line", { class: `${PKG}.Line`, id: 1, kind: "a" }), at("Line", { class: `${PKG}.LineKey`, id: 1, kind: "a" }), at("Shape", { class: `${PKG}.Circle`, id: circle })]) {
+    for (const path of [
+      at("Line", { class: `${PKG}.Line`, id: 1, kind: "a" }),
+      at("Line", { class: `${PKG}.LineKey`, id: 1, kind: "a" }),
+      at("Shape", { class: `${PKG}.Circle`, id: circle }),
+    ]) {
       const r = await h.get(path);
       assert.equal(r.status, 200, `${path}: ${r.text}`);
     }
@@ -296,7 +305,12 @@ describe("404 Not Found", () => {
   test("a key that names no object is quoted as the client writes it, never in its stored form", async () => {
     const missing = { id: 1, kind: "zzz" };
     const detail = `no ${PKG}.Line with key {"id":1,"kind":"zzz"}`;
-    for (const request of [() => h.get(at("Line", missing)), () => h.put(at("Line", missing), { label: "x" }), () => h.del(at("Line", missing)), () => h.del(at("Line"), missing)]) {
+    for (const request of [
+      () => h.get(at("Line", missing)),
+      () => h.put(at("Line", missing), { label: "x" }),
+      () => h.del(at("Line", missing)),
+      () => h.del(at("Line"), missing),
+    ]) {
       assert.equal((await failsWithoutChange(h, 404, request)).body.detail, detail);
     }
     assert.equal((await failsWithoutChange(h, 404, () => h.get(at("Tag", "none")))).body.detail, `no ${PKG}.Tag with key "none"`);
@@ -614,7 +628,13 @@ describe("prefix /api", () => {
     const handler = createRestHandler({ context: { name: "prefix", url: `file:${join(dir, "p.db")}`, ...MODEL }, prefix: "/api" });
     try {
       await handler.ready;
-      const created = await handler.fetch(new Request(`http://localhost/api${at("Person")}`, { method: "POST", body: JSON.stringify({ name: "in" }), headers: { "content-type": "application/json" } }));
+      const created = await handler.fetch(
+        new Request(`http://localhost/api${at("Person")}`, {
+          method: "POST",
+          body: JSON.stringify({ name: "in" }),
+          headers: { "content-type": "application/json" },
+        }),
+      );
       assert.equal(created.status, 201);
       for (const path of [at("Person"), `/apix${at("Person")}`, `/other/api${at("Person")}`]) {
         const response = await handler.fetch(new Request(`http://localhost${path}`));
@@ -623,10 +643,19 @@ describe("prefix /api", () => {
         assert.match(response.headers.get("content-type") ?? "", /^application\/problem\+json/);
         assertNoLeak(text);
       }
-      const post = await handler.fetch(new Request(`http://localhost${at("Person")}`, { method: "POST", body: JSON.stringify({ name: "out" }), headers: { "content-type": "application/json" } }));
+      const post = await handler.fetch(
+        new Request(`http://localhost${at("Person")}`, {
+          method: "POST",
+          body: JSON.stringify({ name: "out" }),
+          headers: { "content-type": "application/json" },
+        }),
+      );
       assert.equal(post.status, 404);
       const all = await handler.fetch(new Request(`http://localhost/api${at("Person")}`));
-      assert.deepEqual(((await all.json()) as any[]).map((p) => p.name), ["in"]);
+      assert.deepEqual(
+        ((await all.json()) as any[]).map((p) => p.name),
+        ["in"],
+      );
     } finally {
       handler.close();
       rmSync(dir, { recursive: true, force: true });

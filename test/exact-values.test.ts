@@ -38,7 +38,8 @@ function expect(r: Reply, status: number): any {
 
 const post = (cls: string, json: string) => h.call("POST", `/${P}.${cls}`, json);
 const query = (q: string, params?: string) => h.get(`/jdoql?query=${encodeURIComponent(q)}${params ? `&params=${encodeURIComponent(params)}` : ""}`);
-const filter = (cls: string, f: string, params?: string) => h.get(`/${P}.${cls}?filter=${encodeURIComponent(f)}${params ? `&params=${encodeURIComponent(params)}` : ""}`);
+const filter = (cls: string, f: string, params?: string) =>
+  h.get(`/${P}.${cls}?filter=${encodeURIComponent(f)}${params ? `&params=${encodeURIComponent(params)}` : ""}`);
 
 describe("longs and BigIntegers past 2^53", () => {
   before(async () => {
@@ -46,7 +47,13 @@ describe("longs and BigIntegers past 2^53", () => {
     expect(await post("Holder", `{"id": ${MIN}, "name": "min"}`), 201);
     expect(await post("Tag", `{"id": ${ODD}, "label": "odd"}`), 201);
     expect(await post("Tag", `{"id": -${ODD}, "label": "minus odd"}`), 201);
-    const a = expect(await post("Account", `{"id": ${MAX}, "owner": {"id": ${MAX}}, "units": ${MIN}, "total": ${ODD}, "big": -${ODD}, "history": [${MAX}, 1, ${MIN}], "byNumber": {"${MAX}": "max", "5": "five"}, "tags": [{"id": ${ODD}}, {"id": -${ODD}}]}`), 201);
+    const a = expect(
+      await post(
+        "Account",
+        `{"id": ${MAX}, "owner": {"id": ${MAX}}, "units": ${MIN}, "total": ${ODD}, "big": -${ODD}, "history": [${MAX}, 1, ${MIN}], "byNumber": {"${MAX}": "max", "5": "five"}, "tags": [{"id": ${ODD}}, {"id": -${ODD}}]}`,
+      ),
+      201,
+    );
     assert.deepEqual(a.id, n(MAX));
     expect(await post("Account", `{"id": ${ODD}, "owner": {"id": ${MIN}}, "units": 9007199254740992, "total": 1, "big": ${MAX}}`), 201);
     expect(await post("Account", `{"id": 1, "units": ${ODD}, "total": -1, "big": ${MIN}}`), 201);
@@ -66,9 +73,18 @@ describe("longs and BigIntegers past 2^53", () => {
     assert.deepEqual(a.history, [n(MAX), 1, n(MIN)]);
     assert.deepEqual(Object.keys(a.byNumber).sort(), ["5", MAX]);
     assert.deepEqual(a.owner.id, n(MAX));
-    assert.deepEqual(a.owner.accounts.map((x: any) => x.id), [n(MAX)]);
-    assert.deepEqual(a.tags.map((t: any) => t.id), [n(ODD), n(`-${ODD}`)]);
-    assert.deepEqual(a.tags[0].accounts.map((x: any) => x.id), [n(MAX)]);
+    assert.deepEqual(
+      a.owner.accounts.map((x: any) => x.id),
+      [n(MAX)],
+    );
+    assert.deepEqual(
+      a.tags.map((t: any) => t.id),
+      [n(ODD), n(`-${ODD}`)],
+    );
+    assert.deepEqual(
+      a.tags[0].accounts.map((x: any) => x.id),
+      [n(MAX)],
+    );
     // The text itself holds the digits (not 9223372036854776000).
     const text = (await h.get(`/${P}.Account/${MAX}?fetchGroup=all`)).text;
     assert.ok(text.includes(`"id":${MAX}`) && text.includes(`"units":${MIN}`) && text.includes(`"history":[${MAX},1,${MIN}]`), text);
@@ -82,7 +98,13 @@ describe("longs and BigIntegers past 2^53", () => {
     const g = expect(await h.get(r.headers.get("location")!), 200);
     assert.deepEqual(g, l);
     const all = expect(await h.get(`/${P}.Ledger`), 200);
-    assert.deepEqual(all.map((x: any) => [x.id, x.amount]), [[n(ODD), n(ODD)], [n(MAX), n(MIN)]]);
+    assert.deepEqual(
+      all.map((x: any) => [x.id, x.amount]),
+      [
+        [n(ODD), n(ODD)],
+        [n(MAX), n(MIN)],
+      ],
+    );
   });
 
   test("PUT changes a long to another one past 2^53, and a path key past 2^53 finds its object", async () => {
@@ -115,19 +137,41 @@ describe("longs and BigIntegers past 2^53", () => {
     assert.deepEqual(await ids(filter("Account", "history.contains(:h)", `{"h": ${MAX}}`)), [n(MAX)]);
     // Ordering and min/max over values a double would make equal.
     const ordered = expect(await query(`SELECT id, big FROM ${P}.Account ORDER BY big DESC`), 200);
-    assert.deepEqual(ordered, [[n(ODD), n(MAX)], [n(MAX), n(`-${ODD}`)], [1, n(MIN)]]);
-    assert.deepEqual(expect(await query(`SELECT min(units), max(units), max(id), min(big), count(this) FROM ${P}.Account`), 200), [n(MIN), n(ODD), n(MAX), n(MIN), 3]);
-    assert.deepEqual(expect(await query(`SELECT owner FROM ${P}.Account WHERE owner != null ORDER BY id ASC`), 200).map((o: any) => o.id), [n(MIN), n(MAX)]);
+    assert.deepEqual(ordered, [
+      [n(ODD), n(MAX)],
+      [n(MAX), n(`-${ODD}`)],
+      [1, n(MIN)],
+    ]);
+    assert.deepEqual(expect(await query(`SELECT min(units), max(units), max(id), min(big), count(this) FROM ${P}.Account`), 200), [
+      n(MIN),
+      n(ODD),
+      n(MAX),
+      n(MIN),
+      3,
+    ]);
+    assert.deepEqual(
+      expect(await query(`SELECT owner FROM ${P}.Account WHERE owner != null ORDER BY id ASC`), 200).map((o: any) => o.id),
+      [n(MIN), n(MAX)],
+    );
     assert.deepEqual(expect(await query(`SELECT units - 1, units FROM ${P}.Account WHERE id == 1`), 200), [[9007199254740992, n(ODD)]]);
-    assert.deepEqual(expect(await h.get(`/jpql?query=${encodeURIComponent(`SELECT a.id FROM Account a WHERE a.big = ${MAX}L OR a.total = ${ODD}`)}`), 200).sort(), [n(MAX), n(ODD)].sort());
+    assert.deepEqual(
+      expect(await h.get(`/jpql?query=${encodeURIComponent(`SELECT a.id FROM Account a WHERE a.big = ${MAX}L OR a.total = ${ODD}`)}`), 200).sort(),
+      [n(MAX), n(ODD)].sort(),
+    );
   });
 
   test("values no Java type holds are refused with their path: 422 in a body, 400 as a parameter or key", async () => {
-    const r = expect(await post("Account", `{"id": 9223372036854775808, "units": -9223372036854775809, "total": 1e19, "big": 18446744073709551616, "history": [1, ${MAX}0]}`), 422);
+    const r = expect(
+      await post("Account", `{"id": 9223372036854775808, "units": -9223372036854775809, "total": 1e19, "big": 18446744073709551616, "history": [1, ${MAX}0]}`),
+      422,
+    );
     assert.deepEqual(r.errors.map((e: any) => e.path).sort(), ["/big", "/history/1", "/id", "/total", "/units"]);
     assert.match(r.errors.find((e: any) => e.path === "/big").message, /BigInteger is stored as a 64-bit integer/);
     const fraction = expect(await post("Account", `{"id": 2, "units": 9007199254740993.5}`), 422);
-    assert.deepEqual(fraction.errors.map((e: any) => e.path), ["/units"]);
+    assert.deepEqual(
+      fraction.errors.map((e: any) => e.path),
+      ["/units"],
+    );
     expect(await h.get(`/${P}.Account/9223372036854775808`), 400);
     expect(await h.get(`/${P}.Account?filter=${encodeURIComponent("id == :k")}&params=${encodeURIComponent(`{"k": "${MAX}"}`)}`), 400);
   });
@@ -151,7 +195,11 @@ test("an extent read page by page walks keys past 2^53 exactly once, in key orde
     for (const k of keys) expect(await paged.call("POST", `/${P}.Tag`, `{"id": ${k}, "label": "t"}`), 201);
     for (const maxFetchDepth of [1, -1]) {
       const all = expect(await paged.get(`/${P}.Tag?maxFetchDepth=${maxFetchDepth}`), 200);
-      assert.deepEqual(all.map((t: any) => String(t.id)), keys, `maxFetchDepth=${maxFetchDepth}`);
+      assert.deepEqual(
+        all.map((t: any) => String(t.id)),
+        keys,
+        `maxFetchDepth=${maxFetchDepth}`,
+      );
     }
   } finally {
     paged.close();
@@ -161,7 +209,18 @@ test("an extent read page by page walks keys past 2^53 exactly once, in key orde
 describe("BigDecimals: stored exactly, compared and sorted as numbers", () => {
   const BIG = "123456789012345678901234567890.123456789";
   /** price per account id; 100.10 and 100.1 are one value. */
-  const PRICES: [number, string][] = [[101, BIG], [102, "100.10"], [103, "100.1"], [104, "-0.000000000000000000001"], [105, "1e21"], [106, "100.09999999999999999999"], [107, "-100"], [108, "0"], [109, "99.999999999999999999999999"], [110, `-${BIG}`]];
+  const PRICES: [number, string][] = [
+    [101, BIG],
+    [102, "100.10"],
+    [103, "100.1"],
+    [104, "-0.000000000000000000001"],
+    [105, "1e21"],
+    [106, "100.09999999999999999999"],
+    [107, "-100"],
+    [108, "0"],
+    [109, "99.999999999999999999999999"],
+    [110, `-${BIG}`],
+  ];
   const ids = (r: Reply) => expect(r, 200).map((o: any) => (typeof o === "object" && o !== null && !(o instanceof JsonNumber) ? o.id : o));
 
   before(async () => {
@@ -198,11 +257,21 @@ describe("BigDecimals: stored exactly, compared and sorted as numbers", () => {
     const [min, max, count] = expect(await query(`SELECT min(price), max(price), count(DISTINCT price) FROM ${P}.Account WHERE id > 100 && id < 200`), 200);
     assert.deepEqual([min, max, count], [n(`-${BIG}`), n(BIG), 9]);
     assert.ok((await query(`SELECT max(price) FROM ${P}.Account`)).text.includes(BIG));
-    const grouped = expect(await query(`SELECT price, count(this) FROM ${P}.Account WHERE id > 100 && id < 200 && price > 99 && price < 101 GROUP BY price ORDER BY price ASC`), 200);
-    assert.deepEqual(grouped, [[n("99.999999999999999999999999"), 1], [n("100.09999999999999999999"), 1], [100.1, 2]]);
+    const grouped = expect(
+      await query(`SELECT price, count(this) FROM ${P}.Account WHERE id > 100 && id < 200 && price > 99 && price < 101 GROUP BY price ORDER BY price ASC`),
+      200,
+    );
+    assert.deepEqual(grouped, [
+      [n("99.999999999999999999999999"), 1],
+      [n("100.09999999999999999999"), 1],
+      [100.1, 2],
+    ]);
     const jpql = await h.get(`/jpql?query=${encodeURIComponent(`SELECT a.id FROM Account a WHERE a.price = ${BIG}BD OR a.price = 100.10BD ORDER BY a.id`)}`);
     assert.deepEqual(expect(jpql, 200), [101, 102, 103]);
-    const having = expect(await query(`SELECT price FROM ${P}.Account WHERE id > 100 && id < 200 GROUP BY price HAVING max(price) >= 1e21 ORDER BY price DESC`), 200);
+    const having = expect(
+      await query(`SELECT price FROM ${P}.Account WHERE id > 100 && id < 200 GROUP BY price HAVING max(price) >= 1e21 ORDER BY price DESC`),
+      200,
+    );
     assert.deepEqual(having, [n(BIG), 1e21]);
   });
 
@@ -229,14 +298,36 @@ describe("BigDecimals: stored exactly, compared and sorted as numbers", () => {
       const exponent = Math.floor(next() * 80) - 40;
       return `${next() < 0.5 ? "-" : ""}${digits}e${exponent}`;
     };
-    const values = Array.from({ length: 3000 }, (_, i) => random(i)).concat(["0", "-0", "1", "-1", "0.1", "0.12", "0.123", "-0.12", "-0.123", "10", "9.99", "1e-49999", "-1e-49999", "1e308"]);
+    const values = Array.from({ length: 3000 }, (_, i) => random(i)).concat([
+      "0",
+      "-0",
+      "1",
+      "-1",
+      "0.1",
+      "0.12",
+      "0.123",
+      "-0.12",
+      "-0.123",
+      "10",
+      "9.99",
+      "1e-49999",
+      "-1e-49999",
+      "1e308",
+    ]);
     // Exact comparison: both as integers scaled by 10^50000 would be too large; compare by parts.
     const compare = (a: string, b: string): number => {
       const [x, y] = [decimalOf(a)!, decimalOf(b)!];
       const sign = (d: Decimal) => (!d.digits ? 0 : d.negative ? -1 : 1);
       if (sign(x) !== sign(y)) return sign(x) - sign(y);
       if (!x.digits) return 0;
-      const magnitude = x.exponent !== y.exponent ? x.exponent - y.exponent : x.digits.padEnd(40, "0") < y.digits.padEnd(40, "0") ? -1 : x.digits.padEnd(40, "0") > y.digits.padEnd(40, "0") ? 1 : 0;
+      const magnitude =
+        x.exponent !== y.exponent
+          ? x.exponent - y.exponent
+          : x.digits.padEnd(40, "0") < y.digits.padEnd(40, "0")
+            ? -1
+            : x.digits.padEnd(40, "0") > y.digits.padEnd(40, "0")
+              ? 1
+              : 0;
       return x.negative ? -magnitude : magnitude;
     };
     const byKey = [...values].sort((a, b) => {
@@ -245,7 +336,13 @@ describe("BigDecimals: stored exactly, compared and sorted as numbers", () => {
     });
     for (let i = 1; i < byKey.length; i++) assert.ok(compare(byKey[i - 1]!, byKey[i]!) <= 0, `${byKey[i - 1]} sorts before ${byKey[i]}`);
     // Every spelling of one value has one key (so = compares values).
-    for (const [a, b] of [["100.10", "1.001e2"], ["-0", "0.000"], ["12", "1200e-2"], ["1e21", "1000000000000000000000.0"]]) assert.equal(decimalKey(decimalOf(a!)!), decimalKey(decimalOf(b!)!), `${a} and ${b}`);
+    for (const [a, b] of [
+      ["100.10", "1.001e2"],
+      ["-0", "0.000"],
+      ["12", "1200e-2"],
+      ["1e21", "1000000000000000000000.0"],
+    ])
+      assert.equal(decimalKey(decimalOf(a!)!), decimalKey(decimalOf(b!)!), `${a} and ${b}`);
   });
 });
 
@@ -255,18 +352,40 @@ test("a database of an earlier release (BigDecimal columns NUMERIC, holding doub
   const first = await startHarness({ ...MODEL, url, autoCreateSchema: false });
   try {
     // The table as the earlier release created it, and its values: doubles in a NUMERIC column.
-    await first.store.inner.migrate([{ sql: 'CREATE TABLE "ACCOUNT" ("id" INTEGER, "OWNER_ID" INTEGER, "units" INTEGER, "total" INTEGER, "big" INTEGER, "price" NUMERIC, "rate" REAL, "history" TEXT, "amounts" TEXT, "byNumber" TEXT, PRIMARY KEY ("id"))', params: [] }]);
-    await first.store.inner.migrate([{ sql: 'INSERT INTO "ACCOUNT" ("id", "units", "rate", "price") VALUES (1, 0, 0, 100.1), (2, 0, 0, 12), (3, 0, 0, -0.5), (4, 0, 0, 1e21), (5, 0, 0, NULL)', params: [] }]);
+    await first.store.inner.migrate([
+      {
+        sql: 'CREATE TABLE "ACCOUNT" ("id" INTEGER, "OWNER_ID" INTEGER, "units" INTEGER, "total" INTEGER, "big" INTEGER, "price" NUMERIC, "rate" REAL, "history" TEXT, "amounts" TEXT, "byNumber" TEXT, PRIMARY KEY ("id"))',
+        params: [],
+      },
+    ]);
+    await first.store.inner.migrate([
+      {
+        sql: 'INSERT INTO "ACCOUNT" ("id", "units", "rate", "price") VALUES (1, 0, 0, 100.1), (2, 0, 0, 12), (3, 0, 0, -0.5), (4, 0, 0, 1e21), (5, 0, 0, NULL)',
+        params: [],
+      },
+    ]);
   } finally {
     first.close();
   }
   const h2 = await startHarness({ ...MODEL, url });
   try {
-    assert.deepEqual(await h2.sql('SELECT "id", "price" FROM "ACCOUNT" ORDER BY "id"'), [[1, "3500031001 100.1"], [2, "35000212 12"], [3, "1499994~ -0.5"], [4, "3500221 1e+21"], [5, null]]);
+    assert.deepEqual(await h2.sql('SELECT "id", "price" FROM "ACCOUNT" ORDER BY "id"'), [
+      [1, "3500031001 100.1"],
+      [2, "35000212 12"],
+      [3, "1499994~ -0.5"],
+      [4, "3500221 1e+21"],
+      [5, null],
+    ]);
     const r = expect(await h2.call("POST", `/${P}.Account`, `{"id": 6, "price": 100.10}`), 201);
     assert.equal(r.price, 100.1);
-    assert.deepEqual(expect(await h2.get(`/${P}.Account?filter=${encodeURIComponent("price == 100.1")}`), 200).map((a: any) => a.id), [1, 6]);
-    assert.deepEqual(expect(await h2.get(`/jdoql?query=${encodeURIComponent(`SELECT id FROM ${P}.Account WHERE price != null ORDER BY price ASC`)}`), 200), [3, 2, 1, 6, 4]);
+    assert.deepEqual(
+      expect(await h2.get(`/${P}.Account?filter=${encodeURIComponent("price == 100.1")}`), 200).map((a: any) => a.id),
+      [1, 6],
+    );
+    assert.deepEqual(
+      expect(await h2.get(`/jdoql?query=${encodeURIComponent(`SELECT id FROM ${P}.Account WHERE price != null ORDER BY price ASC`)}`), 200),
+      [3, 2, 1, 6, 4],
+    );
   } finally {
     h2.close();
     rmSync(dir, { recursive: true, force: true });

@@ -67,7 +67,17 @@ class Database {
   async reference(api: RestHandler, className: string, query: string): Promise<string> {
     const parsed = parseFetchPlan(api.model, new URLSearchParams(query));
     assert.ok(parsed.ok);
-    const rt = { model: api.model, store: api.store, prefix: "", limits: DEFAULT_LIMITS, writeFetchPlan: parsed.plan, serverTiming: false, pageSize: 1, firstPageSize: 1, pageBytes: 1 };
+    const rt = {
+      model: api.model,
+      store: api.store,
+      prefix: "",
+      limits: DEFAULT_LIMITS,
+      writeFetchPlan: parsed.plan,
+      serverTiming: false,
+      pageSize: 1,
+      firstPageSize: 1,
+      pageBytes: 1,
+    };
     return readExtent(rt, api.model.classes.get(className)!, parsed.plan);
   }
 
@@ -152,12 +162,18 @@ describe("a streamed extent is the same JSON as the extent read at once", () => 
       const { api } = await db.handler();
       const kinds = ["ct.Vehicle", "ct.Car", "ct.Truck"];
       for (let id = 1; id <= 11; id++) {
-        const body = { class: kinds[(id * 5) % 3], id, name: `v${id}`, next: id > 1 ? { id: (id * 3) % (id - 1) + 1 } : null };
-        const response = await api.fetch(new Request("http://localhost/ct.Vehicle", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+        const body = { class: kinds[(id * 5) % 3], id, name: `v${id}`, next: id > 1 ? { id: ((id * 3) % (id - 1)) + 1 } : null };
+        const response = await api.fetch(
+          new Request("http://localhost/ct.Vehicle", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+        );
         assert.equal(response.status, 201, await response.text());
       }
       const ids = JSON.parse(await (await get(api, "ct.Vehicle")).text()).map((v: { id: number }) => v.id);
-      assert.notDeepEqual(ids, [...ids].sort((a: number, b: number) => a - b), "table by table, not by key");
+      assert.notDeepEqual(
+        ids,
+        [...ids].sort((a: number, b: number) => a - b),
+        "table by table, not by key",
+      );
       await assertSameAsReference(db, kinds, [1, 4]);
     } finally {
       db.close();
@@ -185,7 +201,10 @@ describe("pages: one round trip each, the same statements each; a small first pa
     const text = await (await get(api, PERSON, query)).text();
     assert.deepEqual(store.batches, [planned, planned, planned]);
     const ids = JSON.parse(text).map((p: { id: number }) => p.id);
-    assert.deepEqual(ids, Array.from({ length: 2500 }, (_, i) => i + 1));
+    assert.deepEqual(
+      ids,
+      Array.from({ length: 2500 }, (_, i) => i + 1),
+    );
     assert.equal(text, await db.reference(api, PERSON, query));
   });
 
@@ -247,9 +266,16 @@ describe("pages: one round trip each, the same statements each; a small first pa
     const { api } = await db.handler(undefined, { pageBytes });
     const { objects, lengths, text } = await chunks(api, "fetchGroup=all");
     assert.equal(objects[0], 100);
-    assert.ok(objects.slice(1, -1).every((n) => n < 1000), `later pages hold fewer objects: ${objects.join(", ")}`);
-    for (const length of lengths.slice(1, -1)) assert.ok(length > pageBytes / 2 && length < pageBytes * 2, `a page of ${length} characters, aimed at ${pageBytes}`);
-    assert.equal(objects.reduce((a, b) => a + b, 0), 2500);
+    assert.ok(
+      objects.slice(1, -1).every((n) => n < 1000),
+      `later pages hold fewer objects: ${objects.join(", ")}`,
+    );
+    for (const length of lengths.slice(1, -1))
+      assert.ok(length > pageBytes / 2 && length < pageBytes * 2, `a page of ${length} characters, aimed at ${pageBytes}`);
+    assert.equal(
+      objects.reduce((a, b) => a + b, 0),
+      2500,
+    );
     assert.equal(text, await db.reference(api, PERSON, "fetchGroup=all"));
   });
 });

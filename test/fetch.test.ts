@@ -48,7 +48,14 @@ function runIsolated(script: string, timeoutMs: number): Promise<{ stdout: strin
       (error, stdout, stderr) => {
         if (!error) return resolve({ stdout });
         const why = error.killed ? `killed after ${timeoutMs} ms` : `exit ${error.code ?? error.signal}`;
-        resolve({ stdout, error: `${why}; stderr: ${stderr.split("\n").filter((l) => /error|heap/i.test(l)).slice(0, 3).join(" | ")}` });
+        resolve({
+          stdout,
+          error: `${why}; stderr: ${stderr
+            .split("\n")
+            .filter((l) => /error|heap/i.test(l))
+            .slice(0, 3)
+            .join(" | ")}`,
+        });
       },
     );
   });
@@ -104,7 +111,7 @@ describe("fetch groups", () => {
     });
   });
 
-  test("default: a field marked default-fetch-group=\"false\" is absent", async () => {
+  test('default: a field marked default-fetch-group="false" is absent', async () => {
     const ann = await get(h, "Author", ids.ann);
     assert.ok(!("biography" in ann));
   });
@@ -156,18 +163,24 @@ describe("fetch groups", () => {
       books: [],
     });
     const ann = r.body.find((a: any) => a._id === ids.ann);
-    assert.deepEqual(ann.books.map((b: any) => b.isbn), ["b1", "b2", "b3"]);
+    assert.deepEqual(
+      ann.books.map((b: any) => b.isbn),
+      ["b1", "b2", "b3"],
+    );
     assert.equal(ann.biography, "A long life.");
   });
 
   test("a named group adds its fields to the default group", async () => {
     const ann = await get(h, "Author", ids.ann, "fetchGroup=withBooks");
     assert.deepEqual(Object.keys(ann).sort(), ["_id", "agent", "books", "born", "class", "name", "publisher"]);
-    assert.deepEqual(ann.books.map((b: any) => [b.isbn, b.title]), [
-      ["b1", "One"],
-      ["b2", "Two"],
-      ["b3", "Three"],
-    ]);
+    assert.deepEqual(
+      ann.books.map((b: any) => [b.isbn, b.title]),
+      [
+        ["b1", "One"],
+        ["b2", "Two"],
+        ["b3", "Three"],
+      ],
+    );
     assert.deepEqual(ann.agent, agentStub(ids.authorAgent), "a to-one outside the group stays a stub");
   });
 

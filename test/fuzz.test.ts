@@ -61,7 +61,8 @@ test("a query naming an ancestor key field is a 400 that says so", async () => {
 // compared with three key columns ("sub-select returns 1 columns - expected 3", a 500).
 test("a collection parameter of objects with a composite key: contains(this) and IN", async () => {
   const h = await sampleHarness();
-  const q = (lang: string, text: string, params: unknown) => h.get(`/${lang}?query=${encodeURIComponent(text)}&params=${encodeURIComponent(JSON.stringify(params))}`);
+  const q = (lang: string, text: string, params: unknown) =>
+    h.get(`/${lang}?query=${encodeURIComponent(text)}&params=${encodeURIComponent(JSON.stringify(params))}`);
   try {
     const fiction = { id: 1, kind: "genre" };
     assert.deepEqual((await q("jdoql", "SELECT name FROM org.extent.sample.Category WHERE :p.contains(this)", { p: [fiction] })).body, ["Fiction"]);

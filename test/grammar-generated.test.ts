@@ -33,7 +33,10 @@ test("the committed parsers are what the grammars generate", () => {
     assert.deepEqual(readdirSync(out).sort(), committed, `the files in ${GENERATED} are the ones the grammar script writes`);
     for (const file of committed) {
       const fresh = readFileSync(join(out, file), "utf8");
-      assert.ok(fresh === readFileSync(join(ROOT, GENERATED, file), "utf8"), `${GENERATED}${file} differs from what grammar/ generates: run \`npm run grammar\``);
+      assert.ok(
+        fresh === readFileSync(join(ROOT, GENERATED, file), "utf8"),
+        `${GENERATED}${file} differs from what grammar/ generates: run \`npm run grammar\``,
+      );
     }
   } finally {
     rmSync(out, { recursive: true, force: true });

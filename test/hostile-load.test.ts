@@ -124,19 +124,29 @@ test("hostile queries and fetch plans neither take the server down nor hold up i
   const slowest = Math.max(...hostile.map((h) => h.ms));
   console.log(
     `hostile load: ${SECONDS} s, ${latencies.length} GETs by key (p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms), ` +
-      `${hostile.length} hostile requests from ${HOSTILE} clients (${Object.entries(statuses).map(([s, n]) => `${s}: ${n}`).join(", ")}; slowest ${slowest.toFixed(0)} ms), server RSS max ${rssMax.toFixed(0)} MiB`,
+      `${hostile.length} hostile requests from ${HOSTILE} clients (${Object.entries(statuses)
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(", ")}; slowest ${slowest.toFixed(0)} ms), server RSS max ${rssMax.toFixed(0)} MiB`,
   );
 
   for (const path of HOSTILE_REQUESTS) {
     const mine = hostile.filter((h) => h.path === path);
     const counts = [...new Set(mine.map((h) => h.status))].map((st) => `${st}×${mine.filter((h) => h.status === st).length}`).join(" ");
-    console.log(`  ${counts.padEnd(14)} max ${Math.max(...mine.map((h) => h.ms)).toFixed(0).padStart(5)} ms  ${decodeURIComponent(path).slice(0, 110)}`);
+    console.log(
+      `  ${counts.padEnd(14)} max ${Math.max(...mine.map((h) => h.ms))
+        .toFixed(0)
+        .padStart(5)} ms  ${decodeURIComponent(path).slice(0, 110)}`,
+    );
   }
   for (const h of hostile) {
     assert.ok(h.status === 400 || h.status === 503, `${decodeURIComponent(h.path)}: ${h.status}`);
     assert.ok(h.ms < TIME_MS + MARGIN_MS, `${decodeURIComponent(h.path)}: answered after ${h.ms.toFixed(0)} ms`);
   }
-  for (const path of HOSTILE_REQUESTS) assert.ok(hostile.some((h) => h.path === path), `never sent: ${path}`);
+  for (const path of HOSTILE_REQUESTS)
+    assert.ok(
+      hostile.some((h) => h.path === path),
+      `never sent: ${path}`,
+    );
   assert.ok(latencies.length > 50, `only ${latencies.length} GETs by key were answered`);
   assert.ok(percentile(latencies, 99) < P99_MS, `GETs by key: p99 ${percentile(latencies, 99).toFixed(1)} ms`);
   if (rssMax > 0) assert.ok(rssMax < RSS_MIB, `the server's RSS reached ${rssMax.toFixed(0)} MiB`);

@@ -80,7 +80,12 @@ describe("extent serve with the default limits", () => {
   });
 
   test("TRACE and other methods no route takes are 405 with Allow", async () => {
-    for (const [path, allow] of [["/", "GET, HEAD"], ["/jdoql", "GET, HEAD"], [BOOK, "GET, HEAD, POST, DELETE"], [`${BOOK}/1`, "GET, HEAD, PUT, DELETE"]]) {
+    for (const [path, allow] of [
+      ["/", "GET, HEAD"],
+      ["/jdoql", "GET, HEAD"],
+      [BOOK, "GET, HEAD, POST, DELETE"],
+      [`${BOOK}/1`, "GET, HEAD, PUT, DELETE"],
+    ]) {
       for (const method of ["TRACE", "PROPFIND"]) {
         const r = await raw(server, method, path!);
         assertProblem(r, 405, /not allowed/);
@@ -98,7 +103,11 @@ describe("extent serve with the default limits", () => {
     const bare = await raw(server, "POST", BOOK, {}, JSON.stringify({ title: "bare" }));
     assertProblem(bare, 415, /no Content-Type/);
     const url = new URL(BOOK, server.url);
-    const packed = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: gzipSync(JSON.stringify({ title: "Packed" })) });
+    const packed = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+      body: gzipSync(JSON.stringify({ title: "Packed" })),
+    });
     assert.equal(packed.status, 201);
     assert.equal(((await packed.json()) as { title: string }).title, "Packed");
   });
@@ -126,6 +135,10 @@ describe("extent serve --limit-url-bytes 2000 --limit-key-bytes 16", () => {
     assert.equal(created.status, 201, created.text);
     assert.equal((await raw(server, "GET", String(created.headers["location"]))).status, 200);
     assertProblem(await post("é".repeat(8) + "x"), 422, /does not fit/);
-    assertProblem(await raw(server, "GET", `/${S}.Member/${encodeURIComponent("é".repeat(8) + "x")}`), 400, /17 bytes long \(UTF-8\); the limit is 16 \(limit keyBytes\)/);
+    assertProblem(
+      await raw(server, "GET", `/${S}.Member/${encodeURIComponent("é".repeat(8) + "x")}`),
+      400,
+      /17 bytes long \(UTF-8\); the limit is 16 \(limit keyBytes\)/,
+    );
   });
 });

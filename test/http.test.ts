@@ -148,7 +148,11 @@ describe("a body must be JSON, said so by its Content-Type: 415 otherwise, and n
     unchanged(() => h.fetch(new Request(`http://localhost${path}`, { method, ...init })));
 
   test("no Content-Type at all (a binary body, as a script may send), on POST, PUT and DELETE", async () => {
-    for (const [method, path] of [["POST", BOOK], ["PUT", `${BOOK}/${bookId}`], ["DELETE", `/${S}.Member`]] as const) {
+    for (const [method, path] of [
+      ["POST", BOOK],
+      ["PUT", `${BOOK}/${bookId}`],
+      ["DELETE", `/${S}.Member`],
+    ] as const) {
       const sent = method === "DELETE" ? JSON.stringify({ email: "ada@example.org" }) : body;
       const r = await send(method, path, { body: new TextEncoder().encode(sent) });
       assertProblem(r, 415, undefined, method);
@@ -157,13 +161,29 @@ describe("a body must be JSON, said so by its Content-Type: 415 otherwise, and n
   });
 
   test("what a cross-site form or sendBeacon sends, and other media types", async () => {
-    for (const type of ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/jsonx", "text/json", "text/x+json", "json", ""]) {
+    for (const type of [
+      "text/plain",
+      "text/plain;charset=UTF-8",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/jsonx",
+      "text/json",
+      "text/x+json",
+      "json",
+      "",
+    ]) {
       assertProblem(await send("POST", BOOK, { body, headers: { "content-type": type } }), 415, undefined, JSON.stringify(type));
     }
   });
 
   test("JSON media types are taken, with parameters and in any case", async () => {
-    for (const type of ["application/json", "application/json; charset=utf-8", "APPLICATION/JSON", "application/merge-patch+json", "application/vnd.extent+json;v=1"]) {
+    for (const type of [
+      "application/json",
+      "application/json; charset=utf-8",
+      "APPLICATION/JSON",
+      "application/merge-patch+json",
+      "application/vnd.extent+json;v=1",
+    ]) {
       const r = await h.fetch(new Request(`http://localhost${BOOK}`, { method: "POST", body, headers: { "content-type": type } }));
       assert.equal(r.status, 201, `${type}: ${await r.text()}`);
     }
@@ -178,10 +198,17 @@ describe("a body must be JSON, said so by its Content-Type: 415 otherwise, and n
 
 describe("Content-Encoding: gzip and deflate are decoded within the body limit; other codings are 415", () => {
   const post = (bytes: Uint8Array, coding: string, type = "application/json") =>
-    h.fetch(new Request(`http://localhost${BOOK}`, { method: "POST", body: new Uint8Array(bytes), headers: { "content-type": type, "content-encoding": coding } }));
+    h.fetch(
+      new Request(`http://localhost${BOOK}`, { method: "POST", body: new Uint8Array(bytes), headers: { "content-type": type, "content-encoding": coding } }),
+    );
 
   test("a gzip or deflate body is read as the JSON it encodes", async () => {
-    for (const [coding, encode] of [["gzip", gzipSync], ["deflate", deflateSync], ["x-gzip", gzipSync], ["identity", (b: Buffer) => b]] as const) {
+    for (const [coding, encode] of [
+      ["gzip", gzipSync],
+      ["deflate", deflateSync],
+      ["x-gzip", gzipSync],
+      ["identity", (b: Buffer) => b],
+    ] as const) {
       const r = await post(encode(Buffer.from(JSON.stringify({ title: `Packed ${coding}`, pages: 7 }))), coding);
       assert.equal(r.status, 201, `${coding}: ${await r.clone().text()}`);
       const stored = (await r.json()) as { id: number; title: string };

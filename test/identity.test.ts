@@ -190,7 +190,10 @@ describe("application identity, client-given long key", () => {
   test("POST without the (not generated) key is 422 naming /id", async () => {
     const r = await h.post(at("LongKey"), { name: "keyless" });
     expectStatus(r, 422);
-    assert.ok(r.body.errors.some((e: any) => e.path === "/id"), r.text);
+    assert.ok(
+      r.body.errors.some((e: any) => e.path === "/id"),
+      r.text,
+    );
   });
 
   test("GET of an unknown key is 404", async () => {
@@ -371,7 +374,11 @@ describe("composite key (id long + kind String)", () => {
 
   test("GET /{class}/{JSON key} finds the object whatever the member order, with or without class", async () => {
     await create(h, "Part", { id: 2, kind: "nut", label: "M8" });
-    for (const key of [{ id: 2, kind: "nut" }, { kind: "nut", id: 2 }, { class: `${PKG}.PartKey`, id: 2, kind: "nut" }]) {
+    for (const key of [
+      { id: 2, kind: "nut" },
+      { kind: "nut", id: 2 },
+      { class: `${PKG}.PartKey`, id: 2, kind: "nut" },
+    ]) {
       const g = await h.get(at("Part", key));
       expectStatus(g, 200);
       assert.deepEqual(g.body, { class: `${PKG}.Part`, id: 2, kind: "nut", label: "M8" });
@@ -475,14 +482,20 @@ describe("ancestor (parent) keys", () => {
     expectStatus(await h.get(at("Node", { id: 10, kind: "root" })), 200);
   });
 
-  test("an ancestor key whose \"class\" names another class: 400 in the path, 422 in a body, nothing written", async () => {
+  test('an ancestor key whose "class" names another class: 400 in the path, 422 in a body, nothing written', async () => {
     const foreign = { ...child, parent: { class: `${PKG}.Versioned`, ...root } };
     const g = await h.get(at("Node", foreign));
     expectStatus(g, 400);
-    assert.deepEqual(g.body.errors.map((e: { path: string }) => e.path), ["/parent/class"]);
+    assert.deepEqual(
+      g.body.errors.map((e: { path: string }) => e.path),
+      ["/parent/class"],
+    );
     const p = await h.post(at("Node"), { id: 3, kind: "leaf", parent: { class: `${PKG}.Versioned`, ...root }, name: "foreign parent" });
     expectStatus(p, 422);
-    assert.deepEqual(p.body.errors.map((e: { path: string }) => e.path), ["/parent/class"]);
+    assert.deepEqual(
+      p.body.errors.map((e: { path: string }) => e.path),
+      ["/parent/class"],
+    );
     expectStatus(await h.get(at("Node", { id: 3, kind: "leaf", parent: root })), 404);
     // The key class, as answers write ancestor keys, and the class itself are its own.
     expectStatus(await h.get(at("Node", { ...child, parent: { class: KEY_CLASS_NODE, ...root } })), 200);
@@ -491,7 +504,9 @@ describe("ancestor (parent) keys", () => {
 
   test("a query parameter holding an ancestor key finds its object (with or without the key class)", async () => {
     const names = async (params: unknown) => {
-      const r = await h.get(`/jdoql?query=${encodeURIComponent(`SELECT name FROM ${PKG}.Node WHERE this == :n`)}&params=${encodeURIComponent(JSON.stringify(params))}`);
+      const r = await h.get(
+        `/jdoql?query=${encodeURIComponent(`SELECT name FROM ${PKG}.Node WHERE this == :n`)}&params=${encodeURIComponent(JSON.stringify(params))}`,
+      );
       expectStatus(r, 200);
       return r.body;
     };
@@ -503,7 +518,12 @@ describe("ancestor (parent) keys", () => {
   test("a key with an ancestor that names no object is quoted as the client writes keys, not as it is stored", async () => {
     const missing = { id: 9, kind: "leaf", parent: root };
     const quoted = `{"id":9,"kind":"leaf","parent":{"class":"${KEY_CLASS_NODE}","id":1,"kind":"root","parent":null}}`;
-    for (const r of [await h.get(at("Node", missing)), await h.put(at("Node", missing), { name: "x" }), await h.del(at("Node", missing)), await h.del(at("Node"), missing)]) {
+    for (const r of [
+      await h.get(at("Node", missing)),
+      await h.put(at("Node", missing), { name: "x" }),
+      await h.del(at("Node", missing)),
+      await h.del(at("Node"), missing),
+    ]) {
       expectStatus(r, 404);
       assert.equal(r.body.detail, `no ${PKG}.Node with key ${quoted}`);
     }
@@ -581,7 +601,10 @@ describe("ancestor (parent) keys", () => {
   test("a parent key missing a key field is 422 naming /parent/kind", async () => {
     const r = await h.post(at("Node"), { id: 6, kind: "leaf", parent: { id: 1 }, name: "bad parent" });
     expectStatus(r, 422);
-    assert.ok(r.body.errors.some((e: any) => e.path === "/parent/kind"), r.text);
+    assert.ok(
+      r.body.errors.some((e: any) => e.path === "/parent/kind"),
+      r.text,
+    );
   });
 
   test("PUT /{class}/{child key} changes the child", async () => {
@@ -660,7 +683,11 @@ describe("versioned classes (version-number)", () => {
     before(async () => {
       q = await startHarness(MODEL);
       // Versions 1, 2 and 3: "one" is never changed, "two" once, "three" twice.
-      for (const [name, changes] of [["one", 0], ["two", 1], ["three", 2]] as const) {
+      for (const [name, changes] of [
+        ["one", 0],
+        ["two", 1],
+        ["three", 2],
+      ] as const) {
         const r = await q.post(at("VersionedWithField"), { name });
         expectStatus(r, 201);
         for (let i = 0; i < changes; i++) expectStatus(await q.put(at("VersionedWithField", r.body.id), { name }), 200);
@@ -673,18 +700,37 @@ describe("versioned classes (version-number)", () => {
     };
 
     test("a filter compares it: GET ?filter=ver == 2, and ver > 1", async () => {
-      assert.deepEqual(body(await get(`${at("VersionedWithField")}?filter=${encodeURIComponent("ver == 2")}`)).map((o: any) => o.name), ["two"]);
-      assert.deepEqual(body(await get(`${at("VersionedWithField")}?filter=${encodeURIComponent("ver > 1")}`)).map((o: any) => o.ver).sort(), [2, 3]);
+      assert.deepEqual(
+        body(await get(`${at("VersionedWithField")}?filter=${encodeURIComponent("ver == 2")}`)).map((o: any) => o.name),
+        ["two"],
+      );
+      assert.deepEqual(
+        body(await get(`${at("VersionedWithField")}?filter=${encodeURIComponent("ver > 1")}`))
+          .map((o: any) => o.ver)
+          .sort(),
+        [2, 3],
+      );
     });
     test("JDOQL selects, orders and groups by it, and it equals JDOHelper.getVersion(this)", async () => {
-      assert.deepEqual(body(await jdoql(`SELECT name, ver FROM ${VF} ORDER BY ver DESC`)), [["three", 3], ["two", 2], ["one", 1]]);
-      assert.deepEqual(body(await jdoql(`SELECT ver, count(this) FROM ${VF} GROUP BY ver ORDER BY ver ASC`)), [[1, 1], [2, 1], [3, 1]]);
+      assert.deepEqual(body(await jdoql(`SELECT name, ver FROM ${VF} ORDER BY ver DESC`)), [
+        ["three", 3],
+        ["two", 2],
+        ["one", 1],
+      ]);
+      assert.deepEqual(body(await jdoql(`SELECT ver, count(this) FROM ${VF} GROUP BY ver ORDER BY ver ASC`)), [
+        [1, 1],
+        [2, 1],
+        [3, 1],
+      ]);
       assert.deepEqual(body(await jdoql(`SELECT count(this) FROM ${VF} WHERE ver == JDOHelper.getVersion(this)`)), 3);
     });
     test("JPQL compares, selects, orders and groups by it", async () => {
       assert.deepEqual(body(await jpql("SELECT v.name FROM VersionedWithField v WHERE v.ver = 3")), ["three"]);
       assert.deepEqual(body(await jpql("SELECT v.ver FROM VersionedWithField v ORDER BY v.ver")), [1, 2, 3]);
-      assert.deepEqual(body(await jpql("SELECT v.ver, COUNT(v) FROM VersionedWithField v GROUP BY v.ver HAVING v.ver >= 2 ORDER BY v.ver")), [[2, 1], [3, 1]]);
+      assert.deepEqual(body(await jpql("SELECT v.ver, COUNT(v) FROM VersionedWithField v GROUP BY v.ver HAVING v.ver >= 2 ORDER BY v.ver")), [
+        [2, 1],
+        [3, 1],
+      ]);
       assert.deepEqual(body(await jpql("SELECT v.name FROM VersionedWithField v WHERE v.ver = VERSION(v) AND v.ver < 3 ORDER BY v.ver DESC")), ["two", "one"]);
     });
   });

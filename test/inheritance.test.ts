@@ -122,14 +122,23 @@ describe("new-table root with a discriminator, new-table subclasses", () => {
       await created(hx, "Vehicle", { class: cls("Truck"), make: "man", payload: 12.5 });
       const cars = await hx.get(path("Car"));
       expectStatus(cars, 200);
-      assert.deepEqual(byKey(cars.body, "_id").map((o: any) => [o.class, o._id]), [
-        [cls("Car"), c._id],
-        [cls("SportsCar"), s._id],
-      ]);
+      assert.deepEqual(
+        byKey(cars.body, "_id").map((o: any) => [o.class, o._id]),
+        [
+          [cls("Car"), c._id],
+          [cls("SportsCar"), s._id],
+        ],
+      );
       const sports = await hx.get(path("SportsCar"));
-      assert.deepEqual(sports.body.map((o: any) => o._id), [s._id]);
+      assert.deepEqual(
+        sports.body.map((o: any) => o._id),
+        [s._id],
+      );
       const trucks = await hx.get(path("Truck"));
-      assert.deepEqual(trucks.body.map((o: any) => o.class), [cls("Truck")]);
+      assert.deepEqual(
+        trucks.body.map((o: any) => o.class),
+        [cls("Truck")],
+      );
     });
   });
 
@@ -160,11 +169,11 @@ describe("new-table root with a discriminator, new-table subclasses", () => {
     assertProblem(await h.put(path("Vehicle", s._id), { payload: 3 }), 422);
   });
 
-  test("POST of a subclass field without \"class\" to the base path → 422", async () => {
+  test('POST of a subclass field without "class" to the base path → 422', async () => {
     assertProblem(await h.post(path("Vehicle"), { make: "x", doors: 4 }), 422);
   });
 
-  test("POST with a \"class\" that is not a subclass of the path's class → 422", async () => {
+  test('POST with a "class" that is not a subclass of the path\'s class → 422', async () => {
     assertProblem(await h.post(path("Car"), { class: cls("Truck"), make: "x" }), 422);
   });
 
@@ -201,14 +210,17 @@ describe("new-table root with a discriminator, new-table subclasses", () => {
       await created(hx, "Vehicle", { class: cls("SportsCar"), make: "lotus", doors: 2, topSpeed: 250 });
       const t = await created(hx, "Vehicle", { class: cls("Truck"), make: "man", payload: 12.5 });
       expectStatus(await hx.del(path("Car")), 204);
-      assert.deepEqual(byKey((await hx.get(path("Vehicle"))).body, "_id").map((o: any) => o._id), [v._id, t._id]);
+      assert.deepEqual(
+        byKey((await hx.get(path("Vehicle"))).body, "_id").map((o: any) => o._id),
+        [v._id, t._id],
+      );
       assert.equal(await count(hx, "CAR"), 0);
       assert.equal(await count(hx, "SPORTS_CAR"), 0);
       assert.equal(await count(hx, "VEHICLE"), 2);
     });
   });
 
-  test("a nested object declared as the base class, with \"class\" of a subclass, is created as the subclass", async () => {
+  test('a nested object declared as the base class, with "class" of a subclass, is created as the subclass', async () => {
     const owner = await created(h, "Owner", { name: "racer", vehicle: { class: cls("SportsCar"), make: "Bugatti", doors: 2, topSpeed: 420 } });
     assert.equal(owner.vehicle.class, cls("SportsCar"));
     const id = owner.vehicle._id;
@@ -340,21 +352,27 @@ describe("superclass-table subclasses sharing the root table (value-map discrimi
     });
   });
 
-  test("nested objects declared as the base class, with \"class\" of subclasses, are created as the subclasses", async () => {
+  test('nested objects declared as the base class, with "class" of subclasses, are created as the subclasses', async () => {
     const owner = await created(h, "Owner", {
       name: "painter",
       shapes: [{ class: cls("Square"), color: "teal", side: 2 }, { class: cls("Circle"), color: "gold", radius: 5 }, { color: "plain" }],
     });
-    assert.deepEqual(owner.shapes.map((s: any) => s.class), [cls("Square"), cls("Circle"), cls("Shape")]);
+    assert.deepEqual(
+      owner.shapes.map((s: any) => s.class),
+      [cls("Square"), cls("Circle"), cls("Shape")],
+    );
     const [q, c, s] = owner.shapes;
-    assert.deepEqual(await rows(h, `SELECT id, KIND FROM SHAPE WHERE id IN (?, ?, ?) ORDER BY id`, [q.id, c.id, s.id]), byKey(
-      [
-        { id: q.id, k: "Q" },
-        { id: c.id, k: "C" },
-        { id: s.id, k: "S" },
-      ],
-      "id",
-    ).map((o) => [o.id, o.k]));
+    assert.deepEqual(
+      await rows(h, `SELECT id, KIND FROM SHAPE WHERE id IN (?, ?, ?) ORDER BY id`, [q.id, c.id, s.id]),
+      byKey(
+        [
+          { id: q.id, k: "Q" },
+          { id: c.id, k: "C" },
+          { id: s.id, k: "S" },
+        ],
+        "id",
+      ).map((o) => [o.id, o.k]),
+    );
     const back = await h.get(path("Owner", owner._id, "fetchGroup=all"));
     assert.deepEqual(back.body.shapes, [
       { class: cls("Square"), id: q.id, color: "teal", side: 2 },
@@ -364,10 +382,19 @@ describe("superclass-table subclasses sharing the root table (value-map discrimi
   });
 
   test("identity stubs of a to-many beyond the fetch depth carry the runtime class", async () => {
-    const owner = await created(h, "Owner", { name: "deep", shapes: [{ class: cls("Square"), side: 1 }, { class: cls("Circle"), radius: 1 }] });
+    const owner = await created(h, "Owner", {
+      name: "deep",
+      shapes: [
+        { class: cls("Square"), side: 1 },
+        { class: cls("Circle"), radius: 1 },
+      ],
+    });
     const r = await h.get(path("Owner", owner._id, "fetchGroup=all&maxFetchDepth=1"));
     expectStatus(r, 200);
-    assert.deepEqual(r.body.shapes.map((s: any) => s.class), [cls("Square"), cls("Circle")]);
+    assert.deepEqual(
+      r.body.shapes.map((s: any) => s.class),
+      [cls("Square"), cls("Circle")],
+    );
   });
 });
 
@@ -397,7 +424,7 @@ describe("subclass-table abstract root whose fields go into each subclass table"
     assert.ok(!tables.includes("ACCOUNT"), "the abstract root has no table");
   });
 
-  test("POST to the abstract base path without \"class\" → 400", async () => {
+  test('POST to the abstract base path without "class" → 400', async () => {
     assertProblem(await h.post(path("Account"), { holder: "nobody" }), 400);
   });
 
@@ -413,13 +440,16 @@ describe("subclass-table abstract root whose fields go into each subclass table"
       const c = await created(hx, "Account", { class: cls("Checking"), holder: "Ben", balance: 2, overdraft: 10 });
       const r = await hx.get(path("Account"));
       expectStatus(r, 200);
-      assert.deepEqual(byKey(r.body, "number"), byKey(
-        [
-          { class: cls("Savings"), number: s.number, holder: "Ann", balance: 1, rate: 0.5 },
-          { class: cls("Checking"), number: c.number, holder: "Ben", balance: 2, overdraft: 10 },
-        ],
-        "number",
-      ));
+      assert.deepEqual(
+        byKey(r.body, "number"),
+        byKey(
+          [
+            { class: cls("Savings"), number: s.number, holder: "Ann", balance: 1, rate: 0.5 },
+            { class: cls("Checking"), number: c.number, holder: "Ben", balance: 2, overdraft: 10 },
+          ],
+          "number",
+        ),
+      );
     });
   });
 
@@ -459,7 +489,7 @@ describe("subclass-table abstract root whose fields go into each subclass table"
     });
   });
 
-  test("a nested object declared as the abstract base, with \"class\" of a subclass, is created as the subclass", async () => {
+  test('a nested object declared as the abstract base, with "class" of a subclass, is created as the subclass', async () => {
     const owner = await created(h, "Owner", { name: "saver", account: { class: cls("Savings"), holder: "Fay", balance: 3, rate: 0.04 } });
     assert.equal(owner.account.class, cls("Savings"));
     assert.deepEqual(await rows(h, `SELECT holder, rate FROM SAVINGS WHERE number = ?`, [owner.account.number]), [["Fay", 0.04]]);
@@ -468,7 +498,7 @@ describe("subclass-table abstract root whose fields go into each subclass table"
     assert.equal(got.body.class, cls("Savings"));
   });
 
-  test("a nested object declared as the abstract base without \"class\" → 400, nothing stored", async () => {
+  test('a nested object declared as the abstract base without "class" → 400, nothing stored', async () => {
     const before = await count(h, "OWNER");
     assertProblem(await h.post(path("Owner"), { name: "vague", account: { holder: "who" } }), 400);
     assert.equal(await count(h, "OWNER"), before);
@@ -516,14 +546,17 @@ describe("complete-table: each class's table holds every field", () => {
       const c = await created(hx, "Animal", { class: cls("Cat"), name: "Tom", indoor: false });
       const r = await hx.get(path("Animal"));
       expectStatus(r, 200);
-      assert.deepEqual(byKey(r.body, "id"), byKey(
-        [
-          { class: cls("Animal"), id: a.id, name: "Generic" },
-          { class: cls("Dog"), id: d.id, name: "Fido", breed: "pug" },
-          { class: cls("Cat"), id: c.id, name: "Tom", indoor: false },
-        ],
-        "id",
-      ));
+      assert.deepEqual(
+        byKey(r.body, "id"),
+        byKey(
+          [
+            { class: cls("Animal"), id: a.id, name: "Generic" },
+            { class: cls("Dog"), id: d.id, name: "Fido", breed: "pug" },
+            { class: cls("Cat"), id: c.id, name: "Tom", indoor: false },
+          ],
+          "id",
+        ),
+      );
     });
   });
 
@@ -571,8 +604,14 @@ describe("complete-table: each class's table holds every field", () => {
     });
   });
 
-  test("nested objects declared as the base class, with \"class\" of subclasses, are created as the subclasses", async () => {
-    const owner = await created(h, "Owner", { name: "zoo", pets: [{ class: cls("Cat"), name: "Mia", indoor: true }, { class: cls("Dog"), name: "Bo", breed: "mix" }] });
+  test('nested objects declared as the base class, with "class" of subclasses, are created as the subclasses', async () => {
+    const owner = await created(h, "Owner", {
+      name: "zoo",
+      pets: [
+        { class: cls("Cat"), name: "Mia", indoor: true },
+        { class: cls("Dog"), name: "Bo", breed: "mix" },
+      ],
+    });
     const cat = owner.pets.find((p: any) => p.name === "Mia");
     const dog = owner.pets.find((p: any) => p.name === "Bo");
     assert.equal(cat.class, cls("Cat"));
@@ -581,10 +620,16 @@ describe("complete-table: each class's table holds every field", () => {
     assert.equal(await count(h, "DOG", "id = ? AND name = 'Bo'", [dog.id]), 1);
     assert.equal(await count(h, "ANIMAL", "id IN (?, ?)", [cat.id, dog.id]), 0);
     const back = await h.get(path("Owner", owner._id, "fetchGroup=all"));
-    assert.deepEqual(byKey(back.body.pets, "id"), byKey([
-      { class: cls("Cat"), id: cat.id, name: "Mia", indoor: true },
-      { class: cls("Dog"), id: dog.id, name: "Bo", breed: "mix" },
-    ], "id"));
+    assert.deepEqual(
+      byKey(back.body.pets, "id"),
+      byKey(
+        [
+          { class: cls("Cat"), id: cat.id, name: "Mia", indoor: true },
+          { class: cls("Dog"), id: dog.id, name: "Bo", breed: "mix" },
+        ],
+        "id",
+      ),
+    );
   });
 
   test("a linked nested object given by key under the base class keeps its subclass", async () => {

@@ -77,7 +77,10 @@ describe("M-N join table (Employee.projects / Project.members)", () => {
     assert.equal((await h.call("GET", projectPath, undefined, { "if-none-match": old })).status, 200, "If-None-Match with the old tag must not be 304");
     const lost = await h.call("PUT", projectPath, { title: "Apollo 2", members: [] }, { "if-match": old });
     assert.equal(lost.status, 412, "a PUT with the old If-Match would drop the new member");
-    assert.deepEqual(ok(await h.get(`${projectPath}?fetchGroup=all`)).body.members.map((m: any) => m.id), [employee.id]);
+    assert.deepEqual(
+      ok(await h.get(`${projectPath}?fetchGroup=all`)).body.members.map((m: any) => m.id),
+      [employee.id],
+    );
     await expectSteps(async () => h.del(at("Employee", employee.id)), 204, [projectPath]);
     assert.deepEqual(ok(await h.get(`${projectPath}?fetchGroup=all`)).body.members, []);
   });
@@ -87,9 +90,19 @@ describe("M-N join table (Employee.projects / Project.members)", () => {
     const e = await created("Employee", { name: "Bo", projects: [{ id: a.id }, { id: b.id }] });
     const E = at("Employee", e.id);
     // b stays, a leaves, c joins.
-    await expectSteps(async () => h.put(E, { projects: [{ id: b.id }, { id: c.id }] }), 200, [E, at("Project", a.id), at("Project", c.id)], [at("Project", b.id)]);
+    await expectSteps(
+      async () => h.put(E, { projects: [{ id: b.id }, { id: c.id }] }),
+      200,
+      [E, at("Project", a.id), at("Project", c.id)],
+      [at("Project", b.id)],
+    );
     // The same set again: only the employee (written) steps.
-    await expectSteps(async () => h.put(E, { projects: [{ id: c.id }, { id: b.id }] }), 200, [E], [at("Project", a.id), at("Project", b.id), at("Project", c.id)]);
+    await expectSteps(
+      async () => h.put(E, { projects: [{ id: c.id }, { id: b.id }] }),
+      200,
+      [E],
+      [at("Project", a.id), at("Project", b.id), at("Project", c.id)],
+    );
     // A project written and joined in one request steps once.
     await expectSteps(async () => h.put(E, { projects: [{ id: a.id, title: "a2" }] }), 200, [E, at("Project", a.id), at("Project", b.id), at("Project", c.id)]);
     await expectSteps(async () => h.put(E, { projects: [] }), 200, [E, at("Project", a.id)], [at("Project", b.id), at("Project", c.id)]);
@@ -98,11 +111,15 @@ describe("M-N join table (Employee.projects / Project.members)", () => {
   test("a new employee steps the existing projects it joins; a new project starts at version 1", async () => {
     const p = await created("Project", { title: "old" });
     let fresh: any;
-    await expectSteps(async () => {
-      const r = await h.post(`${at("Employee")}?fetchGroup=all`, { name: "New", projects: [{ id: p.id }, { title: "brand new" }] });
-      fresh = r.body;
-      return r;
-    }, 201, [at("Project", p.id)]);
+    await expectSteps(
+      async () => {
+        const r = await h.post(`${at("Employee")}?fetchGroup=all`, { name: "New", projects: [{ id: p.id }, { title: "brand new" }] });
+        fresh = r.body;
+        return r;
+      },
+      201,
+      [at("Project", p.id)],
+    );
     const newProject = fresh.projects.find((x: any) => x.title === "brand new");
     assert.equal(newProject._version, 1);
     assert.equal(fresh._version, 1);
@@ -112,8 +129,18 @@ describe("M-N join table (Employee.projects / Project.members)", () => {
     const [x, y, z] = [await created("Employee", { name: "x" }), await created("Employee", { name: "y" }), await created("Employee", { name: "z" })];
     const p = await created("Project", { title: "p" });
     const Pp = at("Project", p.id);
-    await expectSteps(async () => h.put(Pp, { members: [{ id: x.id }, { id: y.id }] }), 200, [Pp, at("Employee", x.id), at("Employee", y.id)], [at("Employee", z.id)]);
-    await expectSteps(async () => h.put(Pp, { members: [{ id: y.id }, { id: z.id }] }), 200, [Pp, at("Employee", x.id), at("Employee", z.id)], [at("Employee", y.id)]);
+    await expectSteps(
+      async () => h.put(Pp, { members: [{ id: x.id }, { id: y.id }] }),
+      200,
+      [Pp, at("Employee", x.id), at("Employee", y.id)],
+      [at("Employee", z.id)],
+    );
+    await expectSteps(
+      async () => h.put(Pp, { members: [{ id: y.id }, { id: z.id }] }),
+      200,
+      [Pp, at("Employee", x.id), at("Employee", z.id)],
+      [at("Employee", y.id)],
+    );
     await expectSteps(async () => h.del(Pp), 204, [at("Employee", y.id), at("Employee", z.id)], [at("Employee", x.id)]);
   });
 
@@ -143,11 +170,12 @@ describe("1-N mapped-by (Department.employees / Employee.department)", () => {
     const leave = await created("Employee", { name: "leave", department: { _id: d1._id } });
     const come = await created("Employee", { name: "come", department: { _id: d2._id } });
     const D1 = at("Department", d1._id);
-    await expectSteps(
-      async () => h.put(D1, { employees: [{ id: stay.id }, { id: come.id }] }),
-      200,
-      [D1, at("Department", d2._id), at("Employee", leave.id), at("Employee", come.id)],
-    );
+    await expectSteps(async () => h.put(D1, { employees: [{ id: stay.id }, { id: come.id }] }), 200, [
+      D1,
+      at("Department", d2._id),
+      at("Employee", leave.id),
+      at("Employee", come.id),
+    ]);
   });
 
   test("deleting an employee steps its department; deleting a department steps its employees", async () => {
@@ -179,11 +207,12 @@ describe("1-1 (Employee.desk / Desk.occupant), also in a subclass table (Manager
     const [k0, k] = [await created("Desk", { location: "k0" }), await created("Desk", { location: "k" })];
     const a = await created("Employee", { name: "a", desk: { id: k0.id } });
     const b = await created("Employee", { name: "b", desk: { id: k.id } });
-    await expectSteps(
-      async () => h.put(at("Desk", k.id), { occupant: { id: a.id } }),
-      200,
-      [at("Desk", k.id), at("Employee", a.id), at("Desk", k0.id), at("Employee", b.id)],
-    );
+    await expectSteps(async () => h.put(at("Desk", k.id), { occupant: { id: a.id } }), 200, [
+      at("Desk", k.id),
+      at("Employee", a.id),
+      at("Desk", k0.id),
+      at("Employee", b.id),
+    ]);
     assert.equal(ok(await h.get(at("Employee", a.id))).body.desk.id, k.id);
     assert.equal(ok(await h.get(at("Employee", b.id))).body.desk, null);
     await expectSteps(async () => h.del(at("Desk", k.id)), 204, [at("Employee", a.id)], [at("Employee", b.id)]);

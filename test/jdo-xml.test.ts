@@ -42,7 +42,20 @@ test("TCK package.jdo (application identity)", () => {
   // 12 classes; the <interface> declarations are skipped.
   assert.deepEqual(
     document.classes.map((c) => c.name.slice(PKG.length + 1)),
-    ["Address", "MeetingRoom", "Company", "DentalInsurance", "Department", "Employee", "FullTimeEmployee", "Insurance", "MedicalInsurance", "PartTimeEmployee", "Person", "Project"],
+    [
+      "Address",
+      "MeetingRoom",
+      "Company",
+      "DentalInsurance",
+      "Department",
+      "Employee",
+      "FullTimeEmployee",
+      "Insurance",
+      "MedicalInsurance",
+      "PartTimeEmployee",
+      "Person",
+      "Project",
+    ],
   );
   const address = cls(document.classes, "Address");
   assert.equal(address.embeddedOnly, true);
@@ -51,7 +64,10 @@ test("TCK package.jdo (application identity)", () => {
   const person = cls(document.classes, "Person");
   assert.equal(person.identityType, "application");
   assert.equal(person.objectIdClass, `${PKG}.Person$Oid`);
-  assert.deepEqual(person.fields.map((f) => f.name), ["personid", "middlename", "address", "phoneNumbers", "languages"]);
+  assert.deepEqual(
+    person.fields.map((f) => f.name),
+    ["personid", "middlename", "address", "phoneNumbers", "languages"],
+  );
   assert.equal(field(person, "personid").primaryKey, true);
   assert.equal(field(person, "middlename").defaultFetchGroup, false);
   assert.equal(field(person, "address").typeName, `${PKG}.Address`);
@@ -89,7 +105,10 @@ test("TCK package-standard.orm (application identity)", () => {
   assert.equal(person.table, "persons");
   assert.deepEqual(person.inheritance, { strategy: "new-table", discriminator: { strategy: "class-name", column: "DISCRIMINATOR" } });
   // birthdate is nested inside middlename in this file: read as the next field of the class.
-  assert.deepEqual(person.fields.map((f) => f.name), ["personid", "firstname", "lastname", "middlename", "birthdate", "address", "phoneNumbers", "languages"]);
+  assert.deepEqual(
+    person.fields.map((f) => f.name),
+    ["personid", "firstname", "lastname", "middlename", "birthdate", "address", "phoneNumbers", "languages"],
+  );
   assert.deepEqual(field(person, "personid").column, { name: "PERSONID" });
   assert.deepEqual(field(person, "middlename").column, { name: "MIDDLENAME", allowsNull: true });
   assert.deepEqual(field(person, "birthdate").column, { name: "BIRTHDATE" });
@@ -251,7 +270,10 @@ const EVERYTHING = `<?xml version="1.0" encoding="UTF-8"?>
 test("every supported element of a hand-written document", () => {
   const { document, problems } = readJdoXml(EVERYTHING, "model/everything.jdo");
   assert.deepEqual(problems, []);
-  assert.deepEqual(document.classes.map((c) => c.name), ["org.example.Shape", "org.example.Circle", "com.other.Owner", "org.example.more.Point"]);
+  assert.deepEqual(
+    document.classes.map((c) => c.name),
+    ["org.example.Shape", "org.example.Circle", "com.other.Owner", "org.example.more.Point"],
+  );
   const src = (line: number) => ({ file: "model/everything.jdo", line });
   const [shape, circle, owner, point] = document.classes as [ClassDecl, ClassDecl, ClassDecl, ClassDecl];
 
@@ -273,7 +295,11 @@ test("every supported element of a hand-written document", () => {
   });
   assert.deepEqual(fields, [
     {
-      name: "label", source: src(25), typeName: "java.lang.String", nullValue: "exception", defaultFetchGroup: true,
+      name: "label",
+      source: src(25),
+      typeName: "java.lang.String",
+      nullValue: "exception",
+      defaultFetchGroup: true,
       column: { name: "LABEL", jdbcType: "VARCHAR", sqlType: "VARCHAR(40)", length: 40, allowsNull: false, defaultValue: "none" },
     },
     { name: "revision", source: src(28), typeName: "long", isVersionField: true },
@@ -282,22 +308,45 @@ test("every supported element of a hand-written document", () => {
     { name: "cache", source: src(34), persistenceModifier: "none", typeName: "java.util.Date" },
     { name: "scratch", source: src(35), persistenceModifier: "transactional", typeName: "int" },
     {
-      name: "points", source: src(36), typeName: "java.util.List", mappedBy: "shape", collectionKind: "list",
-      elementType: "org.example.Point", dependent: true, orderColumn: "IDX",
+      name: "points",
+      source: src(36),
+      typeName: "java.util.List",
+      mappedBy: "shape",
+      collectionKind: "list",
+      elementType: "org.example.Point",
+      dependent: true,
+      orderColumn: "IDX",
     },
     {
-      name: "tags", source: src(42), typeName: "java.util.Set", joinTable: "SHAPE_TAGS", collectionKind: "set",
-      elementType: "java.lang.String", join: { column: "SHAPE" }, elementColumn: "TAG",
+      name: "tags",
+      source: src(42),
+      typeName: "java.util.Set",
+      joinTable: "SHAPE_TAGS",
+      collectionKind: "set",
+      elementType: "java.lang.String",
+      join: { column: "SHAPE" },
+      elementColumn: "TAG",
     },
     { name: "data", source: src(47), typeName: "byte[]" },
     { name: "corners", source: src(48), typeName: "org.example.Point[]", collectionKind: "array", elementType: "org.example.Point" },
     { name: "weights", source: src(51), collectionKind: "array", elementType: "double" },
     {
-      name: "attributes", source: src(54), typeName: "java.util.Map", joinTable: "SHAPE_ATTRS", keyType: "java.lang.String",
-      valueType: "java.lang.Integer", join: { column: "SHAPE" }, keyColumn: "ATTR", valueColumn: "VAL",
+      name: "attributes",
+      source: src(54),
+      typeName: "java.util.Map",
+      joinTable: "SHAPE_ATTRS",
+      keyType: "java.lang.String",
+      valueType: "java.lang.Integer",
+      join: { column: "SHAPE" },
+      keyColumn: "ATTR",
+      valueColumn: "VAL",
     },
     {
-      name: "origin", source: src(62), typeName: "org.example.Point", embedded: true, nullIndicatorColumn: "ORIGIN_X",
+      name: "origin",
+      source: src(62),
+      typeName: "org.example.Point",
+      embedded: true,
+      nullIndicatorColumn: "ORIGIN_X",
       embeddedFields: [
         { name: "x", source: src(64), column: { name: "ORIGIN_X" } },
         { name: "y", source: src(65), column: { name: "ORIGIN_Y" } },
@@ -347,7 +396,9 @@ test("an .orm document, namespace prefixes and CRLF line ends", () => {
   assert.deepEqual(problems, []);
   assert.deepEqual(document, {
     source: "a.orm",
-    classes: [{ name: "p.A", source: { file: "a.orm", line: 4 }, table: "T_A", fields: [{ name: "f", source: { file: "a.orm", line: 5 }, column: { name: "F" } }] }],
+    classes: [
+      { name: "p.A", source: { file: "a.orm", line: 4 }, table: "T_A", fields: [{ name: "f", source: { file: "a.orm", line: 5 }, column: { name: "F" } }] },
+    ],
   });
 });
 
@@ -440,7 +491,10 @@ test("every problem, with file, line, class and field", () => {
     p(27, "<package> without a name attribute"),
   ]);
   // What could be read still is.
-  assert.deepEqual(document.classes.map((c) => c.name), ["p.A", "p.A", "B"]);
+  assert.deepEqual(
+    document.classes.map((c) => c.name),
+    ["p.A", "p.A", "B"],
+  );
 });
 
 test("malformed XML is one problem with its line", () => {
@@ -453,7 +507,10 @@ test("malformed XML is one problem with its line", () => {
 });
 
 test("an empty document and a wrong root element are problems", () => {
-  assert.deepEqual(readJdoXml("", "empty.jdo").problems.map((p) => [p.file, p.line, /^malformed XML/.test(p.message)]), [["empty.jdo", 1, true]]);
+  assert.deepEqual(
+    readJdoXml("", "empty.jdo").problems.map((p) => [p.file, p.line, /^malformed XML/.test(p.message)]),
+    [["empty.jdo", 1, true]],
+  );
   assert.deepEqual(readJdoXml(`<?xml version="1.0"?>\n<entity-mappings/>`, "orm.xml").problems, [
     { file: "orm.xml", line: 2, message: "expected a <jdo> or <orm> root element, found <entity-mappings>" },
   ]);

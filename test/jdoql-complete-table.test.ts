@@ -40,7 +40,10 @@ after(() => h?.close());
 test("a filter over the base class finds objects in every table, each with its own class", async () => {
   const body = ok(await filter("ct.Vehicle", "wheels > 3"));
   assert.deepEqual(ids(body), [2, 3, 4]);
-  assert.deepEqual(body.map((v: any) => v.class), ["ct.Car", "ct.Truck", "ct.Car"]);
+  assert.deepEqual(
+    body.map((v: any) => v.class),
+    ["ct.Car", "ct.Truck", "ct.Car"],
+  );
   assert.equal(body[1].load, 40);
 });
 

@@ -33,8 +33,7 @@ const bin = (op: string, left: unknown, right: unknown) => ({ type: "Binary", op
 const un = (op: string, operand: unknown) => ({ type: "Unary", op, operand });
 const member = (object: unknown, n: string) => ({ type: "Member", object, name: n });
 const call = (object: unknown, n: string, args: unknown[] = []) => ({ type: "Call", object, name: n, args });
-const path = (...parts: string[]) =>
-  parts.slice(1).reduce<unknown>((o, p) => member(o, p), parts[0] === "this" ? THIS : name(parts[0]!));
+const path = (...parts: string[]) => parts.slice(1).reduce<unknown>((o, p) => member(o, p), parts[0] === "this" ? THIS : name(parts[0]!));
 const agg = (fn: string, arg: unknown, distinct = false) => ({ type: "Aggregate", fn, distinct, arg });
 const item = (expr: unknown, alias?: string) => (alias ? { expr, alias } : { expr });
 const from = (className: string, more: Record<string, unknown> = {}) => ({
@@ -44,8 +43,7 @@ const from = (className: string, more: Record<string, unknown> = {}) => ({
   ...more,
 });
 const decl = (typeName: string, n: string) => ({ typeName, name: n });
-const order = (expr: unknown, descending = false, nulls?: "first" | "last") =>
-  nulls ? { expr, descending, nulls } : { expr, descending };
+const order = (expr: unknown, descending = false, nulls?: "first" | "last") => (nulls ? { expr, descending, nulls } : { expr, descending });
 
 /** A query tree with the defaults of every clause. */
 function query(parts: Record<string, unknown>) {
@@ -108,17 +106,10 @@ describe("TCK-style queries", () => {
 
   test("result, method calls and an explicit variable, without FROM", () => {
     assert.deepEqual(
-      q(
-        "select e.firstname where name.startsWith('R&D') && employees.contains(e) " +
-          "variables org.apache.jdo.tck.pc.company.Employee e",
-      ),
+      q("select e.firstname where name.startsWith('R&D') && employees.contains(e) " + "variables org.apache.jdo.tck.pc.company.Employee e"),
       query({
         result: [item(path("e", "firstname"))],
-        where: bin(
-          "&&",
-          call(name("name"), "startsWith", [str("R&D")]),
-          call(name("employees"), "contains", [name("e")]),
-        ),
+        where: bin("&&", call(name("name"), "startsWith", [str("R&D")]), call(name("employees"), "contains", [name("e")])),
         variables: [decl("org.apache.jdo.tck.pc.company.Employee", "e")],
       }),
     );
@@ -126,10 +117,7 @@ describe("TCK-style queries", () => {
 
   test("aggregates, grouping and having", () => {
     assert.deepEqual(
-      q(
-        "select avg(salary), sum(salary), department.name group by department.name " +
-          "having count(department.name) > 1",
-      ),
+      q("select avg(salary), sum(salary), department.name group by department.name " + "having count(department.name) > 1"),
       query({
         result: [item(agg("avg", name("salary"))), item(agg("sum", name("salary"))), item(path("department", "name"))],
         groupBy: [path("department", "name")],
@@ -297,54 +285,39 @@ describe("clauses", () => {
   });
 
   test("variables: `;`-separated, optional trailing `;`, generic and array types", () => {
-    assert.deepEqual(q("SELECT FROM a.B VARIABLES Employee e; Project p;").variables, [
-      decl("Employee", "e"),
-      decl("Project", "p"),
-    ]);
+    assert.deepEqual(q("SELECT FROM a.B VARIABLES Employee e; Project p;").variables, [decl("Employee", "e"), decl("Project", "p")]);
     assert.deepEqual(q("SELECT FROM a.B VARIABLES java.util.Map<String, java.util.List<Integer>> m").variables, [
       decl("java.util.Map<String,java.util.List<Integer>>", "m"),
     ]);
   });
 
   test("parameters: `,`-separated, optional trailing `,`, generic, array and primitive types", () => {
-    assert.deepEqual(
-      q("SELECT FROM a.B PARAMETERS java.util.Collection<String> c, Map<String, Integer> m, int[] a, boolean b,")
-        .parameters,
-      [
-        decl("java.util.Collection<String>", "c"),
-        decl("Map<String,Integer>", "m"),
-        decl("int[]", "a"),
-        decl("boolean", "b"),
-      ],
-    );
+    assert.deepEqual(q("SELECT FROM a.B PARAMETERS java.util.Collection<String> c, Map<String, Integer> m, int[] a, boolean b,").parameters, [
+      decl("java.util.Collection<String>", "c"),
+      decl("Map<String,Integer>", "m"),
+      decl("int[]", "a"),
+      decl("boolean", "b"),
+    ]);
     assert.deepEqual(q("SELECT FROM a.B PARAMETERS Collection<?> c").parameters, [decl("Collection<?>", "c")]);
     queryError("SELECT FROM a.B PARAMETERS int", { line: 1, column: 31, expected: ["identifier"] });
     queryError("SELECT FROM a.B PARAMETERS Map<String x", { line: 1, column: 39, expected: ['","', '">"'] });
   });
 
   test("imports: single-type and on-demand, semicolons optional, duplicates allowed", () => {
-    assert.deepEqual(q("SELECT FROM a.B import a.b.C; import a.b.*; IMPORT a.b.C").imports, [
-      "a.b.C",
-      "a.b.*",
-      "a.b.C",
-    ]);
+    assert.deepEqual(q("SELECT FROM a.B import a.b.C; import a.b.*; IMPORT a.b.C").imports, ["a.b.C", "a.b.*", "a.b.C"]);
     assert.deepEqual(q("SELECT FROM a.B import a.b.C import d.*").imports, ["a.b.C", "d.*"]);
     queryError("SELECT FROM a.B import a.b.", { line: 1, column: 28 });
   });
 
   test("ordering: directions and nulls ordering in both cases", () => {
-    assert.deepEqual(
-      q("SELECT FROM a.B ORDER BY a ASC, b asc, c ASCENDING, d desc, e DESCENDING nulls first, f NULLS LAST,")
-        .orderBy,
-      [
-        order(name("a")),
-        order(name("b")),
-        order(name("c")),
-        order(name("d"), true),
-        order(name("e"), true, "first"),
-        order(name("f"), false, "last"),
-      ],
-    );
+    assert.deepEqual(q("SELECT FROM a.B ORDER BY a ASC, b asc, c ASCENDING, d desc, e DESCENDING nulls first, f NULLS LAST,").orderBy, [
+      order(name("a")),
+      order(name("b")),
+      order(name("c")),
+      order(name("d"), true),
+      order(name("e"), true, "first"),
+      order(name("f"), false, "last"),
+    ]);
     queryError("SELECT FROM a.B ORDER BY a NULLS", { line: 1, column: 33, expected: ['"FIRST"', '"LAST"'] });
     queryError("SELECT FROM a.B ORDER a", { line: 1, column: 23, expected: ['"BY"'] });
   });
@@ -376,7 +349,9 @@ describe("clauses", () => {
 
 describe("keywords", () => {
   test("each keyword all upper-case or all lower-case, mixed across keywords", () => {
-    const tree = q("select DISTINCT a as x INTO r.R from a.B EXCLUDE subclasses where a > 0 group BY a having COUNT(a) > 1 ORDER by a DESCENDING nulls LAST range 0, 1");
+    const tree = q(
+      "select DISTINCT a as x INTO r.R from a.B EXCLUDE subclasses where a > 0 group BY a having COUNT(a) > 1 ORDER by a DESCENDING nulls LAST range 0, 1",
+    );
     assert.equal(tree.distinct, true);
     assert.equal(tree.from.excludeSubclasses, true);
     assert.deepEqual(tree.orderBy, [order(name("a"), true, "last")]);
@@ -417,11 +392,7 @@ describe("keywords", () => {
   test("a keyword is a member name after a dot (KeywordsAsFieldNames)", () => {
     assert.deepEqual(
       f("this.select == x.order && this.count() > this.FROM.max"),
-      bin(
-        "&&",
-        bin("==", path("this", "select"), path("x", "order")),
-        bin(">", call(THIS, "count"), path("this", "FROM", "max")),
-      ),
+      bin("&&", bin("==", path("this", "select"), path("x", "order")), bin(">", call(THIS, "count"), path("this", "FROM", "max"))),
     );
   });
 

@@ -149,8 +149,6 @@ async function queryKeys(q: string, key = "personid", params?: unknown): Promise
   return keys(ok(await jdoql(q, params)), key);
 }
 
-
-
 /** A position on line 1 at `offset`. */
 const at = (offset: number) => ({ line: 1, column: offset + 1, offset });
 
@@ -160,10 +158,13 @@ describe("company query data (companyForQueryTests) loads through the REST API",
   test("every POST of the data set answered 201 (checked in before); the person extent holds the 5 employees with their classes", async () => {
     const r = await h.get(`/${Person}`);
     const body = ok(r);
-    assert.deepEqual(
-      body.map((p: any) => [p.personid, p.class]).sort(compareValues),
-      [[1, FullTimeEmployee], [2, FullTimeEmployee], [3, PartTimeEmployee], [4, PartTimeEmployee], [5, FullTimeEmployee]],
-    );
+    assert.deepEqual(body.map((p: any) => [p.personid, p.class]).sort(compareValues), [
+      [1, FullTimeEmployee],
+      [2, FullTimeEmployee],
+      [3, PartTimeEmployee],
+      [4, PartTimeEmployee],
+      [5, FullTimeEmployee],
+    ]);
     assert.equal(companyQueryData.length, 15);
   });
 
@@ -195,9 +196,20 @@ describe("company query data (companyForQueryTests) loads through the REST API",
       const cls = id === 3 || id === 4 ? PartTimeEmployee : FullTimeEmployee;
       const e = ok(await h.get(`/${cls}/${id}?fetchGroup=all`));
       const actual = [
-        k(e.department), k(e.fundingDept), k(e.manager), k(e.mentor), k(e.protege), k(e.hradvisor),
-        k(e.medicalInsurance), k(e.dentalInsurance), ks(e.projects), ks(e.reviewedProjects), ks(e.team), ks(e.hradvisees),
-        e.weeklyhours, e.phoneNumbers,
+        k(e.department),
+        k(e.fundingDept),
+        k(e.manager),
+        k(e.mentor),
+        k(e.protege),
+        k(e.hradvisor),
+        k(e.medicalInsurance),
+        k(e.dentalInsurance),
+        ks(e.projects),
+        ks(e.reviewedProjects),
+        ks(e.team),
+        ks(e.hradvisees),
+        e.weeklyhours,
+        e.phoneNumbers,
       ];
       assert.deepEqual(actual, expected[id], `emp${id}`);
     }
@@ -238,7 +250,14 @@ describe("company query data (companyForQueryTests) loads through the REST API",
         [99, "DentalInsurance", "Carrier99", null, null],
       ],
     );
-    assert.deepEqual(ok(await h.get(`/${MeetingRoom}`)).map((m: any) => [m.roomid, m.name]), [[1, "Comfy Room"], [2, "Large Discussion Room"], [3, "Conference Room"]]);
+    assert.deepEqual(
+      ok(await h.get(`/${MeetingRoom}`)).map((m: any) => [m.roomid, m.name]),
+      [
+        [1, "Comfy Room"],
+        [2, "Large Discussion Room"],
+        [3, "Conference Room"],
+      ],
+    );
     const company = ok(await h.get(`/${Company}/1?fetchGroup=all`));
     assert.equal(company.name, "Sun Microsystems, Inc.");
     assert.equal(company.founded, epoch(1952, 4, 11));
@@ -399,7 +418,11 @@ describe("jdoql.methods", () => {
     // (the form of a related object written as its identity only), never the object's other fields.
     for (const id of body) {
       assert.ok(id && typeof id === "object", `expected an identity object, got ${JSON.stringify(id)}`);
-      assert.deepEqual(Object.keys(id).filter((k) => k !== "class"), ["personid"], `an object id holds the key only: ${JSON.stringify(id)}`);
+      assert.deepEqual(
+        Object.keys(id).filter((k) => k !== "class"),
+        ["personid"],
+        `an object id holds the key only: ${JSON.stringify(id)}`,
+      );
     }
     assert.deepEqual(sorted(body.map((id: any) => id.personid)), ALL_PERSONS);
   });
@@ -522,10 +545,10 @@ describe("jdoql.operators", () => {
   test("jdoql.operators.LessThanOrEqual: weeklyhours <= 19", async () => {
     assert.deepEqual(await filterKeys(Employee, "weeklyhours <= 19"), [3, 4, 5]);
   });
-  test("jdoql.operators.StringConcatenation: firstname == \"emp1\" + \"First\"", async () => {
+  test('jdoql.operators.StringConcatenation: firstname == "emp1" + "First"', async () => {
     assert.deepEqual(await filterKeys(Employee, 'firstname == "emp1" + "First"'), [1]);
   });
-  test("jdoql.operators.StringConcatenation: firstname + \"Ext\" == param", async () => {
+  test('jdoql.operators.StringConcatenation: firstname + "Ext" == param', async () => {
     const q = `SELECT FROM ${Employee} WHERE firstname + "Ext" == param PARAMETERS String param`;
     assert.deepEqual(await queryKeys(q, "personid", { param: "emp1FirstExt" }), [1]);
   });
@@ -612,23 +635,23 @@ describe("jdoql null semantics and navigation", () => {
   test("jdoql.NavigationComparisonWithNull: this.employee != null && this.employee.manager != null (DentalInsurance)", async () => {
     assert.deepEqual(await filterKeys(DentalInsurance, "this.employee != null && this.employee.manager != null", "insid"), [11, 13, 14, 15]);
   });
-  test("jdoql.NavigationThroughANullValuedField: this.manager.lastname == \"emp2Last\" (no error for emp2)", async () => {
+  test('jdoql.NavigationThroughANullValuedField: this.manager.lastname == "emp2Last" (no error for emp2)', async () => {
     assert.deepEqual(await filterKeys(Employee, 'this.manager.lastname == "emp2Last"'), [1, 3, 4, 5]);
   });
-  test("jdoql.NavigationThroughANullValuedField: this.medicalInsurance.carrier == \"Carrier1\"", async () => {
+  test('jdoql.NavigationThroughANullValuedField: this.medicalInsurance.carrier == "Carrier1"', async () => {
     assert.deepEqual(await filterKeys(Employee, 'this.medicalInsurance.carrier == "Carrier1"'), [1]);
   });
-  test("jdoql.NavigationThroughANullValuedField: employees.contains(e) && e.medicalInsurance.carrier == \"Carrier1\"", async () => {
+  test('jdoql.NavigationThroughANullValuedField: employees.contains(e) && e.medicalInsurance.carrier == "Carrier1"', async () => {
     const q = `SELECT FROM ${Department} WHERE employees.contains(e) && e.medicalInsurance.carrier == "Carrier1" VARIABLES Employee e`;
     assert.deepEqual(await queryKeys(q, "deptid"), [1]);
   });
-  test("jdoql.NavigationThroughReferencesUsesDotOperator: this.employee.department.name == \"Development\" (MedicalInsurance)", async () => {
+  test('jdoql.NavigationThroughReferencesUsesDotOperator: this.employee.department.name == "Development" (MedicalInsurance)', async () => {
     assert.deepEqual(await filterKeys(MedicalInsurance, 'this.employee.department.name == "Development"', "insid"), [1, 2, 3]);
   });
-  test("jdoql.NavigationThroughReferencesUsesDotOperator: this.employee.manager.firstname == \"emp2First\"", async () => {
+  test('jdoql.NavigationThroughReferencesUsesDotOperator: this.employee.manager.firstname == "emp2First"', async () => {
     assert.deepEqual(await filterKeys(MedicalInsurance, 'this.employee.manager.firstname == "emp2First"', "insid"), [1, 3, 4, 5]);
   });
-  test("jdoql.NavigationThroughACollectionField: employees.contains(e) && e.firstname == \"emp1First\"", async () => {
+  test('jdoql.NavigationThroughACollectionField: employees.contains(e) && e.firstname == "emp1First"', async () => {
     const q = `SELECT FROM ${Department} WHERE employees.contains(e) && e.firstname == "emp1First" VARIABLES Employee e`;
     assert.deepEqual(await queryKeys(q, "deptid"), [1]);
   });
@@ -701,7 +724,10 @@ describe("jdoql.parameters", () => {
   test(`${IP}: SELECT this, :param (a parameter in the result)`, async () => {
     const body = ok(await jdoql(`SELECT this, :param FROM ${Person}`, { param: "parameterInResult" }));
     assert.ok(Array.isArray(body) && body.length === 5, JSON.stringify(body));
-    assert.deepEqual(sorted(body.map((row: any) => [keyOf(row[0]), row[1]])), ALL_PERSONS.map((id) => [id, "parameterInResult"]));
+    assert.deepEqual(
+      sorted(body.map((row: any) => [keyOf(row[0]), row[1]])),
+      ALL_PERSONS.map((id) => [id, "parameterInResult"]),
+    );
   });
   test(`${IP}: GROUP BY department.name HAVING COUNT(this) >= :minValue`, async () => {
     const body = ok(await jdoql(`SELECT department.name FROM ${Employee} GROUP BY department.name HAVING COUNT(this) >= :minValue`, { minValue: 3 }));
@@ -832,7 +858,10 @@ describe("jdoql.variables", () => {
     assert.deepEqual(await filterKeys(Employee, "team.contains(e) & e.firstname == 'emp1First'"), [2]);
   });
   test(`${VF}: a variable named like a field hides it: VARIABLES Employee manager`, async () => {
-    assert.deepEqual(await queryKeys(`SELECT FROM ${Employee} WHERE team.contains(manager) & manager.firstname == 'emp1First' VARIABLES Employee manager`), [2]);
+    assert.deepEqual(
+      await queryKeys(`SELECT FROM ${Employee} WHERE team.contains(manager) & manager.firstname == 'emp1First' VARIABLES Employee manager`),
+      [2],
+    );
   });
   test(`${VF}: undeclared, manager is the field: team.contains(manager) & manager.firstname == 'emp1First'`, async () => {
     assert.deepEqual(await filterKeys(Employee, "team.contains(manager) & manager.firstname == 'emp1First'"), []);
@@ -1085,22 +1114,35 @@ describe("result.AggregateResult and result.DefaultUnique", () => {
 describe("result.Grouping and jdoql.Having", () => {
   test("result.Grouping: SELECT department, SUM(salary) FROM FullTimeEmployee GROUP BY department", async () => {
     const body = ok(await jdoql(`SELECT department, SUM(salary) FROM ${FullTimeEmployee} GROUP BY department`));
-    assert.deepEqual(sorted(body.map((row: any[]) => [keyOf(row[0], "deptid"), row[1]])), [[1, 30000], [2, 45000]]);
+    assert.deepEqual(sorted(body.map((row: any[]) => [keyOf(row[0], "deptid"), row[1]])), [
+      [1, 30000],
+      [2, 45000],
+    ]);
   });
   test("result.Grouping: a result item that is not grouped (salary) → 400", async () => {
     problem(await jdoql(`SELECT department, salary FROM ${FullTimeEmployee} GROUP BY department`), 400);
   });
   test("result.Grouping: null grouping values form one group (dentalIns99 has no employee)", async () => {
     const body = ok(await jdoql(`SELECT employee.department.deptid, COUNT(this) FROM ${DentalInsurance} GROUP BY employee.department.deptid`));
-    sameValues(body, [[1, 3], [2, 2], [null, 1]]);
+    sameValues(body, [
+      [1, 3],
+      [2, 2],
+      [null, 1],
+    ]);
   });
   test("jdoql.Having: GROUP BY department HAVING COUNT(department) > 0", async () => {
     const body = ok(await jdoql(`SELECT department, AVG(weeklyhours) FROM ${Employee} GROUP BY department HAVING COUNT(department) > 0`));
-    assert.deepEqual(sorted(body.map((row: any[]) => [keyOf(row[0], "deptid"), row[1]])), [[1, 33], [2, 0]]);
+    assert.deepEqual(sorted(body.map((row: any[]) => [keyOf(row[0], "deptid"), row[1]])), [
+      [1, 33],
+      [2, 0],
+    ]);
   });
   test("jdoql.Having: HAVING uses a field not in the result: COUNT(personid) > 1", async () => {
     const body = ok(await jdoql(`SELECT department, AVG(weeklyhours) FROM ${Employee} GROUP BY department HAVING COUNT(personid) > 1`));
-    assert.deepEqual(sorted(body.map((row: any[]) => [keyOf(row[0], "deptid"), row[1]])), [[1, 33], [2, 0]]);
+    assert.deepEqual(sorted(body.map((row: any[]) => [keyOf(row[0], "deptid"), row[1]])), [
+      [1, 33],
+      [2, 0],
+    ]);
   });
   test("jdoql.Having: HAVING COUNT(this) > 2 keeps one group", async () => {
     const body = ok(await jdoql(`SELECT department.name, COUNT(this) FROM ${Employee} GROUP BY department.name HAVING COUNT(this) > 2`));
@@ -1126,11 +1168,18 @@ describe("result: distinct, unique, shapes, result classes, expressions", () => 
   });
   test(`${DQ}: SELECT department.deptid, department.name`, async () => {
     sameValues(ok(await jdoql(`SELECT department.deptid, department.name FROM ${Employee}`)), [
-      [1, "Development"], [1, "Development"], [1, "Development"], [2, "Human Resources"], [2, "Human Resources"],
+      [1, "Development"],
+      [1, "Development"],
+      [1, "Development"],
+      [2, "Human Resources"],
+      [2, "Human Resources"],
     ]);
   });
   test(`${DQ}: SELECT DISTINCT department.deptid, department.name`, async () => {
-    sameValues(ok(await jdoql(`SELECT DISTINCT department.deptid, department.name FROM ${Employee}`)), [[1, "Development"], [2, "Human Resources"]]);
+    sameValues(ok(await jdoql(`SELECT DISTINCT department.deptid, department.name FROM ${Employee}`)), [
+      [1, "Development"],
+      [2, "Human Resources"],
+    ]);
   });
   test("result.DistinctCandidateInstances: a candidate matched through several elements appears once", async () => {
     assert.deepEqual(await queryKeys(`SELECT FROM ${Employee} WHERE projects.contains(p) && p.budget > 1000 VARIABLES Project p`), ALL_PERSONS);
@@ -1171,16 +1220,19 @@ describe("result: distinct, unique, shapes, result classes, expressions", () => 
     assert.equal(ok(await jdoql(`SELECT UNIQUE firstname FROM ${Person} WHERE personid == 1`)), "emp1First");
   });
   test(`${SR}: several expressions: arrays in select order`, async () => {
-    sameValues(ok(await jdoql(`SELECT firstname, lastname FROM ${Person}`)), [1, 2, 3, 4, 5].map((n) => [`emp${n}First`, `emp${n}Last`]));
+    sameValues(
+      ok(await jdoql(`SELECT firstname, lastname FROM ${Person}`)),
+      [1, 2, 3, 4, 5].map((n) => [`emp${n}First`, `emp${n}Last`]),
+    );
   });
   test(`${SR}: UNIQUE several expressions: one array`, async () => {
     assert.deepEqual(ok(await jdoql(`SELECT UNIQUE firstname, lastname FROM ${Person} WHERE personid == 1`)), ["emp1First", "emp1Last"]);
   });
   test(`${SR}: UNIQUE several expressions INTO java.util.Map: one object`, async () => {
-    assert.deepEqual(
-      ok(await jdoql(`SELECT UNIQUE firstname AS firstName, lastname AS lastName INTO java.util.Map FROM ${Person} WHERE personid == 1`)),
-      { firstName: "emp1First", lastName: "emp1Last" },
-    );
+    assert.deepEqual(ok(await jdoql(`SELECT UNIQUE firstname AS firstName, lastname AS lastName INTO java.util.Map FROM ${Person} WHERE personid == 1`)), {
+      firstName: "emp1First",
+      lastName: "emp1Last",
+    });
   });
 
   const RC = "result.ResultClassRequirements";
@@ -1206,12 +1258,16 @@ describe("result: distinct, unique, shapes, result classes, expressions", () => 
   const RM = "result.ResultClassRequirementsMap";
   test(`${RM}: personid AS id, lastname AS name INTO java.util.Map`, async () => {
     sameValues(ok(await jdoql(`SELECT personid AS id, lastname AS name INTO java.util.Map FROM ${FullTimeEmployee}`)), [
-      { id: 1, name: "emp1Last" }, { id: 2, name: "emp2Last" }, { id: 5, name: "emp5Last" },
+      { id: 1, name: "emp1Last" },
+      { id: 2, name: "emp2Last" },
+      { id: 5, name: "emp5Last" },
     ]);
   });
   test(`${RM}: without aliases the keys are the expressions`, async () => {
     sameValues(ok(await jdoql(`SELECT personid, lastname INTO java.util.Map FROM ${FullTimeEmployee}`)), [
-      { personid: 1, lastname: "emp1Last" }, { personid: 2, lastname: "emp2Last" }, { personid: 5, lastname: "emp5Last" },
+      { personid: 1, lastname: "emp1Last" },
+      { personid: 2, lastname: "emp2Last" },
+      { personid: 5, lastname: "emp5Last" },
     ]);
   });
 
@@ -1244,7 +1300,10 @@ describe("result: distinct, unique, shapes, result classes, expressions", () => 
     sameValues(ok(await jdoql(`SELECT this.personid FROM ${Employee}`)), ALL_PERSONS);
   });
   test(`${RE}: distinct e.department.name over emp2's team`, async () => {
-    sameValues(ok(await jdoql(`SELECT distinct e.department.name FROM ${Employee} WHERE team.contains(e) && personid == 2 VARIABLES Employee e`)), ["Development", "Human Resources"]);
+    sameValues(ok(await jdoql(`SELECT distinct e.department.name FROM ${Employee} WHERE team.contains(e) && personid == 2 VARIABLES Employee e`)), [
+      "Development",
+      "Human Resources",
+    ]);
   });
   test(`${RE}: p.projid of a parameter`, async () => {
     const q = `SELECT p.projid FROM ${Employee} WHERE personid == 1 && p.projid == this.personid PARAMETERS Project p`;
@@ -1288,15 +1347,30 @@ describe("result: distinct, unique, shapes, result classes, expressions", () => 
   test(`${NR}: DISTINCT manager is emp2 and null`, async () => {
     const body = ok(await jdoql(`SELECT DISTINCT manager FROM ${Employee}`));
     assert.ok(Array.isArray(body) && body.length === 2, JSON.stringify(body));
-    sameValues(body.map((m: any) => keyOf(m)), [2, null]);
+    sameValues(
+      body.map((m: any) => keyOf(m)),
+      [2, null],
+    );
   });
 
   const NPE = "result.NPEInResultExpr";
   test(`${NPE}: manager.lastname ORDER BY personid`, async () => {
-    assert.deepEqual(ok(await jdoql(`SELECT manager.lastname FROM ${Employee} ORDER BY personid ASCENDING`)), ["emp2Last", null, "emp2Last", "emp2Last", "emp2Last"]);
+    assert.deepEqual(ok(await jdoql(`SELECT manager.lastname FROM ${Employee} ORDER BY personid ASCENDING`)), [
+      "emp2Last",
+      null,
+      "emp2Last",
+      "emp2Last",
+      "emp2Last",
+    ]);
   });
   test(`${NPE}: e.manager.lastname of a variable`, async () => {
-    sameValues(ok(await jdoql(`SELECT e.manager.lastname FROM ${Department} WHERE employees.contains(e) VARIABLES Employee e`)), ["emp2Last", null, "emp2Last", "emp2Last", "emp2Last"]);
+    sameValues(ok(await jdoql(`SELECT e.manager.lastname FROM ${Department} WHERE employees.contains(e) VARIABLES Employee e`)), [
+      "emp2Last",
+      null,
+      "emp2Last",
+      "emp2Last",
+      "emp2Last",
+    ]);
   });
 
   const MR = "result.MethodsInResult";
@@ -1304,19 +1378,37 @@ describe("result: distinct, unique, shapes, result classes, expressions", () => 
     assert.deepEqual(ok(await jdoql(`SELECT this.employees.size() FROM ${Department} ORDER BY this.name ascending`)), [3, 2]);
   });
   test(`${MR}: this.phoneNumbers.size()`, async () => {
-    assert.deepEqual(ok(await jdoql(`SELECT this.phoneNumbers.size() FROM ${Employee} ORDER BY this.lastname ascending, this.firstname ascending`)), [2, 2, 2, 2, 2]);
+    assert.deepEqual(
+      ok(await jdoql(`SELECT this.phoneNumbers.size() FROM ${Employee} ORDER BY this.lastname ascending, this.firstname ascending`)),
+      [2, 2, 2, 2, 2],
+    );
   });
   test(`${MR}: UNIQUE MAX(this.employees.size())`, async () => {
     assert.equal(ok(await jdoql(`SELECT UNIQUE MAX(this.employees.size()) FROM ${Department}`)), 3);
   });
   test(`${MR}: this.phoneNumbers.get('home')`, async () => {
-    assert.deepEqual(ok(await jdoql(`SELECT this.phoneNumbers.get('home') FROM ${Employee} ORDER BY this.lastname ascending, this.firstname ascending`)), ["1111", "2222", "3333", "3343", "3363"]);
+    assert.deepEqual(ok(await jdoql(`SELECT this.phoneNumbers.get('home') FROM ${Employee} ORDER BY this.lastname ascending, this.firstname ascending`)), [
+      "1111",
+      "2222",
+      "3333",
+      "3343",
+      "3363",
+    ]);
   });
   test(`${MR}: this.firstname.substring(1,4)`, async () => {
-    assert.deepEqual(ok(await jdoql(`SELECT this.firstname.substring(1,4) FROM ${Employee} ORDER BY this.lastname ascending, this.firstname ascending`)), ["mp1", "mp2", "mp3", "mp4", "mp5"]);
+    assert.deepEqual(ok(await jdoql(`SELECT this.firstname.substring(1,4) FROM ${Employee} ORDER BY this.lastname ascending, this.firstname ascending`)), [
+      "mp1",
+      "mp2",
+      "mp3",
+      "mp4",
+      "mp5",
+    ]);
   });
   test(`${MR}: this.firstname.indexOf('First')`, async () => {
-    assert.deepEqual(ok(await jdoql(`SELECT this.firstname.indexOf('First') FROM ${Employee} ORDER BY this.lastname ascending, this.firstname ascending`)), [4, 4, 4, 4, 4]);
+    assert.deepEqual(
+      ok(await jdoql(`SELECT this.firstname.indexOf('First') FROM ${Employee} ORDER BY this.lastname ascending, this.firstname ascending`)),
+      [4, 4, 4, 4, 4],
+    );
   });
 
   const V = "result.Variable";
@@ -1328,7 +1420,11 @@ describe("result: distinct, unique, shapes, result classes, expressions", () => 
   });
   test(`${V}: p.projid, p.name keeps one row per (candidate, variable)`, async () => {
     const q = `SELECT p.projid, p.name FROM ${Employee} WHERE projects.contains(p) & p.name == 'orange' VARIABLES Project p`;
-    assert.deepEqual(ok(await jdoql(q)), [[1, "orange"], [1, "orange"], [1, "orange"]]);
+    assert.deepEqual(ok(await jdoql(q)), [
+      [1, "orange"],
+      [1, "orange"],
+      [1, "orange"],
+    ]);
   });
   test(`${V}: distinct p.projid, p.name`, async () => {
     const q = `SELECT distinct p.projid, p.name FROM ${Employee} WHERE projects.contains(p) & p.name == 'orange' VARIABLES Project p`;
@@ -1336,16 +1432,49 @@ describe("result: distinct, unique, shapes, result classes, expressions", () => 
   });
   test(`${V}: e, p over departments`, async () => {
     const body = ok(await jdoql(`SELECT e, p FROM ${Department} WHERE employees.contains(e) && e.projects.contains(p) VARIABLES Employee e; Project p`));
-    sameValues(body.map((r: any[]) => [keyOf(r[0]), keyOf(r[1], "projid")]), [[1, 1], [2, 1], [3, 1], [2, 2], [3, 2], [4, 3], [5, 3]]);
+    sameValues(
+      body.map((r: any[]) => [keyOf(r[0]), keyOf(r[1], "projid")]),
+      [
+        [1, 1],
+        [2, 1],
+        [3, 1],
+        [2, 2],
+        [3, 2],
+        [4, 3],
+        [5, 3],
+      ],
+    );
   });
   test(`${V}: this, e, p WHERE deptid == 1`, async () => {
-    const body = ok(await jdoql(`SELECT this, e, p FROM ${Department} WHERE deptid == 1 && employees.contains(e) && e.projects.contains(p) VARIABLES Employee e; Project p`));
-    sameValues(body.map((r: any[]) => [keyOf(r[0], "deptid"), keyOf(r[1]), keyOf(r[2], "projid")]), [[1, 1, 1], [1, 2, 1], [1, 3, 1], [1, 2, 2], [1, 3, 2]]);
+    const body = ok(
+      await jdoql(`SELECT this, e, p FROM ${Department} WHERE deptid == 1 && employees.contains(e) && e.projects.contains(p) VARIABLES Employee e; Project p`),
+    );
+    sameValues(
+      body.map((r: any[]) => [keyOf(r[0], "deptid"), keyOf(r[1]), keyOf(r[2], "projid")]),
+      [
+        [1, 1, 1],
+        [1, 2, 1],
+        [1, 3, 1],
+        [1, 2, 2],
+        [1, 3, 2],
+      ],
+    );
   });
   test(`${V}: d, e, p from the company`, async () => {
     const q = `SELECT d, e, p FROM ${Company} WHERE name == "Sun Microsystems, Inc." && departments.contains(d) && d.employees.contains(e) && e.projects.contains(p) VARIABLES Department d; Employee e; Project p`;
     const body = ok(await jdoql(q));
-    sameValues(body.map((r: any[]) => [keyOf(r[0], "deptid"), keyOf(r[1]), keyOf(r[2], "projid")]), [[1, 1, 1], [1, 2, 1], [1, 3, 1], [1, 2, 2], [1, 3, 2], [2, 4, 3], [2, 5, 3]]);
+    sameValues(
+      body.map((r: any[]) => [keyOf(r[0], "deptid"), keyOf(r[1]), keyOf(r[2], "projid")]),
+      [
+        [1, 1, 1],
+        [1, 2, 1],
+        [1, 3, 1],
+        [1, 2, 2],
+        [1, 3, 2],
+        [2, 4, 3],
+        [2, 5, 3],
+      ],
+    );
   });
 });
 
@@ -1410,13 +1539,22 @@ describe("IF-ELSE (result.IfElseResult, jdoql.IfElseInFilter)", () => {
 describe("ordering and range (jdoql.OrderingSpecification, PositiveRange, NegativeRange, RangeAsString)", () => {
   const OS = "jdoql.OrderingSpecification";
   test(`${OS}: this.lifetimeOrthoBenefit ascending nulls first`, async () => {
-    assert.deepEqual(orderedKeys(ok(await jdoql(`SELECT FROM ${DentalInsurance} ORDER BY this.lifetimeOrthoBenefit ascending nulls first`)), "insid"), [99, 11, 12, 13, 14, 15]);
+    assert.deepEqual(
+      orderedKeys(ok(await jdoql(`SELECT FROM ${DentalInsurance} ORDER BY this.lifetimeOrthoBenefit ascending nulls first`)), "insid"),
+      [99, 11, 12, 13, 14, 15],
+    );
   });
   test(`${OS}: this.lifetimeOrthoBenefit ascending nulls last`, async () => {
-    assert.deepEqual(orderedKeys(ok(await jdoql(`SELECT FROM ${DentalInsurance} ORDER BY this.lifetimeOrthoBenefit ascending nulls last`)), "insid"), [11, 12, 13, 14, 15, 99]);
+    assert.deepEqual(
+      orderedKeys(ok(await jdoql(`SELECT FROM ${DentalInsurance} ORDER BY this.lifetimeOrthoBenefit ascending nulls last`)), "insid"),
+      [11, 12, 13, 14, 15, 99],
+    );
   });
   test(`${OS}: this.lifetimeOrthoBenefit DESCENDING NULLS FIRST`, async () => {
-    assert.deepEqual(orderedKeys(ok(await jdoql(`SELECT FROM ${DentalInsurance} ORDER BY this.lifetimeOrthoBenefit DESCENDING NULLS FIRST`)), "insid"), [99, 15, 14, 13, 12, 11]);
+    assert.deepEqual(
+      orderedKeys(ok(await jdoql(`SELECT FROM ${DentalInsurance} ORDER BY this.lifetimeOrthoBenefit DESCENDING NULLS FIRST`)), "insid"),
+      [99, 15, 14, 13, 12, 11],
+    );
   });
   test(`${OS}: birthdate descending (dates)`, async () => {
     assert.deepEqual(orderedKeys(ok(await jdoql(`SELECT FROM ${Person} ORDER BY birthdate descending`))), [2, 4, 3, 1, 5]);
@@ -1431,7 +1569,10 @@ describe("ordering and range (jdoql.OrderingSpecification, PositiveRange, Negati
     assert.deepEqual(orderedKeys(ok(await jdoql(`SELECT FROM ${FullTimeEmployee} ORDER BY department.name ascending, salary descending`))), [1, 2, 5]);
   });
   test(`${OS}: ordering through a null reference keeps the candidate: manager.personid ascending nulls first`, async () => {
-    assert.deepEqual(orderedKeys(ok(await jdoql(`SELECT FROM ${Employee} ORDER BY manager.personid ascending nulls first, personid ascending`))), [2, 1, 3, 4, 5]);
+    assert.deepEqual(
+      orderedKeys(ok(await jdoql(`SELECT FROM ${Employee} ORDER BY manager.personid ascending nulls first, personid ascending`))),
+      [2, 1, 3, 4, 5],
+    );
   });
   test(`${OS}: the direction may be left out (ascending)`, async () => {
     assert.deepEqual(orderedKeys(ok(await jdoql(`SELECT FROM ${Person} ORDER BY firstname`))), ALL_PERSONS);

@@ -43,7 +43,9 @@ test("the mapped-by collection writes the reference's join table, and both sides
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(await h.sql("SELECT PLAYER, team_id FROM PLAYER_TEAM"), [[10, 2]]);
   assert.deepEqual((await h.get("/jr.Team/2?fetchGroup=all")).body.players, [{ class: "jr.Player", id: 10, team: { class: "jr.Team", id: 2 } }]);
-  assert.deepEqual((await h.get("/jr.Team/2?fetchGroup=all&maxFetchDepth=-1")).body.players, [{ class: "jr.Player", id: 10, team: { class: "jr.Team", id: 2 } }]);
+  assert.deepEqual((await h.get("/jr.Team/2?fetchGroup=all&maxFetchDepth=-1")).body.players, [
+    { class: "jr.Player", id: 10, team: { class: "jr.Team", id: 2 } },
+  ]);
   assert.deepEqual((await h.get("/jr.Player/10?fetchGroup=all")).body.team, { class: "jr.Team", id: 2, players: [{ class: "jr.Player", id: 10 }] });
 });
 
@@ -75,7 +77,14 @@ test("the reference itself writes its join table: set, moved, cleared", async ()
   const moved = await h.put("/jr.Player/12", { team: { id: 2 } });
   assert.equal(moved.status, 200, moved.text);
   assert.deepEqual(await h.sql("SELECT PLAYER, team_id FROM PLAYER_TEAM WHERE PLAYER = 12"), [[12, 2]]);
-  assert.deepEqual((await h.get("/jr.Player/12?fetchGroup=all")).body.team, { class: "jr.Team", id: 2, players: [{ class: "jr.Player", id: 10 }, { class: "jr.Player", id: 12 }] });
+  assert.deepEqual((await h.get("/jr.Player/12?fetchGroup=all")).body.team, {
+    class: "jr.Team",
+    id: 2,
+    players: [
+      { class: "jr.Player", id: 10 },
+      { class: "jr.Player", id: 12 },
+    ],
+  });
   assert.deepEqual((await h.put("/jr.Player/12", { team: null })).body.team, null);
   assert.deepEqual(await h.sql("SELECT * FROM PLAYER_TEAM WHERE PLAYER = 12"), []);
   // A write that leaves the reference out leaves its link.
@@ -109,8 +118,17 @@ test("versions: the other side steps when a reference in a join table changes, f
   const versioned = MODEL.replace(/<class name="(Team|Player)" identity-type="application">/g, '$&<version strategy="version-number" column="VERSION"/>');
   const v = await startHarness({ metadata: [{ source: "jr.jdo", text: versioned }] });
   try {
-    for (const [path, id] of [["/jr.Team", 1], ["/jr.Team", 2], ["/jr.Player", 10]] as const) assert.equal((await v.post(path, { id })).status, 201);
-    const versions = async () => [(await v.get("/jr.Team/1")).body._version, (await v.get("/jr.Team/2")).body._version, (await v.get("/jr.Player/10")).body._version];
+    for (const [path, id] of [
+      ["/jr.Team", 1],
+      ["/jr.Team", 2],
+      ["/jr.Player", 10],
+    ] as const)
+      assert.equal((await v.post(path, { id })).status, 201);
+    const versions = async () => [
+      (await v.get("/jr.Team/1")).body._version,
+      (await v.get("/jr.Team/2")).body._version,
+      (await v.get("/jr.Player/10")).body._version,
+    ];
     assert.equal((await v.put("/jr.Player/10", { team: { id: 2 } })).status, 200);
     assert.deepEqual(await versions(), [1, 2, 2]);
     // Team 1 takes the player: team 2 loses it, the player's reference changes.

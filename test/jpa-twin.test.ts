@@ -103,7 +103,8 @@ describe("(a) the orm.xml and its JDO twin load into the same model", () => {
     assert.deepEqual(cls("Purchase").identity, { kind: "application", fields: ["store", "number"], keyClass: `${P}.PurchaseId` });
     assert.deepEqual(cls("PriceEntry").identity, { kind: "application", fields: ["sku", "currency"], keyClass: `${P}.PriceKey` });
     assert.deepEqual(cls("Review").identity, { kind: "datastore", generation: { kind: "sequence" }, column: "REVIEW_ID" });
-    for (const c of ["Customer", "Product", "Category", "PurchaseLine", "Payment", "Shipment"]) assert.deepEqual(field(c, "id").generation, { kind: "sequence" }, c);
+    for (const c of ["Customer", "Product", "Category", "PurchaseLine", "Payment", "Shipment"])
+      assert.deepEqual(field(c, "id").generation, { kind: "sequence" }, c);
     assert.deepEqual(field("LoyaltyCard", "code").generation, { kind: "uuid-string" });
     assert.deepEqual(field("PriceEntry", "sku").generation, { kind: "none" });
 
@@ -137,7 +138,12 @@ describe("(a) the orm.xml and its JDO twin load into the same model", () => {
       ownerColumns: ["CATEGORY_ID"],
       elementColumns: ["PRODUCT_ID"],
     });
-    assert.deepEqual(field("Product", "categories").relation, { kind: "many-to-many", target: `${P}.Category`, inverse: "products", storage: { kind: "join-inverse", targetField: "products" } });
+    assert.deepEqual(field("Product", "categories").relation, {
+      kind: "many-to-many",
+      target: `${P}.Category`,
+      inverse: "products",
+      storage: { kind: "join-inverse", targetField: "products" },
+    });
     assert.deepEqual(field("Payment", "purchase").fkColumns, ["purchase_store", "purchase_number"]);
     assert.deepEqual(field("Purchase", "lines").relation.storage, {
       kind: "join-table",
@@ -148,7 +154,11 @@ describe("(a) the orm.xml and its JDO twin load into the same model", () => {
     });
 
     // Collections of values, embedded objects, entity graphs.
-    assert.deepEqual(field("Customer", "nicknames").type, { kind: "collection", collection: "set", element: { kind: "basic", basic: "string", primitive: false } });
+    assert.deepEqual(field("Customer", "nicknames").type, {
+      kind: "collection",
+      collection: "set",
+      element: { kind: "basic", basic: "string", primitive: false },
+    });
     assert.equal(field("Product", "tags").type.collection, "list");
     assert.equal(field("Product", "specs").type.kind, "map");
     assert.deepEqual(field("Customer", "billing").embeddedColumns, { street: "BILL_STREET", city: "BILL_CITY", zip: "billing_zip" });
@@ -206,7 +216,8 @@ function expect(r: Reply, status: number): any {
 const ids = (objects: any[], key = "id") => objects.map((o) => o[key]);
 const classes = (objects: any[]) => objects.map((o) => o.class);
 const url = (cls: string, key?: unknown) => `/${P}.${cls}${key === undefined ? "" : `/${keySegment(key)}`}`;
-const q = (query: string, params?: unknown) => `query=${encodeURIComponent(query)}${params === undefined ? "" : `&params=${encodeURIComponent(JSON.stringify(params))}`}`;
+const q = (query: string, params?: unknown) =>
+  `query=${encodeURIComponent(query)}${params === undefined ? "" : `&params=${encodeURIComponent(JSON.stringify(params))}`}`;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const T0 = Date.UTC(2024, 0, 15, 9, 30);
 const T1 = Date.UTC(2024, 2, 1, 12, 0);
@@ -225,10 +236,29 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
     name: "the entities are resources; mapped superclasses and embeddables are not",
     async run({ c }) {
       const served = expect(await c.get("/"), 200).classes;
-      assert.deepEqual([...served].sort(), [
-        "BusinessCustomer", "CardPayment", "Category", "Customer", "Freight", "Gadget", "Grocery", "LoyaltyCard", "Parcel",
-        "Payment", "PriceEntry", "PrivateCustomer", "Product", "Purchase", "PurchaseLine", "Review", "Shipment", "TransferPayment",
-      ].map((n) => `${P}.${n}`));
+      assert.deepEqual(
+        [...served].sort(),
+        [
+          "BusinessCustomer",
+          "CardPayment",
+          "Category",
+          "Customer",
+          "Freight",
+          "Gadget",
+          "Grocery",
+          "LoyaltyCard",
+          "Parcel",
+          "Payment",
+          "PriceEntry",
+          "PrivateCustomer",
+          "Product",
+          "Purchase",
+          "PurchaseLine",
+          "Review",
+          "Shipment",
+          "TransferPayment",
+        ].map((n) => `${P}.${n}`),
+      );
       for (const n of ["Audited", "Address", "PurchaseId"]) problem(await c.get(url(n)), 404);
     },
   },
@@ -236,29 +266,81 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
     name: "SINGLE_TABLE with JPA's default discriminator: every basic type through POST, GET, PUT",
     async run({ c }) {
       const apple = await c.post(url("Product"), {
-        sku: "A1", name: "Apple", price: 1.25, weight: 0.2, stock: 10, barcode: 1234567890123, launched: "2024-01-02T03:04:05Z",
-        image: "AQID", status: "ACTIVE", tags: ["fruit", "red"], specs: { colour: "red", origin: "NZ" }, createdBy: "ann", createdAt: T0,
+        sku: "A1",
+        name: "Apple",
+        price: 1.25,
+        weight: 0.2,
+        stock: 10,
+        barcode: 1234567890123,
+        launched: "2024-01-02T03:04:05Z",
+        image: "AQID",
+        status: "ACTIVE",
+        tags: ["fruit", "red"],
+        specs: { colour: "red", origin: "NZ" },
+        createdBy: "ann",
+        createdAt: T0,
       });
       assert.deepEqual(expect(apple, 201), {
-        class: `${P}.Product`, id: 1, createdBy: "ann", createdAt: T0, sku: "A1", name: "Apple", price: 1.25, weight: 0.2, stock: 10,
-        barcode: 1234567890123, launched: Date.UTC(2024, 0, 2, 3, 4, 5), image: "AQID", status: "ACTIVE", categories: [],
-        tags: ["fruit", "red"], specs: { colour: "red", origin: "NZ" },
+        class: `${P}.Product`,
+        id: 1,
+        createdBy: "ann",
+        createdAt: T0,
+        sku: "A1",
+        name: "Apple",
+        price: 1.25,
+        weight: 0.2,
+        stock: 10,
+        barcode: 1234567890123,
+        launched: Date.UTC(2024, 0, 2, 3, 4, 5),
+        image: "AQID",
+        status: "ACTIVE",
+        categories: [],
+        tags: ["fruit", "red"],
+        specs: { colour: "red", origin: "NZ" },
       });
       assert.equal(apple.headers.get("location"), `/${P}.Product/1`);
 
       // "class" chooses the subclass.
-      const phone = expect(await c.post(url("Product"), { class: `${P}.Gadget`, sku: "G1", name: "Phone", price: 300, warrantyMonths: 24, serial: "123e4567-e89b-12d3-a456-426614174000" }), 201);
+      const phone = expect(
+        await c.post(url("Product"), {
+          class: `${P}.Gadget`,
+          sku: "G1",
+          name: "Phone",
+          price: 300,
+          warrantyMonths: 24,
+          serial: "123e4567-e89b-12d3-a456-426614174000",
+        }),
+        201,
+      );
       assert.deepEqual([phone.class, phone.id, phone.warrantyMonths, phone.serial], [`${P}.Gadget`, 2, 24, "123e4567-e89b-12d3-a456-426614174000"]);
       // POSTing to the subclass's own resource works as well.
       const milk = expect(await c.post(url("Grocery"), { sku: "F1", name: "Milk", price: 0.99, bestBefore: "2024-05-01", organic: true }), 201);
       assert.deepEqual([milk.class, milk.id, milk.bestBefore, milk.organic], [`${P}.Grocery`, 3, Date.UTC(2024, 4, 1), true]);
-      await c.rows(`SELECT id, DTYPE FROM Product ORDER BY id`, [[1, "Product"], [2, "Gadget"], [3, "Grocery"]]);
+      await c.rows(`SELECT id, DTYPE FROM Product ORDER BY id`, [
+        [1, "Product"],
+        [2, "Gadget"],
+        [3, "Grocery"],
+      ]);
 
       // The extent holds the subclasses; the default fetch group leaves out LAZY basics and lazy collections.
       const all = expect(await c.get(url("Product")), 200);
       assert.deepEqual(ids(all), [1, 2, 3]);
       assert.deepEqual(classes(all), [`${P}.Product`, `${P}.Gadget`, `${P}.Grocery`]);
-      assert.deepEqual(Object.keys(all[0]).sort(), ["barcode", "class", "createdAt", "createdBy", "id", "launched", "name", "price", "sku", "specs", "status", "stock", "weight"]);
+      assert.deepEqual(Object.keys(all[0]).sort(), [
+        "barcode",
+        "class",
+        "createdAt",
+        "createdBy",
+        "id",
+        "launched",
+        "name",
+        "price",
+        "sku",
+        "specs",
+        "status",
+        "stock",
+        "weight",
+      ]);
       assert.deepEqual(ids(expect(await c.get(url("Gadget")), 200)), [2]);
       problem(await c.get(url("Grocery", 1)), 404);
 
@@ -286,9 +368,18 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
     async run({ c }) {
       const acme = expect(
         await c.post(url("Customer"), {
-          class: `${P}.BusinessCustomer`, name: "ACME", email: "info@acme.test", vip: true, vatNumber: "DE1", creditLimit: 1000.5,
-          billing: { street: "Main 1", city: "Berlin", zip: "10115" }, shipping: { street: "Dock 2", city: "Hamburg", zip: "20457" },
-          nicknames: ["acme", "roadrunner"], favourites: [{ id: 2 }, { id: 1 }], createdBy: "bob", createdAt: T0,
+          class: `${P}.BusinessCustomer`,
+          name: "ACME",
+          email: "info@acme.test",
+          vip: true,
+          vatNumber: "DE1",
+          creditLimit: 1000.5,
+          billing: { street: "Main 1", city: "Berlin", zip: "10115" },
+          shipping: { street: "Dock 2", city: "Hamburg", zip: "20457" },
+          nicknames: ["acme", "roadrunner"],
+          favourites: [{ id: 2 }, { id: 1 }],
+          createdBy: "bob",
+          createdAt: T0,
         }),
         201,
       );
@@ -307,7 +398,10 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
       ]);
       await c.rows(`SELECT id, vatNumber FROM BUSINESS_CUSTOMER`, [[1, "DE1"]]);
       await c.rows(`SELECT id FROM PRIVATE_CUSTOMER`, [[2]]);
-      await c.rows(`SELECT CUSTOMER_ID, PRODUCT_ID, POSITION FROM CUSTOMER_FAVOURITES ORDER BY POSITION`, [[1, 2, 0], [1, 1, 1]]);
+      await c.rows(`SELECT CUSTOMER_ID, PRODUCT_ID, POSITION FROM CUSTOMER_FAVOURITES ORDER BY POSITION`, [
+        [1, 2, 0],
+        [1, 1, 1],
+      ]);
 
       assert.deepEqual(classes(expect(await c.get(url("Customer")), 200)), [`${P}.BusinessCustomer`, `${P}.PrivateCustomer`, `${P}.Customer`]);
       assert.deepEqual(ids(expect(await c.get(url("BusinessCustomer")), 200)), [1]);
@@ -337,7 +431,10 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
       assert.equal(expect(await c.put(url("Customer", 2), { card: { code: card.code } }), 200).card.holder.id, 2);
       assert.equal(expect(await c.get(`${url("Customer", 1)}?fetchGroup=all`), 200).card, null);
       assert.equal(expect(await c.get(url("LoyaltyCard", card.code)), 200).holder.id, 2);
-      await c.rows(`SELECT id, CARD_CODE FROM CUSTOMER ORDER BY id`, [[1, null], [2, card.code]]);
+      await c.rows(`SELECT id, CARD_CODE FROM CUSTOMER ORDER BY id`, [
+        [1, null],
+        [2, card.code],
+      ]);
     },
   },
   {
@@ -351,29 +448,50 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
       const electronics = expect(await c.get(url("Category", 2)), 200);
       assert.deepEqual([ids(electronics.products), electronics.products[0].name], [[2], "Phone"], "products is EAGER");
       const withCategories = expect(await c.get(`${url("Product")}?fetchGroup=withCategories`), 200);
-      assert.deepEqual(withCategories.map((p: any) => ids(p.categories)), [[1], [2], [1]]);
-      await c.rows(`SELECT CATEGORY_ID, PRODUCT_ID FROM PRODUCT_CATEGORY ORDER BY 1, 2`, [[1, 1], [1, 3], [2, 2]]);
+      assert.deepEqual(
+        withCategories.map((p: any) => ids(p.categories)),
+        [[1], [2], [1]],
+      );
+      await c.rows(`SELECT CATEGORY_ID, PRODUCT_ID FROM PRODUCT_CATEGORY ORDER BY 1, 2`, [
+        [1, 1],
+        [1, 3],
+        [2, 2],
+      ]);
     },
   },
   {
     name: "embedded id: key fields from the embeddable; a required many-to-one; an ordered join-table list; a version",
     async run({ c }) {
       const created = await c.post(url("Purchase"), {
-        store: "S1", number: 1, customer: { id: 1 }, placedAt: T1, createdBy: "bob",
-        lines: [{ quantity: 2, product: { id: 3 } }, { quantity: 1, product: { id: 1 } }],
+        store: "S1",
+        number: 1,
+        customer: { id: 1 },
+        placedAt: T1,
+        createdBy: "bob",
+        lines: [
+          { quantity: 2, product: { id: 3 } },
+          { quantity: 1, product: { id: 1 } },
+        ],
       });
       const purchase = expect(created, 201);
       assert.equal(created.headers.get("location"), `/${P}.Purchase/${keySegment(S1_1)}`);
       assert.deepEqual([purchase.store, purchase.number, purchase._version, purchase.version, purchase.customer.id], ["S1", 1, 1, 1, 1]);
-      assert.deepEqual(purchase.lines.map((l: any) => [l.id, l.quantity, l.product]), [
-        [1, 2, { class: `${P}.Grocery`, id: 3 }],
-        [2, 1, { class: `${P}.Product`, id: 1 }],
-      ]);
+      assert.deepEqual(
+        purchase.lines.map((l: any) => [l.id, l.quantity, l.product]),
+        [
+          [1, 2, { class: `${P}.Grocery`, id: 3 }],
+          [2, 1, { class: `${P}.Product`, id: 1 }],
+        ],
+      );
       expect(await c.post(url("Purchase"), { ...S1_2, customer: { id: 2 }, lines: [{ quantity: 5, product: { id: 2 } }] }), 201);
 
       const customerless = await c.post(url("Purchase"), { store: "S2", number: 1 });
       problem(customerless, 422);
-      assert.deepEqual(customerless.body.errors.map((e: any) => e.path), ["/customer"], "optional=false");
+      assert.deepEqual(
+        customerless.body.errors.map((e: any) => e.path),
+        ["/customer"],
+        "optional=false",
+      );
       problem(await c.post(url("Purchase"), { ...S1_1, customer: { id: 1 } }), 409);
       problem(await c.get(url("Purchase", { store: "S1" })), 400);
       problem(await c.get(url("Purchase", 7)), 400);
@@ -381,7 +499,16 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
 
       // customer is LAZY: its identity only; lines (a collection) are not in the default plan.
       const plain = expect(await c.get(url("Purchase", S1_1)), 200);
-      assert.deepEqual(plain, { class: `${P}.Purchase`, ...S1_1, _version: 1, version: 1, createdBy: "bob", createdAt: null, placedAt: T1, customer: { class: `${P}.BusinessCustomer`, id: 1 } });
+      assert.deepEqual(plain, {
+        class: `${P}.Purchase`,
+        ...S1_1,
+        _version: 1,
+        version: 1,
+        createdBy: "bob",
+        createdAt: null,
+        placedAt: T1,
+        customer: { class: `${P}.BusinessCustomer`, id: 1 },
+      });
 
       const reordered = expect(await c.put(url("Purchase", S1_1), { lines: [{ id: 2 }, { id: 1 }] }), 200);
       assert.deepEqual([ids(reordered.lines), reordered._version, reordered.version], [[2, 1], 2, 2]);
@@ -391,7 +518,10 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
         ["S1", 2, 3, 0],
       ]);
       // The mapped-by side sees the purchase.
-      assert.deepEqual(expect(await c.get(`${url("Customer", 1)}?fetchGroup=all`), 200).purchases.map((p: any) => [p.store, p.number]), [["S1", 1]]);
+      assert.deepEqual(
+        expect(await c.get(`${url("Customer", 1)}?fetchGroup=all`), 200).purchases.map((p: any) => [p.store, p.number]),
+        [["S1", 1]],
+      );
     },
   },
   {
@@ -407,7 +537,13 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
         [2, "T", 2, null, null],
       ]);
       const payments = expect(await c.get(url("Payment")), 200);
-      assert.deepEqual([classes(payments), payments.map((p: any) => p.state)], [[`${P}.CardPayment`, `${P}.TransferPayment`], ["SETTLED", "REFUNDED"]]);
+      assert.deepEqual(
+        [classes(payments), payments.map((p: any) => p.state)],
+        [
+          [`${P}.CardPayment`, `${P}.TransferPayment`],
+          ["SETTLED", "REFUNDED"],
+        ],
+      );
       assert.equal(payments[0].purchase.placedAt, T1, "purchase is EAGER (JPA's default for to-one)");
       assert.deepEqual(ids(expect(await c.get(url("CardPayment")), 200)), [1]);
       problem(await c.get(url("TransferPayment", 1)), 404);
@@ -424,10 +560,19 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
       await c.rows(`SELECT id, carrier, containers FROM Freight`, [[3, "Maersk", 3]]);
 
       const all = expect(await c.get(url("Shipment")), 200);
-      assert.deepEqual([ids(all), classes(all)], [[1, 2, 3], [`${P}.Shipment`, `${P}.Parcel`, `${P}.Freight`]]);
+      assert.deepEqual(
+        [ids(all), classes(all)],
+        [
+          [1, 2, 3],
+          [`${P}.Shipment`, `${P}.Parcel`, `${P}.Freight`],
+        ],
+      );
       assert.deepEqual(ids(expect(await c.get(url("Parcel")), 200)), [2]);
       assert.equal(expect(await c.get(url("Shipment", 3)), 200).containers, 3);
-      assert.deepEqual(ids(expect(await c.get(`/jdoql?${q(`SELECT FROM ${P}.Shipment WHERE carrier.startsWith('M') || carrier == 'UPS' ORDER BY carrier`)}`), 200)), [3, 2]);
+      assert.deepEqual(
+        ids(expect(await c.get(`/jdoql?${q(`SELECT FROM ${P}.Shipment WHERE carrier.startsWith('M') || carrier == 'UPS' ORDER BY carrier`)}`), 200)),
+        [3, 2],
+      );
       assert.deepEqual(ids(expect(await c.get(`/jpql?${q("SELECT s FROM Shipment s WHERE s.carrier <> 'DHL' ORDER BY s.id")}`), 200)), [2, 3]);
       // README: over a complete-table hierarchy spread over several tables, projections answer 400.
       const refused = "org.twin.shop.Shipment is stored in 3 tables (complete-table): queries over it are not supported yet";
@@ -465,7 +610,10 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
       assert.deepEqual([review._id, review.text, review.product.name], [1, "crisp", "Apple"]);
       assert.equal(created.headers.get("location"), `/${P}.Review/1`);
       assert.equal(expect(await c.post(url("Review"), { stars: 2, text: "meh", product: { id: 2 } }), 201)._id, 2);
-      await c.rows(`SELECT REVIEW_ID, stars, BODY, product FROM Review ORDER BY 1`, [[1, 5, "crisp", 1], [2, 2, "meh", 2]]);
+      await c.rows(`SELECT REVIEW_ID, stars, BODY, product FROM Review ORDER BY 1`, [
+        [1, 5, "crisp", 1],
+        [2, 2, "meh", 2],
+      ]);
       assert.equal(expect(await c.put(url("Review", 2), { stars: 3 }), 200).stars, 3);
       assert.equal(expect(await c.get(url("Review", 1)), 200).product.sku, "A1", "product is EAGER");
       assert.equal((await c.del(url("Review", 2))).status, 204);
@@ -479,7 +627,13 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
       const at = (params: string) => c.get(`${url("Purchase", S1_1)}?${params}`);
       // all, depth 1: the lines nest, their products are identities.
       const all = expect(await at("fetchGroup=all"), 200);
-      assert.deepEqual(all.lines.map((l: any) => l.product), [{ class: `${P}.Product`, id: 1 }, { class: `${P}.Grocery`, id: 3 }]);
+      assert.deepEqual(
+        all.lines.map((l: any) => l.product),
+        [
+          { class: `${P}.Product`, id: 1 },
+          { class: `${P}.Grocery`, id: 3 },
+        ],
+      );
       assert.equal(all.customer.name, "ACME");
       assert.deepEqual(all.customer.purchases, [{ class: `${P}.Purchase`, ...S1_1 }], "beyond the depth: identities");
       // depth 2: one level more.
@@ -493,7 +647,10 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
       assert.equal(unlimited.customer.favourites[0].categories[0].name, "Electronics");
       // A named entity graph adds its attributes to the default group.
       const graph = expect(await c.get(`${url("Customer", 1)}?fetchGroup=withPurchases`), 200);
-      assert.deepEqual(graph.purchases.map((p: any) => [p.store, p.number, p.placedAt]), [["S1", 1, T1]]);
+      assert.deepEqual(
+        graph.purchases.map((p: any) => [p.store, p.number, p.placedAt]),
+        [["S1", 1, T1]],
+      );
       assert.equal(graph.favourites, undefined, "not in the graph");
       problem(await at("fetchGroup=nope"), 400);
       problem(await at("maxFetchDepth=0"), 400);
@@ -504,16 +661,26 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
     async run({ c }) {
       const jpql = async (query: string, params?: unknown) => expect(await c.get(`/jpql?${q(query, params)}`), 200);
       const jdoql = async (query: string, params?: unknown) => expect(await c.get(`/jdoql?${q(query, params)}`), 200);
-      assert.deepEqual(await jpql("SELECT p.name, c.name FROM Product p JOIN p.categories c ORDER BY p.name"), [["Apple", "Fruit"], ["Milk", "Fruit"], ["Phone", "Electronics"]]);
+      assert.deepEqual(await jpql("SELECT p.name, c.name FROM Product p JOIN p.categories c ORDER BY p.name"), [
+        ["Apple", "Fruit"],
+        ["Milk", "Fruit"],
+        ["Phone", "Electronics"],
+      ]);
       assert.deepEqual(ids(await jpql("SELECT p FROM Product p WHERE TYPE(p) = Gadget")), [2]);
       assert.deepEqual(await jpql("SELECT TYPE(c) FROM Customer c ORDER BY c.id"), [`${P}.BusinessCustomer`, `${P}.PrivateCustomer`]);
-      assert.deepEqual(await jpql("SELECT c.name, COUNT(pu) FROM Customer c JOIN c.purchases pu GROUP BY c.name ORDER BY c.name"), [["ACME", 1], ["Eve", 1]]);
+      assert.deepEqual(await jpql("SELECT c.name, COUNT(pu) FROM Customer c JOIN c.purchases pu GROUP BY c.name ORDER BY c.name"), [
+        ["ACME", 1],
+        ["Eve", 1],
+      ]);
       assert.deepEqual(await jpql("SELECT pu.number FROM Purchase pu WHERE pu.customer.billing.city = 'Berlin'"), [1]);
       assert.deepEqual(await jpql("SELECT pay.amount FROM Payment pay WHERE pay.state = :s", { s: "REFUNDED" }), [7]);
       assert.deepEqual(await jpql("SELECT SUM(l.quantity) FROM Purchase pu JOIN pu.lines l WHERE pu.store = ?1", ["S1"]), 8);
 
       assert.deepEqual(ids(await jdoql(`SELECT FROM ${P}.Customer WHERE purchases.contains(pu) && pu.store == 'S1' VARIABLES ${P}.Purchase pu`)), [1, 2]);
-      assert.deepEqual(await jdoql(`SELECT name, price FROM ${P}.Product WHERE price > :min ORDER BY price DESC`, { min: 1 }), [["Phone", 300], ["Apple", 1.5]]);
+      assert.deepEqual(await jdoql(`SELECT name, price FROM ${P}.Product WHERE price > :min ORDER BY price DESC`, { min: 1 }), [
+        ["Phone", 300],
+        ["Apple", 1.5],
+      ]);
       assert.deepEqual(ids(await jdoql(`SELECT FROM ${P}.Product WHERE this instanceof ${P}.Grocery`)), [3]);
       assert.deepEqual(ids(expect(await c.get(`${url("Payment")}?filter=${encodeURIComponent("state.ordinal() == 2")}`), 200)), [2]);
       assert.deepEqual(ids(expect(await c.get(`${url("Customer")}?filter=${encodeURIComponent("billing.city == 'Berlin'")}`), 200)), [1]);
@@ -526,7 +693,10 @@ const STEPS: { name: string; run: (ctx: Ctx) => Promise<void> }[] = [
     async run({ c }) {
       // Eve takes ACME's purchase: the purchase's customer follows, ACME's list empties.
       const eve = expect(await c.put(url("Customer", 2), { purchases: [S1_1, S1_2] }), 200);
-      assert.deepEqual(eve.purchases.map((p: any) => p.number), [1, 2]);
+      assert.deepEqual(
+        eve.purchases.map((p: any) => p.number),
+        [1, 2],
+      );
       assert.equal(expect(await c.get(url("Purchase", S1_1)), 200).customer.id, 2);
       assert.deepEqual(expect(await c.get(`${url("Customer", 1)}?fetchGroup=all`), 200).purchases, []);
 
@@ -583,7 +753,13 @@ for (const twin of TWINS) {
     twin.name,
     runScript(`(b) ${twin.source} served by the handler`, async () => {
       const h = await startHarness({ metadata: metadataOf(twin.source) });
-      return { client: new Client((m, p, b) => h.call(m, p, b), (text) => h.sql(text)), close: () => h.close() };
+      return {
+        client: new Client(
+          (m, p, b) => h.call(m, p, b),
+          (text) => h.sql(text),
+        ),
+        close: () => h.close(),
+      };
     }),
   );
 }
@@ -593,7 +769,11 @@ test("(b) the two twins answered every request identically", () => {
   const [jdo] = handlerRuns.get("jdo")!;
   assert.ok(jpa && jdo, "both scripts ran");
   // A step that failed half-way would leave both transcripts short, and maybe equal.
-  assert.deepEqual(completedSteps(jpa), STEPS.map((s) => s.name), "every step of the jpa twin passed");
+  assert.deepEqual(
+    completedSteps(jpa),
+    STEPS.map((s) => s.name),
+    "every step of the jpa twin passed",
+  );
   assert.deepEqual(normalizeTranscript(jpa.transcript), normalizeTranscript(jdo.transcript));
 });
 
@@ -612,13 +792,13 @@ describe("(b) known gaps, on both twins", () => {
       });
       after(() => h?.close());
 
-      test(
-        "a named entity graph's sub-graph fetches the sub-graph's attributes of the related objects",
-        async () => {
-          const graph = expect(await h.get(`${url("Customer", 1)}?fetchGroup=withPurchases&maxFetchDepth=2`), 200);
-          assert.deepEqual(graph.purchases.map((p: any) => p.lines?.length), [1, 0]);
-        },
-      );
+      test("a named entity graph's sub-graph fetches the sub-graph's attributes of the related objects", async () => {
+        const graph = expect(await h.get(`${url("Customer", 1)}?fetchGroup=withPurchases&maxFetchDepth=2`), 200);
+        assert.deepEqual(
+          graph.purchases.map((p: any) => p.lines?.length),
+          [1, 0],
+        );
+      });
 
       test(
         "releasing an object from a mapped-by collection is refused when its reference is required (optional=false)",
@@ -632,7 +812,9 @@ describe("(b) known gaps, on both twins", () => {
 
       test(
         "deleting the target of a required reference (optional=false) is refused",
-        { todo: "delete-plan.ts sets every reference to the deleted object to NULL, Purchase.customer too although it is not nullable (a database with the foreign key would refuse: 409)" },
+        {
+          todo: "delete-plan.ts sets every reference to the deleted object to NULL, Purchase.customer too although it is not nullable (a database with the foreign key would refuse: 409)",
+        },
         async () => {
           problem(await h.del(url("Customer", 1)), 409);
           assert.equal(expect(await h.get(url("Purchase", S1_1)), 200).customer?.id, 1, "nothing changed");
@@ -716,7 +898,11 @@ test("(c) over real HTTP, both units answer as the handler did", () => {
     const [http] = cliRuns.get(twin.name)!;
     const [handler] = handlerRuns.get(twin.name)!;
     assert.ok(http && handler, `${twin.unit} ran`);
-    assert.deepEqual(completedSteps(http), STEPS.map((s) => s.name), `every step passed over HTTP (${twin.unit})`);
+    assert.deepEqual(
+      completedSteps(http),
+      STEPS.map((s) => s.name),
+      `every step passed over HTTP (${twin.unit})`,
+    );
     assert.deepEqual(normalizeTranscript(http.transcript), normalizeTranscript(withoutSql(handler.transcript)), twin.unit);
   }
   assert.match(servers.get("twin")!.output(), /Extent serves "twin" at http:\/\/127\.0\.0\.1:\d+/);

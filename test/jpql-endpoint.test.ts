@@ -50,7 +50,9 @@ test("the raw form /jpql?Q is parsed the same way", async () => {
 });
 
 test("a SELECT runs, with named parameters, entity names and case-insensitive keywords and variables", async () => {
-  const r = await h.get(`/jpql?query=${encodeURIComponent("select C from Customer c where C.status = :s")}&params=${encodeURIComponent(JSON.stringify({ s: "active" }))}`);
+  const r = await h.get(
+    `/jpql?query=${encodeURIComponent("select C from Customer c where C.status = :s")}&params=${encodeURIComponent(JSON.stringify({ s: "active" }))}`,
+  );
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(r.body, [{ class: "jp.Customer", id: 1, status: "active" }]);
 });

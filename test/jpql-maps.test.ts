@@ -19,7 +19,8 @@ before(async () => {
     { id: 1, name: "Ann", phones: { home: "111", work: "222" } },
     { id: 2, name: "Bo", phones: { home: "333" } },
     { id: 3, name: "Cy", phones: {} },
-  ]) assert.equal((await h.post("/jm.Contact", c)).status, 201);
+  ])
+    assert.equal((await h.post("/jm.Contact", c)).status, 201);
 });
 after(() => h?.close());
 
@@ -32,7 +33,11 @@ describe("KEY and VALUE over a joined map", () => {
   test("one row per entry, with its key and value", async () => {
     const r = await jpql("SELECT c.name, KEY(p), VALUE(p) FROM Contact c JOIN c.phones p ORDER BY c.id, KEY(p)");
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.body, [["Ann", "home", "111"], ["Ann", "work", "222"], ["Bo", "home", "333"]]);
+    assert.deepEqual(r.body, [
+      ["Ann", "home", "111"],
+      ["Ann", "work", "222"],
+      ["Bo", "home", "333"],
+    ]);
   });
 
   test("KEY and VALUE in WHERE; the bare variable is the value", async () => {
@@ -42,7 +47,10 @@ describe("KEY and VALUE over a joined map", () => {
 
   test("LEFT JOIN keeps a contact without entries", async () => {
     const r = await jpql("SELECT c.name, KEY(p) FROM Contact c LEFT JOIN c.phones p WHERE c.id >= 2 ORDER BY c.id");
-    assert.deepEqual(r.body, [["Bo", "home"], ["Cy", null]]);
+    assert.deepEqual(r.body, [
+      ["Bo", "home"],
+      ["Cy", null],
+    ]);
   });
 
   test("ENTRY(p), and KEY of a variable that is not over a map, are 400", async () => {

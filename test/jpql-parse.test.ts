@@ -41,8 +41,7 @@ const fn = (name: string, ...args: unknown[]) => ({ type: "Function", name, args
 const agg = (fnName: string, arg: unknown, distinct = false) => ({ type: "Aggregate", fn: fnName, distinct, arg });
 const sub = (query: unknown) => ({ type: "Subquery", query });
 const item = (expr: unknown, variable?: string) => (variable ? { expr, variable } : { expr });
-const order = (expr: unknown, descending = false, nulls?: "first" | "last") =>
-  nulls ? { expr, descending, nulls } : { expr, descending };
+const order = (expr: unknown, descending = false, nulls?: "first" | "last") => (nulls ? { expr, descending, nulls } : { expr, descending });
 const range = (entity: string, variable?: string, joins: unknown[] = []) =>
   variable ? { kind: "range", entity, variable, joins } : { kind: "range", entity, joins };
 const join = (kind: "inner" | "left", target: unknown, variable?: string, on?: unknown) => ({
@@ -88,8 +87,7 @@ function syntaxError(text: string, spec: ErrorSpec): JpqlSyntaxError {
 
 /** Error in the WHERE clause of `SELECT a FROM A a WHERE <text>`: columns count from the condition. */
 const WHERE_PREFIX = "SELECT a FROM A a WHERE ";
-const whereError = (text: string, spec: ErrorSpec) =>
-  syntaxError(WHERE_PREFIX + text, { ...spec, column: spec.column + WHERE_PREFIX.length });
+const whereError = (text: string, spec: ErrorSpec) => syntaxError(WHERE_PREFIX + text, { ...spec, column: spec.column + WHERE_PREFIX.length });
 
 // --- Examples from the Jakarta Persistence query language chapter -----------------------------------
 
@@ -106,15 +104,9 @@ describe("Jakarta Persistence examples", () => {
   });
 
   test("chained joins", () => {
-    assert.deepEqual(
-      q("SELECT DISTINCT o FROM Order o JOIN o.lineItems l JOIN l.product p WHERE p.productType = 'office_supplies'").from,
-      [
-        range("Order", "o", [
-          join("inner", toPath(path("o", "lineItems")), "l"),
-          join("inner", toPath(path("l", "product")), "p"),
-        ]),
-      ],
-    );
+    assert.deepEqual(q("SELECT DISTINCT o FROM Order o JOIN o.lineItems l JOIN l.product p WHERE p.productType = 'office_supplies'").from, [
+      range("Order", "o", [join("inner", toPath(path("o", "lineItems")), "l"), join("inner", toPath(path("l", "product")), "p")]),
+    ]);
   });
 
   test("named parameter", () => {
@@ -137,8 +129,7 @@ describe("Jakarta Persistence examples", () => {
 
   test("ALL over a correlated subquery", () => {
     assert.deepEqual(
-      q("SELECT e FROM Employee e WHERE e.salary > ALL (SELECT m.salary FROM Manager m WHERE m.department = e.department)")
-        .where,
+      q("SELECT e FROM Employee e WHERE e.salary > ALL (SELECT m.salary FROM Manager m WHERE m.department = e.department)").where,
       bin(">", path("e", "salary"), {
         type: "Quantified",
         quantifier: "ALL",
@@ -189,14 +180,10 @@ describe("Jakarta Persistence examples", () => {
 
   test("TREAT in WHERE and in a join", () => {
     const treated = { type: "Treat", path: path("e"), entity: "Exempt" };
-    assert.deepEqual(
-      q("SELECT e FROM Employee e WHERE TREAT(e AS Exempt).vacationDays > 10").where,
-      bin(">", path(treated, "vacationDays"), int(10)),
-    );
-    assert.deepEqual(
-      q("SELECT b.name, b.ISBN FROM Order o JOIN TREAT(o.product AS Book) b").from,
-      [range("Order", "o", [join("inner", toPath({ type: "Treat", path: path("o", "product"), entity: "Book" }), "b")])],
-    );
+    assert.deepEqual(q("SELECT e FROM Employee e WHERE TREAT(e AS Exempt).vacationDays > 10").where, bin(">", path(treated, "vacationDays"), int(10)));
+    assert.deepEqual(q("SELECT b.name, b.ISBN FROM Order o JOIN TREAT(o.product AS Book) b").from, [
+      range("Order", "o", [join("inner", toPath({ type: "Treat", path: path("o", "product"), entity: "Book" }), "b")]),
+    ]);
     assert.deepEqual(
       w("TREAT(TREAT(a AS B) AS C).x.y = 1").left,
       path({ type: "Treat", path: { type: "Treat", path: path("a"), entity: "B" }, entity: "C" }, "x", "y"),
@@ -204,24 +191,18 @@ describe("Jakarta Persistence examples", () => {
   });
 
   test("general CASE in the select clause", () => {
-    assert.deepEqual(
-      q("SELECT c.name, CASE WHEN c.annualSpending > 10000 THEN 'Premier' ELSE 'Regular' END FROM Customer c").select,
-      [
-        item(path("c", "name")),
-        item({
-          type: "Case",
-          whens: [{ when: bin(">", path("c", "annualSpending"), int(10000)), then: str("Premier") }],
-          else: str("Regular"),
-        }),
-      ],
-    );
+    assert.deepEqual(q("SELECT c.name, CASE WHEN c.annualSpending > 10000 THEN 'Premier' ELSE 'Regular' END FROM Customer c").select, [
+      item(path("c", "name")),
+      item({
+        type: "Case",
+        whens: [{ when: bin(">", path("c", "annualSpending"), int(10000)), then: str("Premier") }],
+        else: str("Regular"),
+      }),
+    ]);
   });
 
   test("simple CASE over TYPE in UPDATE", () => {
-    const tree = q(
-      "UPDATE Employee e SET e.salary = CASE TYPE(e) WHEN Exempt THEN e.salary * 1.1 WHEN Contractor THEN e.salary * 1.05 " +
-        "ELSE e.salary END",
-    );
+    const tree = q("UPDATE Employee e SET e.salary = CASE TYPE(e) WHEN Exempt THEN e.salary * 1.1 WHEN Contractor THEN e.salary * 1.05 " + "ELSE e.salary END");
     assert.deepEqual(tree.set[0].value, {
       type: "Case",
       operand: { type: "Type", arg: path("e") },
@@ -262,10 +243,7 @@ describe("Jakarta Persistence examples", () => {
       collection: path("p", "nicknames"),
     });
     assert.deepEqual(
-      q(
-        "SELECT o FROM Order o WHERE NOT (o.shippingAddress.state = o.billingAddress.state AND " +
-          "o.shippingAddress.city = o.billingAddress.city)",
-      ).where,
+      q("SELECT o FROM Order o WHERE NOT (o.shippingAddress.state = o.billingAddress.state AND " + "o.shippingAddress.city = o.billingAddress.city)").where,
       un(
         "NOT",
         bin(
@@ -278,21 +256,17 @@ describe("Jakarta Persistence examples", () => {
   });
 
   test("EXISTS over a correlated subquery with a derived FROM", () => {
-    assert.deepEqual(
-      q("SELECT DISTINCT emp FROM Employee emp WHERE EXISTS (SELECT spouseEmp FROM Employee spouseEmp WHERE spouseEmp = emp.spouse)")
-        .where,
-      {
-        type: "Exists",
-        not: false,
-        subquery: sub(
-          select({
-            select: [item(path("spouseEmp"))],
-            from: [range("Employee", "spouseEmp")],
-            where: bin("=", path("spouseEmp"), path("emp", "spouse")),
-          }),
-        ),
-      },
-    );
+    assert.deepEqual(q("SELECT DISTINCT emp FROM Employee emp WHERE EXISTS (SELECT spouseEmp FROM Employee spouseEmp WHERE spouseEmp = emp.spouse)").where, {
+      type: "Exists",
+      not: false,
+      subquery: sub(
+        select({
+          select: [item(path("spouseEmp"))],
+          from: [range("Employee", "spouseEmp")],
+          where: bin("=", path("spouseEmp"), path("emp", "spouse")),
+        }),
+      ),
+    });
     assert.deepEqual(
       q("SELECT c FROM Customer c WHERE (SELECT AVG(o.price) FROM c.orders o) > 100").where.left,
       sub(
@@ -305,10 +279,12 @@ describe("Jakarta Persistence examples", () => {
   });
 
   test("map KEY and VALUE, INDEX, aggregates with GROUP BY and HAVING", () => {
-    assert.deepEqual(
-      q("SELECT i.name, VALUE(p) FROM Item i JOIN i.photos p WHERE KEY(p) LIKE '%egret'").where,
-      { type: "Like", not: false, operand: { type: "KeyValueEntry", fn: "KEY", variable: "p" }, pattern: str("%egret") },
-    );
+    assert.deepEqual(q("SELECT i.name, VALUE(p) FROM Item i JOIN i.photos p WHERE KEY(p) LIKE '%egret'").where, {
+      type: "Like",
+      not: false,
+      operand: { type: "KeyValueEntry", fn: "KEY", variable: "p" },
+      pattern: str("%egret"),
+    });
     assert.deepEqual(
       q("SELECT w.name FROM Course c JOIN c.studentWaitlist w WHERE c.name = 'Calculus' AND INDEX(w) = 0").where.right,
       bin("=", fn("INDEX", path("w")), int(0)),
@@ -451,7 +427,9 @@ describe("select statements", () => {
       right,
       orderBy,
     });
-    const A = "SELECT a FROM A a", B = "SELECT b FROM B b", C = "SELECT c FROM C c";
+    const A = "SELECT a FROM A a",
+      B = "SELECT b FROM B b",
+      C = "SELECT c FROM C c";
     assert.deepEqual(q(`${A} UNION ${B} INTERSECT ${C}`), setOp("UNION", false, a, setOp("INTERSECT", false, b, c)));
     assert.deepEqual(q(`${A} INTERSECT ALL ${B} EXCEPT ${C}`), setOp("EXCEPT", false, setOp("INTERSECT", true, a, b), c));
     assert.deepEqual(q(`${A} union all ${B} except all ${C}`), setOp("EXCEPT", true, setOp("UNION", true, a, b), c));
@@ -498,9 +476,8 @@ describe("select statements", () => {
 
 describe("subqueries", () => {
   test("derived paths, derived collection members, joins, DISTINCT", () => {
-    const query = q(
-      "SELECT e FROM Employee e WHERE e.x IN (SELECT DISTINCT p.x FROM e.projects p JOIN p.tasks t, IN e.phones ph, Other o WHERE t.y = 1)",
-    ).where.source.subquery.query;
+    const query = q("SELECT e FROM Employee e WHERE e.x IN (SELECT DISTINCT p.x FROM e.projects p JOIN p.tasks t, IN e.phones ph, Other o WHERE t.y = 1)").where
+      .source.subquery.query;
     assert.equal(query.distinct, true);
     assert.deepEqual(query.from, [
       { kind: "derived", path: path("e", "projects"), variable: "p", joins: [join("inner", toPath(path("p", "tasks")), "t")] },
@@ -521,11 +498,14 @@ describe("subqueries", () => {
     assert.deepEqual(w("NOT EXISTS (SELECT MAX(b.x) FROM B b)"), { type: "Exists", not: true, subquery: s1 });
     assert.deepEqual(w("NOT (EXISTS (SELECT MAX(b.x) FROM B b))"), un("NOT", { type: "Exists", not: false, subquery: s1 }));
     for (const quantifier of ["ALL", "ANY", "SOME"]) {
-      assert.deepEqual(w(`a.x <= ${quantifier.toLowerCase()} (SELECT MAX(b.x) FROM B b)`), bin("<=", path("a", "x"), {
-        type: "Quantified",
-        quantifier,
-        subquery: s1,
-      }));
+      assert.deepEqual(
+        w(`a.x <= ${quantifier.toLowerCase()} (SELECT MAX(b.x) FROM B b)`),
+        bin("<=", path("a", "x"), {
+          type: "Quantified",
+          quantifier,
+          subquery: s1,
+        }),
+      );
     }
   });
 
@@ -596,11 +576,14 @@ describe("conditional expressions", () => {
   });
 
   test("[NOT] BETWEEN: its AND is not the logical AND", () => {
-    assert.deepEqual(w("a.x BETWEEN 1 AND 2 + 3 AND a.y NOT BETWEEN 'a' AND 'b'"), bin(
-      "AND",
-      { type: "Between", not: false, operand: path("a", "x"), low: int(1), high: bin("+", int(2), int(3)) },
-      { type: "Between", not: true, operand: path("a", "y"), low: str("a"), high: str("b") },
-    ));
+    assert.deepEqual(
+      w("a.x BETWEEN 1 AND 2 + 3 AND a.y NOT BETWEEN 'a' AND 'b'"),
+      bin(
+        "AND",
+        { type: "Between", not: false, operand: path("a", "x"), low: int(1), high: bin("+", int(2), int(3)) },
+        { type: "Between", not: true, operand: path("a", "y"), low: str("a"), high: str("b") },
+      ),
+    );
     assert.deepEqual(w("a.d BETWEEN {d '2024-01-01'} AND :end").high, named("end"));
     whereError("a.x BETWEEN 1", { line: 1, column: 14, expected: ['"AND"'], message: /expected "AND" or an operator/ });
   });
@@ -634,10 +617,7 @@ describe("conditional expressions", () => {
     assert.deepEqual(w("a.x NOT IN (1)").source, { kind: "list", items: [int(1)] });
     assert.deepEqual(w("a.x IN :ids"), { type: "In", not: false, operand: path("a", "x"), source: { kind: "param", param: named("ids") } });
     assert.deepEqual(w("a.x IN ?2").source, { kind: "param", param: positional(2) });
-    assert.deepEqual(w("a.status IN (org.x.Status.A, org.x.Status.B)").source.items, [
-      path("org", "x", "Status", "A"),
-      path("org", "x", "Status", "B"),
-    ]);
+    assert.deepEqual(w("a.status IN (org.x.Status.A, org.x.Status.B)").source.items, [path("org", "x", "Status", "A"), path("org", "x", "Status", "B")]);
     whereError("a.x IN ()", { line: 1, column: 8, message: /an IN list needs at least one item/ });
     whereError("a.x IN (1, 2", { line: 1, column: 13, expected: ['")"', '","'] });
   });
@@ -972,11 +952,10 @@ describe("keywords and names", () => {
   });
 
   test("reserved identifiers cannot start a path, but are field names after a dot", () => {
-    assert.deepEqual(w("a.order = a.value.select AND a.FROM = a.count"), bin(
-      "AND",
-      bin("=", path("a", "order"), path("a", "value", "select")),
-      bin("=", path("a", "FROM"), path("a", "count")),
-    ));
+    assert.deepEqual(
+      w("a.order = a.value.select AND a.FROM = a.count"),
+      bin("AND", bin("=", path("a", "order"), path("a", "value", "select")), bin("=", path("a", "FROM"), path("a", "count"))),
+    );
     whereError("order.x = 1", { line: 1, column: 1, message: /expected an expression, found "order"/ });
   });
 
@@ -1002,7 +981,8 @@ describe("keywords and names", () => {
 
 describe("positions", () => {
   test("every node carries the position of its first character", () => {
-    const text = "SELECT DISTINCT e.name AS n, COUNT(p)\nFROM Employee e JOIN e.projects p\n  WHERE (e.salary + -1) * 2 > :min\nGROUP BY e.name\nORDER BY n DESC";
+    const text =
+      "SELECT DISTINCT e.name AS n, COUNT(p)\nFROM Employee e JOIN e.projects p\n  WHERE (e.salary + -1) * 2 > :min\nGROUP BY e.name\nORDER BY n DESC";
     const tree = parseJpql(text) as JSelectQuery;
     const at = (offset: number) => {
       const before = text.slice(0, offset).split("\n");

@@ -116,7 +116,10 @@ test("SELECT without DISTINCT keeps duplicates, DISTINCT removes them", async ()
 });
 
 test("several select items give an array of arrays in select order", async () => {
-  assert.deepEqual(await run("SELECT c.name, c.id FROM Customer c WHERE c.id <= 2 ORDER BY c.id"), [["Alice", 1], ["Bob", 2]]);
+  assert.deepEqual(await run("SELECT c.name, c.id FROM Customer c WHERE c.id <= 2 ORDER BY c.id"), [
+    ["Alice", 1],
+    ["Bob", 2],
+  ]);
 });
 
 test("an entity and a scalar together give rows with the entity as an object", async () => {
@@ -128,7 +131,9 @@ test("an entity and a scalar together give rows with the entity as an object", a
 });
 
 test("NEW gives objects keyed by the last path name", async () => {
-  assert.deepEqual(await run("SELECT NEW com.example.CustomerView(c.id, c.name, c.address.city) FROM Customer c WHERE c.id = 1"), [{ id: 1, name: "Alice", city: "Paris" }]);
+  assert.deepEqual(await run("SELECT NEW com.example.CustomerView(c.id, c.name, c.address.city) FROM Customer c WHERE c.id = 1"), [
+    { id: 1, name: "Alice", city: "Paris" },
+  ]);
 });
 
 test("arithmetic in the select list", async () => {
@@ -194,11 +199,22 @@ test("COUNT over a join counts joined rows; COUNT(DISTINCT c) counts owners", as
 // ---------------------------------------------------------------- FROM, joins
 
 test("several range variables form a cross product", async () => {
-  assert.deepEqual(await run("SELECT c.id, d.id FROM Customer c, Department d WHERE c.id <= 2 ORDER BY c.id, d.id"), [[1, 1], [1, 2], [1, 3], [2, 1], [2, 2], [2, 3]]);
+  assert.deepEqual(await run("SELECT c.id, d.id FROM Customer c, Department d WHERE c.id <= 2 ORDER BY c.id, d.id"), [
+    [1, 1],
+    [1, 2],
+    [1, 3],
+    [2, 1],
+    [2, 2],
+    [2, 3],
+  ]);
 });
 
 test("a theta join filters the cross product by WHERE", async () => {
-  assert.deepEqual(await run("SELECT c.name, d.name FROM Customer c, Department d WHERE c.id = d.id ORDER BY c.id"), [["Alice", "Sales"], ["Bob", "Eng"], ["carol", "Empty"]]);
+  assert.deepEqual(await run("SELECT c.name, d.name FROM Customer c, Department d WHERE c.id = d.id ORDER BY c.id"), [
+    ["Alice", "Sales"],
+    ["Bob", "Eng"],
+    ["carol", "Empty"],
+  ]);
 });
 
 test("an unused range variable over an empty domain empties the result", async () => {
@@ -207,22 +223,55 @@ test("an unused range variable over an empty domain empties the result", async (
 });
 
 test("JOIN gives one row per child and leaves out owners without children", async () => {
-  assert.deepEqual(await run("SELECT c.name, o.id FROM Customer c JOIN c.orders o ORDER BY o.id"), [["Alice", 10], ["Alice", 11], ["Bob", 12], ["Bob", 13]]);
-  assert.deepEqual(await run("SELECT c.id, o.id FROM Customer c INNER JOIN c.orders AS o ORDER BY o.id"), [[1, 10], [1, 11], [2, 12], [2, 13]]);
+  assert.deepEqual(await run("SELECT c.name, o.id FROM Customer c JOIN c.orders o ORDER BY o.id"), [
+    ["Alice", 10],
+    ["Alice", 11],
+    ["Bob", 12],
+    ["Bob", 13],
+  ]);
+  assert.deepEqual(await run("SELECT c.id, o.id FROM Customer c INNER JOIN c.orders AS o ORDER BY o.id"), [
+    [1, 10],
+    [1, 11],
+    [2, 12],
+    [2, 13],
+  ]);
 });
 
 test("LEFT JOIN keeps owners without children, with null", async () => {
-  assert.deepEqual(await run("SELECT c.id, o.id FROM Customer c LEFT JOIN c.orders o ORDER BY c.id, o.id"), [[1, 10], [1, 11], [2, 12], [2, 13], [3, null], [4, null], [5, null]]);
+  assert.deepEqual(await run("SELECT c.id, o.id FROM Customer c LEFT JOIN c.orders o ORDER BY c.id, o.id"), [
+    [1, 10],
+    [1, 11],
+    [2, 12],
+    [2, 13],
+    [3, null],
+    [4, null],
+    [5, null],
+  ]);
   assert.deepEqual(await run("SELECT c.id, o.id FROM Customer c LEFT OUTER JOIN c.orders o WHERE c.id = 4"), [[4, null]]);
 });
 
 test("LEFT JOIN to a single-valued relation keeps rows with a null reference", async () => {
-  assert.deepEqual(await run("SELECT e.name, d.name FROM Employee e LEFT JOIN e.department d ORDER BY e.id"), [["Ann", "Sales"], ["Ben", null], ["Meg", "Sales"], ["Xavier", "Eng"]]);
-  assert.deepEqual(await run("SELECT e.name, d.name FROM Employee e JOIN e.department d ORDER BY e.id"), [["Ann", "Sales"], ["Meg", "Sales"], ["Xavier", "Eng"]]);
+  assert.deepEqual(await run("SELECT e.name, d.name FROM Employee e LEFT JOIN e.department d ORDER BY e.id"), [
+    ["Ann", "Sales"],
+    ["Ben", null],
+    ["Meg", "Sales"],
+    ["Xavier", "Eng"],
+  ]);
+  assert.deepEqual(await run("SELECT e.name, d.name FROM Employee e JOIN e.department d ORDER BY e.id"), [
+    ["Ann", "Sales"],
+    ["Meg", "Sales"],
+    ["Xavier", "Eng"],
+  ]);
 });
 
 test("LEFT JOIN ... ON restricts the joined rows, not the owners", async () => {
-  assert.deepEqual(await run("SELECT c.id, o.id FROM Customer c LEFT JOIN c.orders o ON o.shipped = TRUE ORDER BY c.id"), [[1, 10], [2, 12], [3, null], [4, null], [5, null]]);
+  assert.deepEqual(await run("SELECT c.id, o.id FROM Customer c LEFT JOIN c.orders o ON o.shipped = TRUE ORDER BY c.id"), [
+    [1, 10],
+    [2, 12],
+    [3, null],
+    [4, null],
+    [5, null],
+  ]);
 });
 
 test("JOIN ... ON with an inner join filters rows", async () => {
@@ -230,16 +279,33 @@ test("JOIN ... ON with an inner join filters rows", async () => {
 });
 
 test("joins chain through two collections", async () => {
-  assert.deepEqual(await run("SELECT l.product FROM Customer c JOIN c.orders o JOIN o.lineItems l WHERE c.id = 1 ORDER BY l.id"), ["Widget", "Gadget", "Widget"]);
+  assert.deepEqual(await run("SELECT l.product FROM Customer c JOIN c.orders o JOIN o.lineItems l WHERE c.id = 1 ORDER BY l.id"), [
+    "Widget",
+    "Gadget",
+    "Widget",
+  ]);
 });
 
 test("JOIN over a many-to-many join table", async () => {
-  assert.deepEqual(await run("SELECT e.name, p.title FROM Employee e JOIN e.projects p ORDER BY e.id, p.id"), [["Ann", "Apollo"], ["Meg", "Apollo"], ["Meg", "Zeus"], ["Xavier", "Zeus"]]);
+  assert.deepEqual(await run("SELECT e.name, p.title FROM Employee e JOIN e.projects p ORDER BY e.id, p.id"), [
+    ["Ann", "Apollo"],
+    ["Meg", "Apollo"],
+    ["Meg", "Zeus"],
+    ["Xavier", "Zeus"],
+  ]);
 });
 
 test("a range join to another entity with ON (3.2)", async () => {
-  assert.deepEqual(await run("SELECT c.id, d.name FROM Customer c JOIN Department d ON d.id = c.id ORDER BY c.id"), [[1, "Sales"], [2, "Eng"], [3, "Empty"]]);
-  assert.deepEqual(await run("SELECT c.id, d.name FROM Customer c LEFT JOIN Department d ON d.id = c.id WHERE c.id >= 3 ORDER BY c.id"), [[3, "Empty"], [4, null], [5, null]]);
+  assert.deepEqual(await run("SELECT c.id, d.name FROM Customer c JOIN Department d ON d.id = c.id ORDER BY c.id"), [
+    [1, "Sales"],
+    [2, "Eng"],
+    [3, "Empty"],
+  ]);
+  assert.deepEqual(await run("SELECT c.id, d.name FROM Customer c LEFT JOIN Department d ON d.id = c.id WHERE c.id >= 3 ORDER BY c.id"), [
+    [3, "Empty"],
+    [4, null],
+    [5, null],
+  ]);
 });
 
 test("IN(path) declares a collection member variable like an inner join", async () => {
@@ -287,12 +353,15 @@ test("an entity compares with an entity parameter given by identity", async () =
   assert.deepEqual(await run("SELECT o.id FROM PurchaseOrder o WHERE o.customer = :c ORDER BY o.id", { c: 2 }), [12, 13]);
 });
 
-test("an entity parameter whose \"class\" names an unrelated class is a 400; a subclass is fine", async () => {
+test('an entity parameter whose "class" names an unrelated class is a 400; a subclass is fine', async () => {
   const body = await refused("SELECT e FROM Employee e WHERE e = :p", 400, { p: { class: "jq.Project", id: 2 } });
   assert.match(body.detail, /"class" names jq\.Project, which is not jq\.Employee or one of its subclasses/);
   await refused("SELECT e FROM Employee e WHERE :p MEMBER OF e.projects", 400, { p: { class: "jq.Employee", id: 1 } });
   assert.deepEqual(ids(await run("SELECT e FROM Employee e WHERE e = :p", { p: { class: "jq.Manager", id: 3 } })), [3]);
-  assert.deepEqual(await run("SELECT e.name FROM Employee e WHERE :p MEMBER OF e.projects ORDER BY e.id", { p: { class: "jq.Project", id: 2 } }), ["Meg", "Xavier"]);
+  assert.deepEqual(await run("SELECT e.name FROM Employee e WHERE :p MEMBER OF e.projects ORDER BY e.id", { p: { class: "jq.Project", id: 2 } }), [
+    "Meg",
+    "Xavier",
+  ]);
 });
 
 test("BETWEEN and NOT BETWEEN are inclusive", async () => {
@@ -330,7 +399,10 @@ test("LIKE with a parameter pattern", async () => {
 
 // Found by fuzzing: SQLite refuses patterns over 50,000 bytes ("LIKE or GLOB pattern too complex", a 500).
 test("a LIKE pattern longer than SQLite takes is a 400", async () => {
-  assert.match((await refused("SELECT c.id FROM Customer c WHERE c.name LIKE :p", 400, { p: "x".repeat(60_000) })).detail, /pattern is longer than the database takes/);
+  assert.match(
+    (await refused("SELECT c.id FROM Customer c WHERE c.name LIKE :p", 400, { p: "x".repeat(60_000) })).detail,
+    /pattern is longer than the database takes/,
+  );
 });
 
 // Found by fuzzing: the pattern's derived placeholder had no value (500 "No value for placeholder").
@@ -355,7 +427,10 @@ test("IN :collectionParam", async () => {
 });
 
 test("IN (subquery)", async () => {
-  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.id IN (SELECT o.customer.id FROM PurchaseOrder o WHERE o.shipped = FALSE) ORDER BY c.id"), [1, 2]);
+  assert.deepEqual(
+    await run("SELECT c.id FROM Customer c WHERE c.id IN (SELECT o.customer.id FROM PurchaseOrder o WHERE o.shipped = FALSE) ORDER BY c.id"),
+    [1, 2],
+  );
 });
 
 test("IS NULL and IS NOT NULL", async () => {
@@ -382,12 +457,18 @@ test("MEMBER (without OF) and a parameter given by identity", async () => {
 });
 
 test("EXISTS and NOT EXISTS with a correlated subquery", async () => {
-  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE EXISTS (SELECT o FROM PurchaseOrder o WHERE o.customer = c AND o.shipped = TRUE) ORDER BY c.id"), [1, 2]);
+  assert.deepEqual(
+    await run("SELECT c.id FROM Customer c WHERE EXISTS (SELECT o FROM PurchaseOrder o WHERE o.customer = c AND o.shipped = TRUE) ORDER BY c.id"),
+    [1, 2],
+  );
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE NOT EXISTS (SELECT o FROM PurchaseOrder o WHERE o.customer = c) ORDER BY c.id"), [3, 4, 5]);
 });
 
 test("a subquery may JOIN from its own range variable", async () => {
-  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE EXISTS (SELECT l FROM PurchaseOrder o JOIN o.lineItems l WHERE o.customer = c AND l.product = 'Gizmo')"), [2]);
+  assert.deepEqual(
+    await run("SELECT c.id FROM Customer c WHERE EXISTS (SELECT l FROM PurchaseOrder o JOIN o.lineItems l WHERE o.customer = c AND l.product = 'Gizmo')"),
+    [2],
+  );
 });
 
 test("a subquery may range over a path of the outer query", async () => {
@@ -409,11 +490,17 @@ test("ALL: the greatest order total", async () => {
 test("ANY and SOME", async () => {
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance > ANY (SELECT o.total FROM PurchaseOrder o) ORDER BY c.id"), [1, 2, 5]);
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance > SOME (SELECT o.total FROM PurchaseOrder o) ORDER BY c.id"), [1, 2, 5]);
-  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance > ANY (SELECT o.total FROM PurchaseOrder o WHERE o.customer = c) ORDER BY c.id"), [1, 2]);
+  assert.deepEqual(
+    await run("SELECT c.id FROM Customer c WHERE c.balance > ANY (SELECT o.total FROM PurchaseOrder o WHERE o.customer = c) ORDER BY c.id"),
+    [1, 2],
+  );
 });
 
 test("ALL over an empty subquery is true, ANY over it is false", async () => {
-  assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance > ALL (SELECT o.total FROM PurchaseOrder o WHERE o.id > 100) ORDER BY c.id"), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    await run("SELECT c.id FROM Customer c WHERE c.balance > ALL (SELECT o.total FROM PurchaseOrder o WHERE o.id > 100) ORDER BY c.id"),
+    [1, 2, 3, 4, 5],
+  );
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE c.balance > ANY (SELECT o.total FROM PurchaseOrder o WHERE o.id > 100)"), []);
 });
 
@@ -493,7 +580,9 @@ test("CEILING, FLOOR and ROUND(x, n)", async () => {
 });
 
 test("ROUND with negative places rounds to tens, hundreds (as BigDecimal's setScale), halves away from zero", async () => {
-  assert.deepEqual(await run("SELECT ROUND(38, -1), ROUND(35, -1), ROUND(-35, -1), ROUND(1250, -2), ROUND(38, -400) FROM Customer c WHERE c.id = 1"), [[40, 40, -40, 1300, 0]]);
+  assert.deepEqual(await run("SELECT ROUND(38, -1), ROUND(35, -1), ROUND(-35, -1), ROUND(1250, -2), ROUND(38, -400) FROM Customer c WHERE c.id = 1"), [
+    [40, 40, -40, 1300, 0],
+  ]);
   assert.deepEqual(await run("SELECT ROUND(c.balance, -2) FROM Customer c ORDER BY c.id"), [100, 300, 0, 0, 0]);
   assert.deepEqual(await run("SELECT ROUND(c.balance, :p) FROM Customer c WHERE c.id = 2", { p: -2 }), [300]);
   assert.deepEqual(await run("SELECT ROUND(c.balance, :p) FROM Customer c WHERE c.id = 1", { p: 0 }), [101]);
@@ -508,10 +597,23 @@ test("CAST of text to a number reads it as Java does: written text that is no nu
   const q = "SELECT CAST('Alice' AS DOUBLE) FROM Customer c";
   const body = await refused(q);
   assert.equal(body.position.offset, q.indexOf("'Alice'"));
-  for (const cast of ["CAST('12abc' AS INTEGER)", "CAST('1.5' AS INTEGER)", "CAST('2147483648' AS INTEGER)", "CAST('' AS LONG)", "CAST('NaN' AS DOUBLE)", "CAST('1e999' AS DOUBLE)", "CAST(c.since AS INTEGER)"]) {
+  for (const cast of [
+    "CAST('12abc' AS INTEGER)",
+    "CAST('1.5' AS INTEGER)",
+    "CAST('2147483648' AS INTEGER)",
+    "CAST('' AS LONG)",
+    "CAST('NaN' AS DOUBLE)",
+    "CAST('1e999' AS DOUBLE)",
+    "CAST(c.since AS INTEGER)",
+  ]) {
     await refused(`SELECT ${cast} FROM Customer c`);
   }
-  assert.deepEqual(await run("SELECT CAST('12' AS INTEGER), CAST('-7' AS LONG), CAST(' 2.5 ' AS DOUBLE), CAST('1e3' AS FLOAT), CAST(3.7 AS INTEGER) FROM Customer c WHERE c.id = 1"), [[12, -7, 2.5, 1000, 3]]);
+  assert.deepEqual(
+    await run(
+      "SELECT CAST('12' AS INTEGER), CAST('-7' AS LONG), CAST(' 2.5 ' AS DOUBLE), CAST('1e3' AS FLOAT), CAST(3.7 AS INTEGER) FROM Customer c WHERE c.id = 1",
+    ),
+    [[12, -7, 2.5, 1000, 3]],
+  );
   assert.deepEqual(await run("SELECT CAST(c.name AS INTEGER) FROM Customer c ORDER BY c.id"), [null, null, null, null, null]);
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE CAST(c.name AS DOUBLE) = 0"), []);
   assert.deepEqual(await run("SELECT CAST(:p AS INTEGER) FROM Customer c WHERE c.id = 1", { p: "42" }), [42]);
@@ -525,12 +627,20 @@ test("SIZE counts collection elements, 0 when empty", async () => {
 });
 
 test("EXTRACT(YEAR|MONTH|DAY FROM date), month 1-based", async () => {
-  assert.deepEqual(await run("SELECT EXTRACT(YEAR FROM c.since), EXTRACT(MONTH FROM c.since), EXTRACT(DAY FROM c.since) FROM Customer c WHERE c.id = 1"), [[2020, 3, 15]]);
+  assert.deepEqual(await run("SELECT EXTRACT(YEAR FROM c.since), EXTRACT(MONTH FROM c.since), EXTRACT(DAY FROM c.since) FROM Customer c WHERE c.id = 1"), [
+    [2020, 3, 15],
+  ]);
   assert.deepEqual(await run("SELECT c.id FROM Customer c WHERE EXTRACT(MONTH FROM c.since) = 7"), [2]);
 });
 
 test("searched CASE", async () => {
-  assert.deepEqual(await run("SELECT CASE WHEN c.balance > 100 THEN 'rich' WHEN c.balance >= 0 THEN 'ok' ELSE 'debt' END FROM Customer c ORDER BY c.id"), ["rich", "rich", "ok", "debt", "ok"]);
+  assert.deepEqual(await run("SELECT CASE WHEN c.balance > 100 THEN 'rich' WHEN c.balance >= 0 THEN 'ok' ELSE 'debt' END FROM Customer c ORDER BY c.id"), [
+    "rich",
+    "rich",
+    "ok",
+    "debt",
+    "ok",
+  ]);
 });
 
 test("simple CASE", async () => {
@@ -546,7 +656,15 @@ test("COALESCE and NULLIF", async () => {
 
 test("a query over a superclass returns subclass instances with their class", async () => {
   const body = await run("SELECT e FROM Employee e ORDER BY e.id");
-  assert.deepEqual(body.map((e: any) => [e.id, e.class]), [[1, "jq.Employee"], [2, "jq.Employee"], [3, "jq.Manager"], [4, "jq.Exempt"]]);
+  assert.deepEqual(
+    body.map((e: any) => [e.id, e.class]),
+    [
+      [1, "jq.Employee"],
+      [2, "jq.Employee"],
+      [3, "jq.Manager"],
+      [4, "jq.Exempt"],
+    ],
+  );
   assert.deepEqual(await run("SELECT m.name FROM Manager m ORDER BY m.id"), ["Meg", "Xavier"]);
 });
 
@@ -566,7 +684,10 @@ test("TREAT(e AS Manager).field in WHERE downcasts and filters", async () => {
 });
 
 test("JOIN TREAT(path AS Sub) joins only that subtype", async () => {
-  assert.deepEqual(await run("SELECT m.name, m.bonus FROM Department d JOIN TREAT(d.employees AS Manager) m ORDER BY m.id"), [["Meg", 1000], ["Xavier", 5000]]);
+  assert.deepEqual(await run("SELECT m.name, m.bonus FROM Department d JOIN TREAT(d.employees AS Manager) m ORDER BY m.id"), [
+    ["Meg", 1000],
+    ["Xavier", 5000],
+  ]);
 });
 
 // ---------------------------------------------------------------- parameters
@@ -623,16 +744,32 @@ test("ORDER BY a path through a null reference leaves the row out", async () => 
 // ---------------------------------------------------------------- GROUP BY / HAVING
 
 test("GROUP BY with COUNT", async () => {
-  assert.deepEqual(await run("SELECT c.status, COUNT(c) FROM Customer c WHERE c.status IS NOT NULL GROUP BY c.status ORDER BY c.status"), [["active", 3], ["inactive", 1]]);
+  assert.deepEqual(await run("SELECT c.status, COUNT(c) FROM Customer c WHERE c.status IS NOT NULL GROUP BY c.status ORDER BY c.status"), [
+    ["active", 3],
+    ["inactive", 1],
+  ]);
 });
 
 test("GROUP BY makes one group of nulls", async () => {
   const rows = await run("SELECT c.status, COUNT(c) FROM Customer c GROUP BY c.status");
-  assert.deepEqual([...rows].sort((a: any, b: any) => String(a[0]).localeCompare(String(b[0]))), [["active", 3], ["inactive", 1], [null, 1]]);
+  assert.deepEqual(
+    [...rows].sort((a: any, b: any) => String(a[0]).localeCompare(String(b[0]))),
+    [
+      ["active", 3],
+      ["inactive", 1],
+      [null, 1],
+    ],
+  );
 });
 
 test("GROUP BY over a LEFT JOIN counts zero for owners without children", async () => {
-  assert.deepEqual(await run("SELECT c.name, COUNT(o) FROM Customer c LEFT JOIN c.orders o GROUP BY c.name ORDER BY c.name"), [["Al_ice", 0], ["Alice", 2], ["Bob", 2], ["Dave", 0], ["carol", 0]]);
+  assert.deepEqual(await run("SELECT c.name, COUNT(o) FROM Customer c LEFT JOIN c.orders o GROUP BY c.name ORDER BY c.name"), [
+    ["Al_ice", 0],
+    ["Alice", 2],
+    ["Bob", 2],
+    ["Dave", 0],
+    ["carol", 0],
+  ]);
 });
 
 test("GROUP BY a relation path with HAVING on an aggregate", async () => {
@@ -646,13 +783,25 @@ test("HAVING may use an aggregate not in SELECT", async () => {
 
 test("GROUP BY a variable", async () => {
   const rows = await run("SELECT c, COUNT(o) FROM Customer c JOIN c.orders o GROUP BY c");
-  assert.deepEqual(rows.map((r: any) => [r[0].id, r[1]]).sort(), [[1, 2], [2, 2]]);
+  assert.deepEqual(rows.map((r: any) => [r[0].id, r[1]]).sort(), [
+    [1, 2],
+    [2, 2],
+  ]);
 });
 
 test("with GROUP BY a variable, its key field counts as grouped (ORDER BY c.id, SELECT c.id)", async () => {
   const rows = await run("SELECT c, COUNT(o) FROM Customer c JOIN c.orders o GROUP BY c ORDER BY c.id");
-  assert.deepEqual(rows.map((r: any) => [r[0].id, r[1]]), [[1, 2], [2, 2]]);
-  assert.deepEqual(await run("SELECT c.id, COUNT(o) FROM Customer c JOIN c.orders o GROUP BY c ORDER BY c.id"), [[1, 2], [2, 2]]);
+  assert.deepEqual(
+    rows.map((r: any) => [r[0].id, r[1]]),
+    [
+      [1, 2],
+      [2, 2],
+    ],
+  );
+  assert.deepEqual(await run("SELECT c.id, COUNT(o) FROM Customer c JOIN c.orders o GROUP BY c ORDER BY c.id"), [
+    [1, 2],
+    [2, 2],
+  ]);
 });
 
 test("a select item that is not grouped is a 400", async () => {
@@ -678,11 +827,20 @@ test("ORDER BY ... NULLS FIRST and NULLS LAST", async () => {
 
 test("ORDER BY a result variable", async () => {
   assert.deepEqual(await run("SELECT c.name AS n FROM Customer c ORDER BY n DESC"), ["carol", "Dave", "Bob", "Alice", "Al_ice"]);
-  assert.deepEqual(await run("SELECT c.id, LENGTH(c.name) AS len FROM Customer c ORDER BY LEN DESC, c.id"), [[5, 6], [1, 5], [3, 5], [4, 4], [2, 3]]);
+  assert.deepEqual(await run("SELECT c.id, LENGTH(c.name) AS len FROM Customer c ORDER BY LEN DESC, c.id"), [
+    [5, 6],
+    [1, 5],
+    [3, 5],
+    [4, 4],
+    [2, 3],
+  ]);
 });
 
 test("ORDER BY an aggregate result variable", async () => {
-  assert.deepEqual(await run("SELECT o.customer.id, SUM(o.total) AS t FROM PurchaseOrder o GROUP BY o.customer.id ORDER BY t DESC"), [[2, 155.5], [1, 119.99]]);
+  assert.deepEqual(await run("SELECT o.customer.id, SUM(o.total) AS t FROM PurchaseOrder o GROUP BY o.customer.id ORDER BY t DESC"), [
+    [2, 155.5],
+    [1, 119.99],
+  ]);
 });
 
 test("ORDER BY a path through a relation", async () => {
@@ -778,7 +936,8 @@ describe("TYPE as a value and the other EXTRACT fields", () => {
   });
 
   test("EXTRACT QUARTER, WEEK (ISO 8601), DATE and TIME", async () => {
-    const q = "SELECT EXTRACT(QUARTER FROM c.since), EXTRACT(WEEK FROM c.since), EXTRACT(DATE FROM c.since), EXTRACT(TIME FROM {ts '2020-03-15 10:11:12'}) FROM Customer c WHERE c.since IS NOT NULL ORDER BY c.id";
+    const q =
+      "SELECT EXTRACT(QUARTER FROM c.since), EXTRACT(WEEK FROM c.since), EXTRACT(DATE FROM c.since), EXTRACT(TIME FROM {ts '2020-03-15 10:11:12'}) FROM Customer c WHERE c.since IS NOT NULL ORDER BY c.id";
     const r = await h.get(`/jpql?query=${encodeURIComponent(q)}`);
     assert.equal(r.status, 200, r.text);
     // Alice, since Sunday 2020-03-15: the first quarter, ISO week 11.
@@ -802,7 +961,9 @@ describe("TYPE as a value and the other EXTRACT fields", () => {
       assert.ok(body.detail.includes(mentions), `${q}: ${body.detail}`);
       assert.equal(body.position.offset, q.indexOf("EXTRACT"), q);
     }
-    assert.deepEqual(await run("SELECT EXTRACT(HOUR FROM {t '10:00:00'}), EXTRACT(DAY FROM {ts '2020-01-02 10:11:12'}) FROM Customer c WHERE c.id = 1"), [[10, 2]]);
+    assert.deepEqual(await run("SELECT EXTRACT(HOUR FROM {t '10:00:00'}), EXTRACT(DAY FROM {ts '2020-01-02 10:11:12'}) FROM Customer c WHERE c.id = 1"), [
+      [10, 2],
+    ]);
   });
 });
 
@@ -815,13 +976,20 @@ describe("UNION, INTERSECT and EXCEPT (JPQL 3.2)", () => {
 
   test("UNION removes duplicates, UNION ALL keeps them", async () => {
     assert.deepEqual(await names("SELECT c.name FROM Customer c WHERE c.id <= 2 UNION SELECT d.name FROM Customer d WHERE d.id = 2"), ["Alice", "Bob"]);
-    assert.deepEqual(await names("SELECT c.name FROM Customer c WHERE c.id <= 2 UNION ALL SELECT d.name FROM Customer d WHERE d.id = 2"), ["Alice", "Bob", "Bob"]);
+    assert.deepEqual(await names("SELECT c.name FROM Customer c WHERE c.id <= 2 UNION ALL SELECT d.name FROM Customer d WHERE d.id = 2"), [
+      "Alice",
+      "Bob",
+      "Bob",
+    ]);
   });
 
   test("INTERSECT and EXCEPT, with INTERSECT binding tighter than UNION", async () => {
     assert.deepEqual(await names("SELECT c.name FROM Customer c WHERE c.id <= 3 INTERSECT SELECT d.name FROM Customer d WHERE d.id >= 2"), ["Bob", "carol"]);
     assert.deepEqual(await names("SELECT c.name FROM Customer c WHERE c.id <= 3 EXCEPT SELECT d.name FROM Customer d WHERE d.id >= 2"), ["Alice"]);
-    assert.deepEqual(await names("SELECT c.name FROM Customer c WHERE c.id = 1 UNION SELECT d.name FROM Customer d INTERSECT SELECT e.name FROM Customer e WHERE e.id = 2"), ["Alice", "Bob"]);
+    assert.deepEqual(
+      await names("SELECT c.name FROM Customer c WHERE c.id = 1 UNION SELECT d.name FROM Customer d INTERSECT SELECT e.name FROM Customer e WHERE e.id = 2"),
+      ["Alice", "Bob"],
+    );
   });
 
   test("entities can be combined; they come back as objects", async () => {

@@ -93,7 +93,11 @@ test("a body that is not UTF-8 is a 400 naming the first bad byte, not text with
     }
     // The requests above declare no length (read chunk by chunk); the same with a declared length.
     const body = bad[1]![0];
-    const sized = { method: "POST", headers: new Headers({ "content-type": "application/json", "content-length": String(body.length) }), arrayBuffer: async () => body.buffer } as unknown as Request;
+    const sized = {
+      method: "POST",
+      headers: new Headers({ "content-type": "application/json", "content-length": String(body.length) }),
+      arrayBuffer: async () => body.buffer,
+    } as unknown as Request;
     await assert.rejects(readJsonBody(sized, 1024, true), (e: { status?: number; detail?: string }) => e.status === 400 && /byte 13 /.test(e.detail ?? ""));
     assert.deepEqual(await h.sql("SELECT COUNT(*) FROM ITEM"), [[0]]);
     const ok = await h.call("POST", "/org.extent.sample.Book", bytes('{"title":"café 😀"}'));

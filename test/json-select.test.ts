@@ -62,7 +62,13 @@ function exactJson(text: string): unknown {
 }
 
 /** The object path's texts for a selection (load, then the serializer). */
-async function objectPath(h: Harness, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, values: Record<string, unknown>): Promise<{ texts: string[]; keys: unknown[] }> {
+async function objectPath(
+  h: Harness,
+  meta: ClassMeta,
+  selector: RootSelector,
+  fetch: FetchPlan,
+  values: Record<string, unknown>,
+): Promise<{ texts: string[]; keys: unknown[] }> {
   const { roots, objects } = await load(h.store, h.model, meta, selector, fetch, values);
   const serializer = new Serializer(h.model, objects, fetch);
   return { texts: roots.map((r) => stringify(serializer.object(r))), keys: roots.map((r) => (r.key.length === 1 ? r.key[0] : r.key)) };
@@ -95,7 +101,11 @@ async function compareAll(h: Harness): Promise<Outcome> {
             assert.fail(`${what}: object ${i} is not JSON: ${t.slice(0, 300)}`);
           }
         });
-        assert.deepStrictEqual(parsed, expected.map((t) => exactJson(t)), what);
+        assert.deepStrictEqual(
+          parsed,
+          expected.map((t) => exactJson(t)),
+          what,
+        );
         if (select.array) {
           // The same objects as one row: the texts joined in SQL.
           const array = await readJsonArray(h.store, select, values);
@@ -111,7 +121,11 @@ async function compareAll(h: Harness): Promise<Outcome> {
 
 /** The refusals are the named ones only, and most reads were compared. */
 function assertOutcome(outcome: Outcome, allowed: string[], atLeast: number): void {
-  for (const [reason, example] of outcome.refused) assert.ok(allowed.some((a) => reason.includes(a)), `unexpected refusal "${reason}" (e.g. ${example})`);
+  for (const [reason, example] of outcome.refused)
+    assert.ok(
+      allowed.some((a) => reason.includes(a)),
+      `unexpected refusal "${reason}" (e.g. ${example})`,
+    );
   assert.ok(outcome.compared >= atLeast, `compared ${outcome.compared} reads, expected at least ${atLeast}`);
 }
 
@@ -152,7 +166,9 @@ describe("JSON selects write what the object path writes", () => {
   });
 
   test("every inheritance strategy (new-table, superclass-table, subclass-table, complete-table in several tables) and references into each", async () => {
-    const h = await startHarness({ metadata: [{ source: "inheritance/package.jdo", text: readFileSync(new URL("./models/inheritance/package.jdo", import.meta.url), "utf8") }] });
+    const h = await startHarness({
+      metadata: [{ source: "inheritance/package.jdo", text: readFileSync(new URL("./models/inheritance/package.jdo", import.meta.url), "utf8") }],
+    });
     try {
       const P = "org.test.inh";
       const post = async (cls: string, body: unknown) => {
@@ -168,7 +184,16 @@ describe("JSON selects write what the object path writes", () => {
       await post("Checking", { holder: "Bob", balance: -3, overdraft: 100 });
       const dog = await post("Dog", { name: "Rex", breed: "Collie" });
       const cat = await post("Cat", { name: "Tom", indoor: true });
-      await post("Owner", { name: "Zoe", vehicle: { _id: car._id }, shapes: [{ id: square.id }, { id: circle.id }], account: { number: savings.number }, pets: [{ class: `${P}.Cat`, id: cat.id }, { class: `${P}.Dog`, id: dog.id }] });
+      await post("Owner", {
+        name: "Zoe",
+        vehicle: { _id: car._id },
+        shapes: [{ id: square.id }, { id: circle.id }],
+        account: { number: savings.number },
+        pets: [
+          { class: `${P}.Cat`, id: cat.id },
+          { class: `${P}.Dog`, id: dog.id },
+        ],
+      });
       await post("Owner", { name: "Yan" });
       assertOutcome(await compareAll(h), [], 100);
     } finally {
@@ -177,14 +202,21 @@ describe("JSON selects write what the object path writes", () => {
   });
 
   test("a hierarchy with a discriminator, a join table both ways and a mapped-by set", async () => {
-    const h = await startHarness({ metadata: [{ source: "n-plus-one/package.jdo", text: readFileSync(new URL("./models/n-plus-one/package.jdo", import.meta.url), "utf8") }] });
+    const h = await startHarness({
+      metadata: [{ source: "n-plus-one/package.jdo", text: readFileSync(new URL("./models/n-plus-one/package.jdo", import.meta.url), "utf8") }],
+    });
     try {
       const P = "org.test.np";
       const tag = async (label: string) => (await h.post(`/${P}.Tag`, { label })).body._id;
       const tags = [await tag("red"), await tag("green"), await tag("blue")];
       const region = (await h.post(`/${P}.Region`, { name: "north" })).body._id;
       const kinds = ["Book", "Dvd", "Item"];
-      const items = Array.from({ length: 7 }, (_, i) => ({ class: `${P}.${kinds[i % 3]}`, name: `item ${i}`, tags: tags.filter((_, j) => (i + j) % 2 === 0).map((t) => ({ _id: t })), ...(i % 3 === 0 ? { pages: i } : i % 3 === 1 ? { minutes: i } : {}) }));
+      const items = Array.from({ length: 7 }, (_, i) => ({
+        class: `${P}.${kinds[i % 3]}`,
+        name: `item ${i}`,
+        tags: tags.filter((_, j) => (i + j) % 2 === 0).map((t) => ({ _id: t })),
+        ...(i % 3 === 0 ? { pages: i } : i % 3 === 1 ? { minutes: i } : {}),
+      }));
       assert.equal((await h.post(`/${P}.Shop`, { name: "shop", region: { _id: region }, items })).status, 201);
       assertOutcome(await compareAll(h), ["nested deeper"], 40);
     } finally {
@@ -193,7 +225,9 @@ describe("JSON selects write what the object path writes", () => {
   });
 
   test("longs and BigIntegers past 2^53 as fields, keys, references, join tables, collections and map keys; BigDecimals of any digits", async () => {
-    const h = await startHarness({ metadata: [{ source: "exact/package.jdo", text: readFileSync(new URL("./models/exact/package.jdo", import.meta.url), "utf8") }] });
+    const h = await startHarness({
+      metadata: [{ source: "exact/package.jdo", text: readFileSync(new URL("./models/exact/package.jdo", import.meta.url), "utf8") }],
+    });
     try {
       const [MAX, MIN, ODD] = ["9223372036854775807", "-9223372036854775808", "9007199254740993"];
       const post = async (cls: string, json: string) => assert.equal((await h.call("POST", `/test.exact.${cls}`, json)).status, 201);
@@ -201,8 +235,14 @@ describe("JSON selects write what the object path writes", () => {
       await post("Holder", `{"id": ${MIN}, "name": "min"}`);
       await post("Tag", `{"id": ${ODD}, "label": "odd"}`);
       await post("Tag", `{"id": -${ODD}, "label": "minus odd"}`);
-      await post("Account", `{"id": ${MAX}, "owner": {"id": ${MAX}}, "units": ${MIN}, "total": ${ODD}, "big": -${ODD}, "history": [${MAX}, 1, ${MIN}], "byNumber": {"${MAX}": "max"}, "tags": [{"id": ${ODD}}, {"id": -${ODD}}]}`);
-      await post("Account", `{"id": ${MIN}, "owner": {"id": ${MIN}}, "units": ${ODD}, "tags": [{"id": -${ODD}}], "price": 123456789012345678901234567890.123456789, "amounts": [-0.000000000000000000000000001, 1e21, 100.10]}`);
+      await post(
+        "Account",
+        `{"id": ${MAX}, "owner": {"id": ${MAX}}, "units": ${MIN}, "total": ${ODD}, "big": -${ODD}, "history": [${MAX}, 1, ${MIN}], "byNumber": {"${MAX}": "max"}, "tags": [{"id": ${ODD}}, {"id": -${ODD}}]}`,
+      );
+      await post(
+        "Account",
+        `{"id": ${MIN}, "owner": {"id": ${MIN}}, "units": ${ODD}, "tags": [{"id": -${ODD}}], "price": 123456789012345678901234567890.123456789, "amounts": [-0.000000000000000000000000001, 1e21, 100.10]}`,
+      );
       await post("Account", `{"id": 1, "owner": {"id": ${MAX}}, "units": 1, "price": -1e-7}`);
       // Ledger's ancestor key is left to the object path, and so are some plans at depth 3.
       assertOutcome(await compareAll(h), ["ancestor keys", "nested deeper", "over the subquery limit", "over the size limit"], 30);
@@ -212,19 +252,36 @@ describe("JSON selects write what the object path writes", () => {
   });
 
   test("one field of every type, with the values JSON and SQLite write differently", async () => {
-    const h = await startHarness({ metadata: [{ source: "types/package.jdo", text: readFileSync(new URL("./models/types/package.jdo", import.meta.url), "utf8") }] });
+    const h = await startHarness({
+      metadata: [{ source: "types/package.jdo", text: readFileSync(new URL("./models/types/package.jdo", import.meta.url), "utf8") }],
+    });
     try {
       const doubles = [0.1 + 0.2, 1e-7, 2.5e-7, 1e21, 1e20, 5e-324, 1.7976931348623157e308, -1.5e-300, 123456.789, 1 / 3, 100, -0, 2 ** 53 + 2];
       for (const [i, d] of doubles.entries()) {
         const body = {
-          pDouble: d, wDouble: -d, pFloat: 1.25, wFloat: null, bigDecimal: d, pChar: i % 2 ? "\u0000" : "é", wCharacter: "\"",
-          pBoolean: i % 2 === 0, wBoolean: i % 3 === 0 ? null : false, pLong: Number.MAX_SAFE_INTEGER - i, wLong: -(2 ** 40),
+          pDouble: d,
+          wDouble: -d,
+          pFloat: 1.25,
+          wFloat: null,
+          bigDecimal: d,
+          pChar: i % 2 ? "\u0000" : "é",
+          wCharacter: '"',
+          pBoolean: i % 2 === 0,
+          wBoolean: i % 3 === 0 ? null : false,
+          pLong: Number.MAX_SAFE_INTEGER - i,
+          wLong: -(2 ** 40),
           string: `quote " backslash \\ controls \u0001\u0008\t\n\f\r\u001f\u007f line \u2028 emoji 😀 ${i}`,
           bytes: btoa(String.fromCharCode(...Array.from({ length: i * 7 }, (_, j) => (j * 37 + i) % 256))),
-          color: ["RED", "GREEN", "BLUE"][i % 3], size: ["SMALL", "MEDIUM", "LARGE"][i % 3],
-          tags: ["a", "b\u0001"], scores: [1, -2, 3], attributes: { "x y": 1, __proto__: 2 }, labels: { k: "v\"" },
+          color: ["RED", "GREEN", "BLUE"][i % 3],
+          size: ["SMALL", "MEDIUM", "LARGE"][i % 3],
+          tags: ["a", "b\u0001"],
+          scores: [1, -2, 3],
+          attributes: { "x y": 1, __proto__: 2 },
+          labels: { k: 'v"' },
           address: i % 2 ? null : { street: "Main", zip: "1234", floor: i },
-          utilDate: 86_400_000 * i, localTime: 3_600_000, uuid: "0F8FAD5B-D9CB-469F-A165-70867728950E",
+          utilDate: 86_400_000 * i,
+          localTime: 3_600_000,
+          uuid: "0F8FAD5B-D9CB-469F-A165-70867728950E",
         };
         const r = await h.post("/test.types.AllTypes", JSON.parse(JSON.stringify(body).replace('"__proto__"', '"__proto__"')));
         assert.equal(r.status, 201, r.text);
@@ -234,7 +291,10 @@ describe("JSON selects write what the object path writes", () => {
       const meta = h.model.classes.get("test.types.AllTypes")!;
       const select = jsonSelect(h.model, meta, { kind: "extent" }, { groups: [], maxDepth: 1 })!;
       const read = jsonTexts(await readJson(h.store, h.model, select, {})).map((t) => JSON.parse(t));
-      assert.deepStrictEqual(read.map((o) => o.pDouble), doubles.map((d) => (Object.is(d, -0) ? 0 : d)));
+      assert.deepStrictEqual(
+        read.map((o) => o.pDouble),
+        doubles.map((d) => (Object.is(d, -0) ? 0 : d)),
+      );
     } finally {
       h.close();
     }
@@ -279,8 +339,14 @@ describe("the parser nesting estimate", () => {
     "scalar subquery": ["(SELECT ", ")"],
     "subquery in a condition": ["(SELECT 1 FROM t WHERE a = (SELECT ", "))"],
     "subquery in IN": ["(SELECT 1 FROM t WHERE a IN (SELECT ", "))"],
-    "an ordered group_concat, as a to-many relation": ["concat('x', (SELECT group_concat(x, ',') FROM (SELECT iif(a = 1, 'x', ", ") AS x FROM t WHERE (a, b) = (1, 2) ORDER BY a)))"],
-    "a reference, as a to-one relation": ["(SELECT concat('x', CASE WHEN t.a IS NULL THEN 'null' WHEN t.a = 2 THEN 'x' ELSE coalesce((SELECT ", " FROM t WHERE a = 1), 'd') END) FROM t)"],
+    "an ordered group_concat, as a to-many relation": [
+      "concat('x', (SELECT group_concat(x, ',') FROM (SELECT iif(a = 1, 'x', ",
+      ") AS x FROM t WHERE (a, b) = (1, 2) ORDER BY a)))",
+    ],
+    "a reference, as a to-one relation": [
+      "(SELECT concat('x', CASE WHEN t.a IS NULL THEN 'null' WHEN t.a = 2 THEN 'x' ELSE coalesce((SELECT ",
+      " FROM t WHERE a = 1), 'd') END) FROM t)",
+    ],
   };
   for (const [name, [open, close]] of Object.entries(CONSTRUCTS)) {
     test(`${name}: the estimate passes only what the parser reads`, () => {
@@ -291,8 +357,10 @@ describe("the parser nesting estimate", () => {
       // n parses, n + 1 does not.
       assert.ok(parserNesting(nested(n + 1)) > PARSER_BUDGET, `${n + 1} levels overflow the parser, estimated ${parserNesting(nested(n + 1))}`);
       const passed = Math.floor(n * 0.75);
-      assert.ok(parserNesting(nested(passed)) <= PARSER_BUDGET, `the estimate is not far above the truth: ${passed} of ${n} levels estimated ${parserNesting(nested(passed))}`);
+      assert.ok(
+        parserNesting(nested(passed)) <= PARSER_BUDGET,
+        `the estimate is not far above the truth: ${passed} of ${n} levels estimated ${parserNesting(nested(passed))}`,
+      );
     });
   }
 });
-

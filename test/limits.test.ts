@@ -50,7 +50,10 @@ const nested = (depth: number): unknown => {
 describe("limits set in the persistence context", () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ metadata, limits: { bodyBytes: 4096, jsonDepth: 8, objectsPerRequest: 4, maxFetchDepth: 3, queryLength: 200, queryParameters: 3 } });
+    h = await startHarness({
+      metadata,
+      limits: { bodyBytes: 4096, jsonDepth: 8, objectsPerRequest: 4, maxFetchDepth: 3, queryLength: 200, queryParameters: 3 },
+    });
     assert.equal((await h.post(BOOK, { title: "Seed", isbn: "seed", pages: 10 })).status, 201);
   });
   after(() => h.close());
@@ -104,15 +107,37 @@ describe("limits set in the persistence context", () => {
 
   test("more params values than queryParameters is 400", async () => {
     const filter = q("title == :a || title == :b || title == :c || title == :d");
-    assertProblem(await h.get(`${BOOK}?filter=${filter}&params=${q(JSON.stringify({ a: "1", b: "2", c: "3", d: "4" }))}`), 400, /params has 4 values; the limit is 3/);
-    assertProblem(await h.get(`/jdoql?query=${q("SELECT FROM org.extent.sample.Book WHERE title == ?1")}&params=${q(JSON.stringify([1, 2, 3, 4, 5]))}`), 400, /limit queryParameters/);
+    assertProblem(
+      await h.get(`${BOOK}?filter=${filter}&params=${q(JSON.stringify({ a: "1", b: "2", c: "3", d: "4" }))}`),
+      400,
+      /params has 4 values; the limit is 3/,
+    );
+    assertProblem(
+      await h.get(`/jdoql?query=${q("SELECT FROM org.extent.sample.Book WHERE title == ?1")}&params=${q(JSON.stringify([1, 2, 3, 4, 5]))}`),
+      400,
+      /limit queryParameters/,
+    );
     const three = q("title == :a || title == :b || title == :c");
     assert.equal((await h.get(`${BOOK}?filter=${three}&params=${q(JSON.stringify({ a: "Seed", b: "2", c: "3" }))}`)).body.length, 1);
   });
 });
 
 test("the defaults: 1 MiB bodies, depth 64, 10 000 objects, fetch depth 10, 10 000 characters, 100 parameters, 10 s, 32 MiB answers, 1 KiB keys, 32 KiB URLs", async () => {
-  assert.deepEqual({ ...DEFAULT_LIMITS }, { bodyBytes: 1 << 20, jsonDepth: 64, objectsPerRequest: 10_000, maxFetchDepth: 10, queryLength: 10_000, queryParameters: 100, requestTimeMs: 10_000, answerBytes: 32 << 20, keyBytes: 1024, urlBytes: 32 * 1024 });
+  assert.deepEqual(
+    { ...DEFAULT_LIMITS },
+    {
+      bodyBytes: 1 << 20,
+      jsonDepth: 64,
+      objectsPerRequest: 10_000,
+      maxFetchDepth: 10,
+      queryLength: 10_000,
+      queryParameters: 100,
+      requestTimeMs: 10_000,
+      answerBytes: 32 << 20,
+      keyBytes: 1024,
+      urlBytes: 32 * 1024,
+    },
+  );
   const h = await startHarness({ metadata });
   try {
     assertProblem(await h.get(`${BOOK}?maxFetchDepth=11`), 400, /limit maxFetchDepth: 10/);
@@ -143,7 +168,10 @@ test("a limit that is not a whole number of at least 1 is refused where it is se
 
   const unit = (props: string) =>
     new Map([
-      ["persistence.xml", `<persistence><persistence-unit name="u"><mapping-file>package.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/>${props}</properties></persistence-unit></persistence>`],
+      [
+        "persistence.xml",
+        `<persistence><persistence-unit name="u"><mapping-file>package.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/>${props}</properties></persistence-unit></persistence>`,
+      ],
       ["package.jdo", metadata![0]!.text],
     ]);
   const good = resolveContext(unit(`<property name="extent.limit.body-bytes" value="2048"/><property name="extent.limit.max-fetch-depth" value="-1"/>`), "u");
@@ -191,7 +219,13 @@ describe("requestTimeMs: a request that holds the server too long is 503 with Re
     const handler = createRestHandler({ context: { name: "t", metadata, limits: { requestTimeMs: 150 } }, store: slow });
     await handler.ready;
     fetch = (method, path, body) =>
-      handler.fetch(new Request(`http://x${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: { "content-type": "application/json" } }));
+      handler.fetch(
+        new Request(`http://x${path}`, {
+          method,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          headers: { "content-type": "application/json" },
+        }),
+      );
     assert.equal((await fetch("POST", BOOK, { title: "Kept", isbn: "k" })).status, 201);
   });
   after(() => {
@@ -249,7 +283,10 @@ test("an embedded file opened by its URL stops its own statements at the request
     // Known before the file is open: a request's clock never races a timer against an engine that stops itself.
     assert.equal(store.interrupts, true);
     const one = { sql: "SELECT 1", params: [] };
-    assert.deepEqual((await store.batch([one], "read")).map((r) => r.rows), [[[1]]]);
+    assert.deepEqual(
+      (await store.batch([one], "read")).map((r) => r.rows),
+      [[[1]]],
+    );
     await assert.rejects(store.batch([one, one], "read", Date.now() - 1), TimeLimitError);
   } finally {
     store.close();
@@ -262,7 +299,10 @@ test("half a UTF-16 surrogate pair, which no database stores, is refused: 422 in
   try {
     const r = await unchanged(h, () => h.post(BOOK, { title: "ok", tags: ["fine", "lone \ud800 half"] }));
     assertProblem(r, 422, /not well-formed Unicode/);
-    assert.deepEqual(r.body.errors.map((e: { path: string }) => e.path), ["/tags/1"]);
+    assert.deepEqual(
+      r.body.errors.map((e: { path: string }) => e.path),
+      ["/tags/1"],
+    );
     assertProblem(await h.post(BOOK, { ["ti\udc00tle"]: "x" }), 422, /not well-formed Unicode/);
     assertProblem(await h.get(`${BOOK}?filter=${q("title == :t")}&params=${q(JSON.stringify({ t: "\udfff" }))}`), 400, /parameter t .*surrogate/);
     assert.equal((await h.post(BOOK, { title: "a pair is fine: \ud83d\ude00" })).body.title, "a pair is fine: \ud83d\ude00");
@@ -316,7 +356,10 @@ async function checkKeyEdge(h: Harness): Promise<void> {
   const bad = async (body: unknown, cls: string, path: string) => {
     const r = await unchanged(h, () => h.post(cls, body));
     assertProblem(r, 422, /does not fit class/);
-    assert.ok(r.body.errors.some((e: { path: string; message: string }) => e.path === path && /17 bytes.*limit is 16/.test(e.message)), `${path} in ${r.text}`);
+    assert.ok(
+      r.body.errors.some((e: { path: string; message: string }) => e.path === path && /17 bytes.*limit is 16/.test(e.message)),
+      `${path} in ${r.text}`,
+    );
   };
   await bad({ name: OVER }, "/k.Tag", "/name");
   await bad({ tag: { name: OVER } }, "/k.Post", "/tag/name");
@@ -326,13 +369,20 @@ async function checkKeyEdge(h: Harness): Promise<void> {
   // In a body key (DELETE and GET on the class path): 422; in a path or a parameter: 400.
   const deleted = await unchanged(h, () => h.del("/k.Tag", { name: OVER }));
   assertProblem(deleted, 422, /17 bytes.*limit keyBytes/);
-  assert.deepEqual(deleted.body.errors.map((e: { path: string }) => e.path), ["/name"]);
+  assert.deepEqual(
+    deleted.body.errors.map((e: { path: string }) => e.path),
+    ["/name"],
+  );
   for (const path of [tag(OVER), `/k.Pair/${q(JSON.stringify({ a: "a".repeat(10), b: "b".repeat(7) }))}`]) {
     assertProblem(await h.get(path), 400, /17 bytes.*limit is 16 \(limit keyBytes\)/);
     assertProblem(await unchanged(h, () => h.put(path, { note: "x" })), 400, /limit keyBytes/);
     assertProblem(await unchanged(h, () => h.del(path)), 400, /limit keyBytes/);
   }
-  assertProblem(await h.get(`/k.Post?filter=${q("tag == :t")}&params=${q(JSON.stringify({ t: { name: OVER } }))}`), 400, /parameter :t.*17 bytes.*limit keyBytes/);
+  assertProblem(
+    await h.get(`/k.Post?filter=${q("tag == :t")}&params=${q(JSON.stringify({ t: { name: OVER } }))}`),
+    400,
+    /parameter :t.*17 bytes.*limit keyBytes/,
+  );
   assertProblem(await h.get(`/jdoql?query=${q("SELECT FROM k.Post WHERE tags.contains(:t)")}&params=${q(JSON.stringify({ t: OVER }))}`), 400, /limit keyBytes/);
 }
 
@@ -348,7 +398,10 @@ describe("keyBytes: how long a key may be, in UTF-8 bytes of its text (the parts
 
   test("set as the property extent.limit.key-bytes", async () => {
     const files = new Map([
-      ["persistence.xml", `<persistence><persistence-unit name="u"><mapping-file>keys.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/><property name="extent.limit.key-bytes" value="16"/></properties></persistence-unit></persistence>`],
+      [
+        "persistence.xml",
+        `<persistence><persistence-unit name="u"><mapping-file>keys.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/><property name="extent.limit.key-bytes" value="16"/></properties></persistence-unit></persistence>`,
+      ],
       ["keys.jdo", KEYS_JDO],
     ]);
     const { context, problems } = resolveContext(files, "u");
@@ -366,14 +419,20 @@ describe("keyBytes: how long a key may be, in UTF-8 bytes of its text (the parts
     const cli = parseServeArgs(["--config", "c", "--persistence-context", "p", "--limit-key-bytes", "16", "--limit-url-bytes=300"]);
     assert.ok(cli.ok);
     assert.deepEqual(cli.options.limits, { keyBytes: 16, urlBytes: 300 });
-    assert.deepEqual(parseServeArgs(["--config", "c", "--persistence-context", "p", "--limit-key-bytes", "0"]), { ok: false, message: `--limit-key-bytes: must be a whole number of at least 1, got "0"` });
+    assert.deepEqual(parseServeArgs(["--config", "c", "--persistence-context", "p", "--limit-key-bytes", "0"]), {
+      ok: false,
+      message: `--limit-key-bytes: must be a whole number of at least 1, got "0"`,
+    });
   });
 });
 
 describe("urlBytes: the longest request target (path and query as sent); 414 beyond, before any work", () => {
   test("exactly the limit is served, one byte more is 414 with a problem document; set in code and as a property", async () => {
     const files = new Map([
-      ["persistence.xml", `<persistence><persistence-unit name="u"><mapping-file>keys.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/><property name="extent.limit.url-bytes" value="300"/></properties></persistence-unit></persistence>`],
+      [
+        "persistence.xml",
+        `<persistence><persistence-unit name="u"><mapping-file>keys.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value=":memory:"/><property name="extent.limit.url-bytes" value="300"/></properties></persistence-unit></persistence>`,
+      ],
       ["keys.jdo", KEYS_JDO],
     ]);
     const fromProperty = resolveContext(files, "u");

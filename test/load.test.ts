@@ -99,7 +99,14 @@ const memberList: Member[] = [];
 const refusedMarkers: string[] = [];
 
 const stats = { requests: 0, status: new Map<number, number>(), retried503: 0, writes2xx: 0, byOp: new Map<string, { n: number; ms: number }>(), ms: 0 };
-const problems = { serverErrors: [] as string[], answers: [] as string[], lost: [] as string[], versions: [] as string[], inverse: [] as string[], database: [] as string[] };
+const problems = {
+  serverErrors: [] as string[],
+  answers: [] as string[],
+  lost: [] as string[],
+  versions: [] as string[],
+  inverse: [] as string[],
+  database: [] as string[],
+};
 let counter = 0;
 const unique = () => ++counter;
 
@@ -117,7 +124,10 @@ async function request(method: string, path: string, body?: unknown): Promise<{ 
       await new Promise((r) => setTimeout(r, 10 + 10 * attempt));
       continue;
     }
-    if (answer.status >= 500) problems.serverErrors.push(`${method} ${path} ${body === undefined ? "" : JSON.stringify(body).slice(0, 300)} → ${answer.status} ${answer.text.slice(0, 500)}`);
+    if (answer.status >= 500)
+      problems.serverErrors.push(
+        `${method} ${path} ${body === undefined ? "" : JSON.stringify(body).slice(0, 300)} → ${answer.status} ${answer.text.slice(0, 500)}`,
+      );
     return { answer, start, end: performance.now() };
   }
 }
@@ -148,7 +158,9 @@ async function postAuthor(k: number): Promise<void> {
   const marker = `L${k}-${unique()}`;
   const n = rng.int(2, 4);
   const works: any[] = Array.from({ length: n }, (_, i) =>
-    rng.next() < 0.6 ? { class: `${S}.Book`, title: `${marker}#${i}`, pages: rng.int(1, 900), price: unique() + 0.25, tags: [`t${unique()}`] } : { class: `${S}.Magazine`, title: `${marker}#${i}`, issue: rng.int(1, 99) },
+    rng.next() < 0.6
+      ? { class: `${S}.Book`, title: `${marker}#${i}`, pages: rng.int(1, 900), price: unique() + 0.25, tags: [`t${unique()}`] }
+      : { class: `${S}.Magazine`, title: `${marker}#${i}`, issue: rng.int(1, 99) },
   );
   const adopt = rng.next() < 0.3 ? liveItem((i) => !i.deleting) : undefined;
   if (adopt) {
@@ -178,7 +190,12 @@ async function postAuthor(k: number): Promise<void> {
       continue;
     }
     const kind = itemClass(w);
-    const created: Record<string, unknown> = { price: sent.price ?? null, tags: sent.tags ?? null, author: author.id, ...(kind === "Book" ? { pages: sent.pages } : { issue: sent.issue }) };
+    const created: Record<string, unknown> = {
+      price: sent.price ?? null,
+      tags: sent.tags ?? null,
+      author: author.id,
+      ...(kind === "Book" ? { pages: sent.pages } : { issue: sent.issue }),
+    };
     const item: Item = { id: w.id, kind, title: w.title, created, writes: [], seen: [], deleted: false, deleting: false, linking: 0 };
     item.seen.push({ start, end, version: w._version, what: `POST Author ${marker}` });
     items.set(item.id, item);
@@ -194,9 +211,11 @@ async function postMember(k: number): Promise<void> {
   }
   const email = `m${k}-${unique()}@example.org`;
   for (const b of books) b.linking++;
-  const { answer } = await request("POST", `/${S}.Member`, { email, name: email, borrowed: books.map((b) => ({ class: `${S}.Book`, id: b.id })) }).finally(() => {
-    for (const b of books) b.linking--;
-  });
+  const { answer } = await request("POST", `/${S}.Member`, { email, name: email, borrowed: books.map((b) => ({ class: `${S}.Book`, id: b.id })) }).finally(
+    () => {
+      for (const b of books) b.linking--;
+    },
+  );
   if (answer.status !== 201) {
     refusedMarkers.push(email);
     if (answer.status < 500) problems.answers.push(`POST Member ${email} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
@@ -254,7 +273,8 @@ async function postShelf(k: number): Promise<void> {
   stats.writes2xx++;
   const got = ((answer.body.items ?? []) as any[]).map((i) => i.id);
   const sent = link.items.map((i) => i.id);
-  if (JSON.stringify(got) !== JSON.stringify(sent)) problems.answers.push(`POST Shelf ${label} with items ${JSON.stringify(sent)} answered ${JSON.stringify(got)}`);
+  if (JSON.stringify(got) !== JSON.stringify(sent))
+    problems.answers.push(`POST Shelf ${label} with items ${JSON.stringify(sent)} answered ${JSON.stringify(got)}`);
   const shelf: Shelf = { code: answer.body.code, label, writes: [{ start, end, fields: { label, items: sent } }], deleted: false, deleting: 0 };
   shelves.set(shelf.code, shelf);
   shelfList.push(shelf);
@@ -307,7 +327,8 @@ async function putItem(): Promise<void> {
     // The Author named was deleted meanwhile.
     const a = (fields.author as { _id: number } | undefined)?._id;
     const named = a === undefined ? undefined : authors.get(a);
-    if (!named || (!named.deleted && !named.deleting)) problems.answers.push(`PUT ${path} ${JSON.stringify(fields)} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+    if (!named || (!named.deleted && !named.deleting))
+      problems.answers.push(`PUT ${path} ${JSON.stringify(fields)} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
   } else if (answer.status < 500) problems.answers.push(`PUT ${path} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
 }
 
@@ -375,7 +396,8 @@ async function getItem(): Promise<void> {
   const { answer, start, end } = await request("GET", `/${S}.Item/${item.id}`);
   if (answer.status === 200) {
     if (deletedBefore) problems.lost.push(`GET Item ${item.id} answered it after a 204 DELETE of it`);
-    if (answer.body.title !== item.title || itemClass(answer.body) !== item.kind) problems.answers.push(`GET Item ${item.id} answered ${answer.text.slice(0, 300)}`);
+    if (answer.body.title !== item.title || itemClass(answer.body) !== item.kind)
+      problems.answers.push(`GET Item ${item.id} answered ${answer.text.slice(0, 300)}`);
     seeItem(answer.body, start, end, "GET by key");
   } else if (answer.status === 404) {
     if (!item.deleted && !item.deleting) problems.lost.push(`GET Item ${item.id} answered 404, but no DELETE touched it`);
@@ -387,7 +409,8 @@ async function headItem(): Promise<void> {
   if (!item) return;
   const { answer } = await request("HEAD", `/${S}.${item.kind}/${item.id}`);
   if (answer.status === 404 && !item.deleted && !item.deleting) problems.lost.push(`HEAD ${item.kind} ${item.id} answered 404, but no DELETE touched it`);
-  else if (answer.status !== 200 && answer.status !== 404 && answer.status < 500) problems.answers.push(`HEAD ${item.kind} ${item.id} answered ${answer.status}`);
+  else if (answer.status !== 200 && answer.status !== 404 && answer.status < 500)
+    problems.answers.push(`HEAD ${item.kind} ${item.id} answered ${answer.status}`);
 }
 
 async function getAuthor(): Promise<void> {
@@ -440,7 +463,8 @@ async function jdoql(): Promise<void> {
     return;
   }
   for (const b of answer.body) {
-    if (!(b.pages > p) || b.author === null || b.class !== `${S}.Book`) problems.answers.push(`JDOQL pages > ${p} && author != null answered ${JSON.stringify(b).slice(0, 200)}`);
+    if (!(b.pages > p) || b.author === null || b.class !== `${S}.Book`)
+      problems.answers.push(`JDOQL pages > ${p} && author != null answered ${JSON.stringify(b).slice(0, 200)}`);
     seeItem(b, start, end, "JDOQL");
   }
 }
@@ -540,7 +564,8 @@ async function checkFinalState(): Promise<number> {
       problems.lost.push(`Item ${item.id} (${item.title}), created with 201, is missing`);
       continue;
     }
-    if (now.title !== item.title || itemClass(now) !== item.kind) problems.lost.push(`Item ${item.id} is ${now.class} "${now.title}", created as ${item.kind} "${item.title}"`);
+    if (now.title !== item.title || itemClass(now) !== item.kind)
+      problems.lost.push(`Item ${item.id} is ${now.class} "${now.title}", created as ${item.kind} "${item.title}"`);
     item.seen.push({ start: end, end, version: now._version, what: "the final extent" });
     // One version step per 2xx write, each its own; releases (an Author's works replaced, an
     // Author deleted) change the Item without a write of its own and take steps too.
@@ -551,7 +576,8 @@ async function checkFinalState(): Promise<number> {
     for (const field of ["price", "tags", "author", item.kind === "Book" ? "pages" : "issue"]) {
       const expected = expectedItemField(item, field);
       const actual = field === "author" ? (now.author?._id ?? null) : now[field];
-      if (JSON.stringify(actual) !== JSON.stringify(expected)) problems.lost.push(`Item ${item.id}.${field} is ${JSON.stringify(actual)}, the last 2xx write set ${JSON.stringify(expected)}`);
+      if (JSON.stringify(actual) !== JSON.stringify(expected))
+        problems.lost.push(`Item ${item.id}.${field} is ${JSON.stringify(actual)}, the last 2xx write set ${JSON.stringify(expected)}`);
     }
   }
 
@@ -571,7 +597,8 @@ async function checkFinalState(): Promise<number> {
     if (now.name !== author.name) problems.lost.push(`Author ${author.id} is named ${now.name}, created as ${author.name}`);
     for (const field of ["born", "address"]) {
       const allowed = allowedValues(author.writes, field).map((v) => JSON.stringify(v));
-      if (!allowed.includes(JSON.stringify(now[field]))) problems.lost.push(`Author ${author.id}.${field} is ${JSON.stringify(now[field])}, not one of the last 2xx PUTs' ${allowed.join(", ")}`);
+      if (!allowed.includes(JSON.stringify(now[field])))
+        problems.lost.push(`Author ${author.id}.${field} is ${JSON.stringify(now[field])}, not one of the last 2xx PUTs' ${allowed.join(", ")}`);
     }
   }
 
@@ -590,7 +617,8 @@ async function checkFinalState(): Promise<number> {
       continue;
     }
     const labels = allowedValues(shelf.writes, "label");
-    if (!labels.includes(now.label)) problems.lost.push(`Shelf ${shelf.code} is labelled ${now.label}, not one of the last 2xx writes' ${JSON.stringify(labels)}`);
+    if (!labels.includes(now.label))
+      problems.lost.push(`Shelf ${shelf.code} is labelled ${now.label}, not one of the last 2xx writes' ${JSON.stringify(labels)}`);
     // The items in the order written, less those deleted since.
     const lists = allowedValues(shelf.writes, "items").map((ids) => JSON.stringify((ids as number[]).filter((id) => !items.get(id)!.deleted)));
     const got = JSON.stringify(((now.items ?? []) as any[]).map((i) => i.id));
@@ -617,7 +645,12 @@ async function checkFinalState(): Promise<number> {
   }
 
   for (const marker of refusedMarkers) {
-    if (authorsNow.some((a) => a.name === marker) || itemsNow.some((i) => String(i.title).startsWith(`${marker}#`)) || memberByEmail.has(marker) || shelvesNow.some((x) => x.label === marker))
+    if (
+      authorsNow.some((a) => a.name === marker) ||
+      itemsNow.some((i) => String(i.title).startsWith(`${marker}#`)) ||
+      memberByEmail.has(marker) ||
+      shelvesNow.some((x) => x.label === marker)
+    )
       problems.lost.push(`a refused POST (${marker}) left objects behind`);
   }
 
@@ -660,7 +693,10 @@ after(async () => {
 });
 
 test("under load: no 5xx", (t) => {
-  const statuses = [...stats.status].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(", ");
+  const statuses = [...stats.status]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(", ");
   const fiveXX = [...stats.status].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0) - stats.retried503;
   const line =
     `load: ${stats.requests} requests in ${(stats.ms / 1000).toFixed(1)} s from ${CLIENTS} clients (${Math.round(stats.requests / (stats.ms / 1000))}/s); ` +
@@ -688,17 +724,14 @@ test("under load: the database is consistent (references, inverse relations, dis
   assert.deepEqual(problems.database, []);
 });
 
-test(
-  "versions: an Item whose author is released (PUT of the Author's works, DELETE of the Author) gets a new version",
-  async () => {
-    const post = async (body: unknown) => (await call(server!.url, "POST", `/${S}.Author`, body)).body;
-    const item = async (id: number) => (await call(server!.url, "GET", `/${S}.Item/${id}`)).body;
-    const a = await post({ name: "release-a", works: [{ class: `${S}.Book`, title: "release-1", pages: 1 }] });
-    const b = await post({ name: "release-b", works: [{ class: `${S}.Magazine`, title: "release-2", issue: 1 }] });
-    assert.equal((await call(server!.url, "PUT", `/${S}.Author/${a._id}`, { works: [] })).status, 200);
-    assert.equal((await call(server!.url, "DELETE", `/${S}.Author/${b._id}`)).status, 204);
-    const [one, two] = [await item(a.works[0].id), await item(b.works[0].id)];
-    assert.deepEqual([one.author, two.author], [null, null]);
-    assert.deepEqual([one._version, two._version], [2, 2], "the author changed, the version did not");
-  },
-);
+test("versions: an Item whose author is released (PUT of the Author's works, DELETE of the Author) gets a new version", async () => {
+  const post = async (body: unknown) => (await call(server!.url, "POST", `/${S}.Author`, body)).body;
+  const item = async (id: number) => (await call(server!.url, "GET", `/${S}.Item/${id}`)).body;
+  const a = await post({ name: "release-a", works: [{ class: `${S}.Book`, title: "release-1", pages: 1 }] });
+  const b = await post({ name: "release-b", works: [{ class: `${S}.Magazine`, title: "release-2", issue: 1 }] });
+  assert.equal((await call(server!.url, "PUT", `/${S}.Author/${a._id}`, { works: [] })).status, 200);
+  assert.equal((await call(server!.url, "DELETE", `/${S}.Author/${b._id}`)).status, 204);
+  const [one, two] = [await item(a.works[0].id), await item(b.works[0].id)];
+  assert.deepEqual([one.author, two.author], [null, null]);
+  assert.deepEqual([one._version, two._version], [2, 2], "the author changed, the version did not");
+});

@@ -55,7 +55,11 @@ test("every problem of a model is reported at once, each with file, line, class 
   assert.ok(find("p.Leaf", "id", /primary-key fields belong to the root class/), "key field in a subclass");
   assert.ok(find("p.E", "tags", /a collection needs its element type/), "collection without element type");
   assert.equal(problems.length, 8, "a value-strategy on a field that is not a key is ignored, as in JDO");
-  assert.deepEqual(problems.map((p) => p.line), [...problems.map((p) => p.line)].sort((a, b) => a! - b!), "in document order");
+  assert.deepEqual(
+    problems.map((p) => p.line),
+    [...problems.map((p) => p.line)].sort((a, b) => a! - b!),
+    "in document order",
+  );
 });
 
 test("a mapped-by naming a field of the wrong type, and a relation both sides claim, are refused", () => {
@@ -94,6 +98,8 @@ test("embedded classes holding relations and maps of persistent objects are refu
     <class name="P"><field name="home" field-type="r.Addr"/>
       <field name="byName"><map key-type="java.lang.String" value-type="r.P"/></field></class>
   </package></jdo>`);
-  assert.ok(problems.some((p) => p.class === "r.Addr" && p.field === "owner" && p.line === 2 && /embedded class may hold basic values and enums only/.test(p.message)));
+  assert.ok(
+    problems.some((p) => p.class === "r.Addr" && p.field === "owner" && p.line === 2 && /embedded class may hold basic values and enums only/.test(p.message)),
+  );
   assert.ok(problems.some((p) => p.class === "r.P" && p.field === "byName" && /maps may hold basic values and enums only/.test(p.message)));
 });

@@ -78,7 +78,10 @@ describe("reads: statements fixed by the plan, one round trip, whatever the numb
     // One page holds the ~1000 objects (streamed extents' pages are test/extent-stream.test.ts's):
     // at depth 2 that page is about 44 MB of JSON, past the default answerBytes, and takes seconds
     // to write on a busy machine: the limits are not what this test is about.
-    h = await startHarness({ metadata: [{ source: "n-plus-one/package.jdo", text: MODEL }], limits: { answerBytes: 256 << 20, requestTimeMs: 120_000 } }, { firstPageSize: 1000 });
+    h = await startHarness(
+      { metadata: [{ source: "n-plus-one/package.jdo", text: MODEL }], limits: { answerBytes: 256 << 20, requestTimeMs: 120_000 } },
+      { firstPageSize: 1000 },
+    );
     for (const name of ["north", "south"]) regions.push((await created(h, "Region", { name }))._id);
     for (const label of ["red", "green", "blue"]) tags.push((await created(h, "Tag", { label }))._id);
 
@@ -167,7 +170,10 @@ describe("writes: round trips", () => {
     // One page holds the ~1000 objects (streamed extents' pages are test/extent-stream.test.ts's):
     // at depth 2 that page is about 44 MB of JSON, past the default answerBytes, and takes seconds
     // to write on a busy machine: the limits are not what this test is about.
-    h = await startHarness({ metadata: [{ source: "n-plus-one/package.jdo", text: MODEL }], limits: { answerBytes: 256 << 20, requestTimeMs: 120_000 } }, { firstPageSize: 1000 });
+    h = await startHarness(
+      { metadata: [{ source: "n-plus-one/package.jdo", text: MODEL }], limits: { answerBytes: 256 << 20, requestTimeMs: 120_000 } },
+      { firstPageSize: 1000 },
+    );
   });
   after(() => h.close());
 
@@ -193,7 +199,10 @@ describe("writes: round trips", () => {
     const r = await h.post(path("Shop"), {
       name: "graph",
       region: { name: "east" },
-      items: [{ class: cls("Book"), name: "b", pages: 1, tags: [{ label: "new tag" }] }, { name: "i", tags: [{ label: "other tag" }] }],
+      items: [
+        { class: cls("Book"), name: "b", pages: 1, tags: [{ label: "new tag" }] },
+        { name: "i", tags: [{ label: "other tag" }] },
+      ],
     });
     expectStatus(r, 201);
     assert.equal(h.store.roundTrips, 1);
@@ -202,7 +211,13 @@ describe("writes: round trips", () => {
   test("PUT of a parent's collection (existing and new children) costs at most 2 round trips", async () => {
     const shop = await created(h, "Shop", { name: "edit", items: [{ name: "a" }, { name: "b" }, { name: "c" }] });
     h.store.reset();
-    const r = await h.put(path("Shop", shop._id), { name: "edited", items: [{ _id: shop.items[0]._id, name: "a2" }, { class: cls("Dvd"), name: "new", minutes: 9 }] });
+    const r = await h.put(path("Shop", shop._id), {
+      name: "edited",
+      items: [
+        { _id: shop.items[0]._id, name: "a2" },
+        { class: cls("Dvd"), name: "new", minutes: 9 },
+      ],
+    });
     expectStatus(r, 200);
     assert.equal(r.body.items.length, 2);
     assert.ok(h.store.roundTrips <= 2, `round trips: ${h.store.roundTrips}`);
@@ -228,7 +243,13 @@ describe("writes: round trips", () => {
   });
 
   test("DELETE of a polymorphic extent costs 1 round trip", async () => {
-    await created(h, "Shop", { name: "bulk", items: [{ class: cls("Book"), name: "x", pages: 1 }, { class: cls("Dvd"), name: "y", minutes: 1 }] });
+    await created(h, "Shop", {
+      name: "bulk",
+      items: [
+        { class: cls("Book"), name: "x", pages: 1 },
+        { class: cls("Dvd"), name: "y", minutes: 1 },
+      ],
+    });
     h.store.reset();
     expectStatus(await h.del(path("Item")), 204);
     assert.equal(h.store.roundTrips, 1);

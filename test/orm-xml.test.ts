@@ -205,7 +205,13 @@ test("relationships: target-entity, mapped-by, join-column, join-table, order-co
   assert.deepEqual(model.fields.get("owner")!.fkColumns, ["OWNER_ID"]);
   assert.equal(model.fields.get("owner")!.nullable, false);
   assert.deepEqual(relation("kids"), { kind: "one-to-many", target: "p.B", inverse: "parent", storage: { kind: "fk-inverse", targetField: "parent" } });
-  assert.deepEqual(relation("ordered")!.storage, { kind: "join-table", table: "A_ORDERED", ownerColumns: ["A_ID"], elementColumns: ["B_ID"], orderColumn: "ordered_ORDER" });
+  assert.deepEqual(relation("ordered")!.storage, {
+    kind: "join-table",
+    table: "A_ORDERED",
+    ownerColumns: ["A_ID"],
+    elementColumns: ["B_ID"],
+    orderColumn: "ordered_ORDER",
+  });
   assert.deepEqual(relation("twin"), { kind: "one-to-one", target: "p.B", inverse: "twin", storage: { kind: "fk-inverse", targetField: "twin" } });
   assert.deepEqual(relation("tags")!.storage, { kind: "join-table", table: "A_TAGS", ownerColumns: ["A_id"], elementColumns: ["tags_id"] });
   assert.deepEqual(relation("fans"), { kind: "many-to-many", target: "p.B", inverse: "idols", storage: { kind: "join-inverse", targetField: "idols" } });
@@ -222,7 +228,9 @@ test("relationships: target-entity, mapped-by, join-column, join-table, order-co
 
 test(
   "a <many-to-many> without an inverse is a many-to-many relation",
-  { todo: "relations.ts derives the kind of a join-table relation from its inverse only, so translate's many-to-many reads as one-to-many (no behaviour depends on it today)" },
+  {
+    todo: "relations.ts derives the kind of a join-table relation from its inverse only, so translate's many-to-many reads as one-to-many (no behaviour depends on it today)",
+  },
   () => {
     assert.equal(meta(modelOf(RELATIONS), "p.A").fields.get("tags")!.relation!.kind, "many-to-many");
   },
@@ -277,8 +285,22 @@ test("element collections: target-class, attribute-type, collection-table, map-k
     join: { column: "A_ID" },
     orderColumn: "POS",
   });
-  assert.deepEqual(fieldDecl(a, "props"), { name: "props", source: at(15), typeName: "java.util.Map", keyType: "java.lang.String", valueType: "java.lang.Integer", keyColumn: "K" });
-  assert.deepEqual(fieldDecl(a, "codes"), { name: "codes", source: at(19), column: { jdbcType: "INTEGER" }, typeName: "java.util.Set", elementType: "p.Code", enumConstants: ["X", "Y"] });
+  assert.deepEqual(fieldDecl(a, "props"), {
+    name: "props",
+    source: at(15),
+    typeName: "java.util.Map",
+    keyType: "java.lang.String",
+    valueType: "java.lang.Integer",
+    keyColumn: "K",
+  });
+  assert.deepEqual(fieldDecl(a, "codes"), {
+    name: "codes",
+    source: at(19),
+    column: { jdbcType: "INTEGER" },
+    typeName: "java.util.Set",
+    elementType: "p.Code",
+    enumConstants: ["X", "Y"],
+  });
 
   const m = meta(modelOf(body), "p.A");
   const string = { kind: "basic", basic: "string", primitive: false };
@@ -311,11 +333,20 @@ test("enums: constants from the extent extension in <basic>, by name unless <enu
     </attributes>
   </entity>`;
   const a = decl(declsOf(body), "p.A");
-  assert.deepEqual(fieldDecl(a, "byOrdinal"), { name: "byOrdinal", source: at(14), typeName: "p.Colour", enumConstants: ["RED", "GREEN"], column: { jdbcType: "INTEGER" } });
+  assert.deepEqual(fieldDecl(a, "byOrdinal"), {
+    name: "byOrdinal",
+    source: at(14),
+    typeName: "p.Colour",
+    enumConstants: ["RED", "GREEN"],
+    column: { jdbcType: "INTEGER" },
+  });
   const m = meta(modelOf(body), "p.A");
   assert.deepEqual(m.fields.get("byName")!.type, { kind: "enum", name: "p.Colour", constants: ["RED", "GREEN"] });
   assert.deepEqual(m.fields.get("byDefault")!.type, { kind: "enum", name: "org.other.Colour", constants: ["RED", "GREEN"] });
-  assert.deepEqual(["byName", "byDefault", "byOrdinal"].map((n) => m.fields.get(n)!.enumOrdinal), [false, false, true]);
+  assert.deepEqual(
+    ["byName", "byDefault", "byOrdinal"].map((n) => m.fields.get(n)!.enumOrdinal),
+    [false, false, true],
+  );
 });
 
 const KEYS = `<entity class="Order">
@@ -454,8 +485,15 @@ test("inheritance, discriminator-column/-value, parent-class, mapped superclasse
   const vehicle = decl(classes, "p.Vehicle");
   assert.equal(vehicle.superclass, undefined, "the nearest entity above is the superclass: none");
   assert.equal(vehicle.abstract, true);
-  assert.deepEqual(vehicle.inheritance, { forSubclasses: "new-table", discriminator: { strategy: "value-map", column: "KIND", jdbcType: "INTEGER", value: "1" } });
-  assert.deepEqual(vehicle.fields.map((f) => f.name), ["id", "created", "note", "wheels"], "mapped superclasses' attributes first, the farthest first");
+  assert.deepEqual(vehicle.inheritance, {
+    forSubclasses: "new-table",
+    discriminator: { strategy: "value-map", column: "KIND", jdbcType: "INTEGER", value: "1" },
+  });
+  assert.deepEqual(
+    vehicle.fields.map((f) => f.name),
+    ["id", "created", "note", "wheels"],
+    "mapped superclasses' attributes first, the farthest first",
+  );
   assert.equal(fieldDecl(vehicle, "id").valueStrategy, "increment");
   assert.deepEqual(decl(classes, "p.Car"), {
     name: "p.Car",
@@ -480,24 +518,25 @@ test("inheritance, discriminator-column/-value, parent-class, mapped superclasse
   assert.deepEqual([m("Dog").inheritance, m("Dog").tables, m("Dog").fieldTables.get("id")], ["complete-table", ["Dog"], "Dog"]);
   // No <inheritance> at all: JPA's SINGLE_TABLE, DTYPE holding entity names (the name attribute, else the simple name).
   assert.deepEqual([m("Circle").inheritance, m("Circle").tables], ["superclass-table", ["Shape"]]);
-  assert.deepEqual(m("Shape").discriminator, { strategy: "value-map", column: "DTYPE", values: { "p.Shape": "Form", "p.Circle": "Round", "p.Square": "Square" } });
+  assert.deepEqual(m("Shape").discriminator, {
+    strategy: "value-map",
+    column: "DTYPE",
+    values: { "p.Shape": "Form", "p.Circle": "Round", "p.Square": "Square" },
+  });
   assert.deepEqual([m("Circle").entityName, model.bySimpleName.get("Round")], ["Round", "p.Circle"]);
   assert.equal(model.classes.has("p.Base"), false);
 });
 
-test(
-  "a mapped superclass between two entities lends its attributes; the entity above is the superclass",
-  () => {
-    const model = modelOf(`<entity class="Product"><attributes><id name="id" attribute-type="long"/></attributes></entity>
+test("a mapped superclass between two entities lends its attributes; the entity above is the superclass", () => {
+  const model = modelOf(`<entity class="Product"><attributes><id name="id" attribute-type="long"/></attributes></entity>
   <mapped-superclass class="Warrantied" parent-class="Product">
     <attributes><basic name="months" attribute-type="int"/></attributes>
   </mapped-superclass>
   <entity class="Gadget" parent-class="Warrantied"/>`);
-    assert.equal(meta(model, "p.Gadget").superclass, "p.Product");
-    assert.equal(meta(model, "p.Gadget").fields.get("months")!.declaringClass, "p.Gadget");
-    assert.deepEqual(meta(model, "p.Gadget").identity, { kind: "application", fields: ["id"], keyClass: undefined });
-  },
-);
+  assert.equal(meta(model, "p.Gadget").superclass, "p.Product");
+  assert.equal(meta(model, "p.Gadget").fields.get("months")!.declaringClass, "p.Gadget");
+  assert.deepEqual(meta(model, "p.Gadget").identity, { kind: "application", fields: ["id"], keyClass: undefined });
+});
 
 test("datastore identity: <datastore-id strategy column/>, in JPA's or JDO's words", () => {
   const body = `<entity class="A"><datastore-id strategy="SEQUENCE" column="OID"/><attributes><basic name="x" attribute-type="int"/></attributes></entity>
@@ -535,7 +574,13 @@ test("named-entity-graph: a fetch group of its name (the entity's name when unna
     { name: "withB", source: at(5), fields: ["b", "b.c", "label"] },
     { name: "Alpha", source: at(12), fields: ["label"] },
   ]);
-  assert.deepEqual([...meta(modelOf(body), "p.A").fetchGroups], [["withB", ["b", "b.c", "label"]], ["Alpha", ["label"]]]);
+  assert.deepEqual(
+    [...meta(modelOf(body), "p.A").fetchGroups],
+    [
+      ["withB", ["b", "b.c", "label"]],
+      ["Alpha", ["label"]],
+    ],
+  );
 });
 
 test("names: unqualified classes and types against <package>, java.lang names, namespace prefixes, CRLF, no package", () => {
@@ -560,13 +605,21 @@ test("names: unqualified classes and types against <package>, java.lang names, n
   assert.deepEqual([person!.name, person!.source, place!.name], ["com.acme.model.Person", at(4), "org.geo.Place"]);
   assert.deepEqual(
     person!.fields.map((f) => [f.name, f.typeName, f.source.line]),
-    [["id", "java.lang.Long", 6], ["name", "java.lang.String", 7], ["boss", "com.acme.model.Person", 8], ["home", "org.geo.Place", 9]],
+    [
+      ["id", "java.lang.Long", 6],
+      ["name", "java.lang.String", 7],
+      ["boss", "com.acme.model.Person", 8],
+      ["home", "org.geo.Place", 9],
+    ],
   );
   const model = loadModel({ metadata: [{ source: FILE, text }] });
   assert.deepEqual(model.classes.get("com.acme.model.Person")!.fields.get("home")!.type, { kind: "ref", class: "org.geo.Place" });
 
   // Without <package>, names stay as written.
-  const bare = readOrmXml(`<entity-mappings><entity class="Thing"><attributes><id name="id" attribute-type="Thing"/></attributes></entity></entity-mappings>`, FILE);
+  const bare = readOrmXml(
+    `<entity-mappings><entity class="Thing"><attributes><id name="id" attribute-type="Thing"/></attributes></entity></entity-mappings>`,
+    FILE,
+  );
   assert.deepEqual([bare.classes[0]!.className, bare.classes[0]!.attributes[0]!.type], ["Thing", "Thing"]);
 });
 
@@ -656,30 +709,28 @@ test("every problem of a broken orm.xml at once, each naming file, line, class a
   ]);
 });
 
-test(
-  "a nameless <named-attribute-node> names its class",
-  () => {
-    const problems = problemsOf(BROKEN);
-    assert.ok(problems.includes("orm.xml:47, class p.G: <named-attribute-node> without a name attribute"), problems.at(-1));
-  },
-);
+test("a nameless <named-attribute-node> names its class", () => {
+  const problems = problemsOf(BROKEN);
+  assert.ok(problems.includes("orm.xml:47, class p.G: <named-attribute-node> without a name attribute"), problems.at(-1));
+});
 
 test("malformed XML: the file and the line of the error", () => {
   assert.deepEqual(problemsOf(`<?xml version="1.0"?>\n<entity-mappings>\n  <entity class="A">\n    <attributes>\n  </entity>\n</entity-mappings>`), [
     "orm.xml:5: malformed XML: Expected closing tag 'attributes' (opened in line 4, col 5) instead of closing tag 'entity'.",
   ]);
-  assert.deepEqual(problemsOf(`<entity-mappings>\n  <entity class="A" name="x" name="y"/>\n</entity-mappings>`), ["orm.xml:2: malformed XML: Attribute 'name' is repeated."]);
+  assert.deepEqual(problemsOf(`<entity-mappings>\n  <entity class="A" name="x" name="y"/>\n</entity-mappings>`), [
+    "orm.xml:2: malformed XML: Attribute 'name' is repeated.",
+  ]);
   const [unclosed] = problemsOf(`<entity-mappings>\n<entity class="A">\n<attributes>`);
   assert.match(unclosed!, /^orm\.xml:\d+: malformed XML: /);
 });
 
-test(
-  "a second root element is malformed XML",
-  () => {
-    const [problem] = problemsOf(`<entity-mappings>\n  <entity class="A"><attributes><id name="id" attribute-type="long"/></attributes></entity>\n</entity-mappings>\n<entity-mappings/>`);
-    assert.match(problem ?? "", /^orm\.xml:4: malformed XML/);
-  },
-);
+test("a second root element is malformed XML", () => {
+  const [problem] = problemsOf(
+    `<entity-mappings>\n  <entity class="A"><attributes><id name="id" attribute-type="long"/></attributes></entity>\n</entity-mappings>\n<entity-mappings/>`,
+  );
+  assert.match(problem ?? "", /^orm\.xml:4: malformed XML/);
+});
 
 test("a root other than <entity-mappings>", () => {
   assert.deepEqual(readOrmXml(`<?xml version="1.0"?>\n<persistence/>`, FILE).problems, [
@@ -770,7 +821,10 @@ test("extent serve refuses a broken orm.xml: exit code 1, one line per problem",
   );
   mkdirSync(join(dir, "META-INF"));
   writeFileSync(join(dir, "META-INF/orm.xml"), MODEL_PROBLEMS);
-  const child = spawn(process.execPath, [BIN, "serve", "--config", dir, "--persistence-context", "bad", "--port", "0"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "serve", "--config", dir, "--persistence-context", "bad", "--port", "0"], {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d));
   child.stderr.on("data", (d: Buffer) => (out += d));

@@ -25,7 +25,17 @@ let rt: Runtime;
 
 before(async () => {
   h = await sampleHarness();
-  rt = { model: h.model, store: h.store, prefix: "", limits: resolveLimits({}), writeFetchPlan: { groups: ["all"], maxDepth: 1 }, serverTiming: false, pageSize: 1000, firstPageSize: 100, pageBytes: 512 * 1024 };
+  rt = {
+    model: h.model,
+    store: h.store,
+    prefix: "",
+    limits: resolveLimits({}),
+    writeFetchPlan: { groups: ["all"], maxDepth: 1 },
+    serverTiming: false,
+    pageSize: 1000,
+    firstPageSize: 100,
+    pageBytes: 512 * 1024,
+  };
 });
 after(() => h.close());
 
@@ -46,23 +56,26 @@ test("every projection SQL writes is the JSON JavaScript writes of its rows", as
     jpqlQuery.map((f) => ({ prepare: prepareJpql, frag: f })),
   );
   await fc.assert(
-    fc.asyncProperty(languages.chain((l) => paramsFor(l.frag.params).map((params) => ({ ...l, params }))), async ({ prepare, frag, params }) => {
-      let prepared: PreparedQuery;
-      let values: Record<string, unknown>;
-      try {
-        prepared = prepare(h.model, frag.tokens.join(" "));
-        values = bindParams(h.model, prepared.params, parseParams(params ?? null), DEFAULT_LIMITS.keyBytes);
-      } catch {
-        return; // refused before it runs: no projection to compare
-      }
-      if (!prepared.projection?.json) return;
-      const inJs: PreparedQuery = { ...prepared, projection: { ...prepared.projection!, json: undefined } };
-      const fetch = { groups: [], maxDepth: 1 };
-      const bySql = await outcome(() => runQuery(rt, prepared, values, fetch));
-      const byJs = await outcome(() => runQuery(rt, inJs, values, fetch));
-      assert.deepStrictEqual(bySql, byJs, frag.tokens.join(" "));
-      compared++;
-    }),
+    fc.asyncProperty(
+      languages.chain((l) => paramsFor(l.frag.params).map((params) => ({ ...l, params }))),
+      async ({ prepare, frag, params }) => {
+        let prepared: PreparedQuery;
+        let values: Record<string, unknown>;
+        try {
+          prepared = prepare(h.model, frag.tokens.join(" "));
+          values = bindParams(h.model, prepared.params, parseParams(params ?? null), DEFAULT_LIMITS.keyBytes);
+        } catch {
+          return; // refused before it runs: no projection to compare
+        }
+        if (!prepared.projection?.json) return;
+        const inJs: PreparedQuery = { ...prepared, projection: { ...prepared.projection!, json: undefined } };
+        const fetch = { groups: [], maxDepth: 1 };
+        const bySql = await outcome(() => runQuery(rt, prepared, values, fetch));
+        const byJs = await outcome(() => runQuery(rt, inJs, values, fetch));
+        assert.deepStrictEqual(bySql, byJs, frag.tokens.join(" "));
+        compared++;
+      },
+    ),
     { numRuns: RUNS, seed: 20261125 },
   );
   console.log(`projections compared: ${compared} of ${RUNS} generated queries`);

@@ -16,7 +16,9 @@ const SRC = join(import.meta.dirname, "..", "src");
 const PATHS = ["read/json-select.ts", "read/json-rows.ts", "read/load.ts"];
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : /\.(ts|js)$/.test(e.name) ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : /\.(ts|js)$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
 test("outside src/read/, nothing runs a JSON select or the loader: reads go through read-objects.ts", () => {

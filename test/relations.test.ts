@@ -176,7 +176,13 @@ describe("1-N with mapped-by", () => {
   });
 
   test("GET with fetchGroup=all shows the children", async () => {
-    const dept = await created(h, "Department", { name: "QA", employees: [{ name: "q1", age: 31 }, { name: "q2", age: 32 }] });
+    const dept = await created(h, "Department", {
+      name: "QA",
+      employees: [
+        { name: "q1", age: 31 },
+        { name: "q2", age: 32 },
+      ],
+    });
     const got = await getAll(h, "Department", dept._id);
     assert.deepEqual(got.employees.map((e: any) => e.name).sort(), ["q1", "q2"]);
     for (const e of got.employees) {
@@ -231,7 +237,15 @@ describe("1-N with mapped-by", () => {
     expectStatus(r, 200);
     assert.deepEqual(r.body.employees, []);
     assert.equal(await count(h, "EMPLOYEE", "DEPT_ID = ?", [dept._id]), 0);
-    assert.equal(await count(h, "EMPLOYEE", "id IN (?, ?)", dept.employees.map((e: any) => e.id)), 2);
+    assert.equal(
+      await count(
+        h,
+        "EMPLOYEE",
+        "id IN (?, ?)",
+        dept.employees.map((e: any) => e.id),
+      ),
+      2,
+    );
   });
 
   test("PUT of the collection may add new and existing children", async () => {
@@ -247,12 +261,24 @@ describe("1-N with mapped-by", () => {
 describe("1-N with a join table (List)", () => {
   test("POST keeps the order of the list", async () => {
     const pl = await created(h, "Playlist", { name: "mix", tracks: [{ title: "c" }, { title: "a" }, { title: "b" }] });
-    assert.deepEqual(pl.tracks.map((t: any) => t.title), ["c", "a", "b"]);
+    assert.deepEqual(
+      pl.tracks.map((t: any) => t.title),
+      ["c", "a", "b"],
+    );
     const got = await getAll(h, "Playlist", pl._id);
-    assert.deepEqual(got.tracks.map((t: any) => t.title), ["c", "a", "b"]);
+    assert.deepEqual(
+      got.tracks.map((t: any) => t.title),
+      ["c", "a", "b"],
+    );
     const rows = await h.sql(`SELECT TRACK_ID, POS FROM PLAYLIST_TRACKS WHERE PLAYLIST_ID = ? ORDER BY POS`, [pl._id]);
-    assert.deepEqual(rows.map((r) => Number(r[0])), pl.tracks.map((t: any) => t._id));
-    assert.deepEqual(rows.map((r) => Number(r[1])), [0, 1, 2]);
+    assert.deepEqual(
+      rows.map((r) => Number(r[0])),
+      pl.tracks.map((t: any) => t._id),
+    );
+    assert.deepEqual(
+      rows.map((r) => Number(r[1])),
+      [0, 1, 2],
+    );
   });
 
   test("order is kept when element keys are not ascending", async () => {
@@ -261,8 +287,14 @@ describe("1-N with a join table (List)", () => {
     const t3 = await created(h, "Track", { title: "three" });
     const pl = await created(h, "Playlist", { name: "reverse", tracks: [{ _id: t3._id }, { _id: t1._id }, { _id: t2._id }] });
     const got = await getAll(h, "Playlist", pl._id);
-    assert.deepEqual(got.tracks.map((t: any) => t._id), [t3._id, t1._id, t2._id]);
-    assert.deepEqual(got.tracks.map((t: any) => t.title), ["three", "one", "two"]);
+    assert.deepEqual(
+      got.tracks.map((t: any) => t._id),
+      [t3._id, t1._id, t2._id],
+    );
+    assert.deepEqual(
+      got.tracks.map((t: any) => t.title),
+      ["three", "one", "two"],
+    );
   });
 
   test("PUT replaces the list, in the new order, and keeps the removed elements", async () => {
@@ -270,8 +302,14 @@ describe("1-N with a join table (List)", () => {
     const [x, y, z] = pl.tracks;
     const r = await h.put(path("Playlist", pl._id), { tracks: [{ _id: z._id }, { _id: x._id }] });
     expectStatus(r, 200);
-    assert.deepEqual(r.body.tracks.map((t: any) => t._id), [z._id, x._id]);
-    assert.deepEqual((await getAll(h, "Playlist", pl._id)).tracks.map((t: any) => t.title), ["z", "x"]);
+    assert.deepEqual(
+      r.body.tracks.map((t: any) => t._id),
+      [z._id, x._id],
+    );
+    assert.deepEqual(
+      (await getAll(h, "Playlist", pl._id)).tracks.map((t: any) => t.title),
+      ["z", "x"],
+    );
     assert.equal(await count(h, "PLAYLIST_TRACKS", "PLAYLIST_ID = ?", [pl._id]), 2);
     assert.equal(await count(h, "TRACK", "TRACK_ID = ?", [y._id]), 1, "the removed element still exists");
   });
@@ -280,8 +318,14 @@ describe("1-N with a join table (List)", () => {
     const t = await created(h, "Track", { title: "shared" });
     const a = await created(h, "Playlist", { name: "A", tracks: [{ _id: t._id }] });
     const b = await created(h, "Playlist", { name: "B", tracks: [{ title: "first" }, { _id: t._id }] });
-    assert.deepEqual((await getAll(h, "Playlist", a._id)).tracks.map((x: any) => x.title), ["shared"]);
-    assert.deepEqual((await getAll(h, "Playlist", b._id)).tracks.map((x: any) => x.title), ["first", "shared"]);
+    assert.deepEqual(
+      (await getAll(h, "Playlist", a._id)).tracks.map((x: any) => x.title),
+      ["shared"],
+    );
+    assert.deepEqual(
+      (await getAll(h, "Playlist", b._id)).tracks.map((x: any) => x.title),
+      ["first", "shared"],
+    );
   });
 });
 
@@ -409,7 +453,10 @@ describe("nested objects with an identity", () => {
     const r = await h.post(path("Employee"), { name: "Ghost", department: { _id: 987654 } });
     assertProblem(r, 422);
     assert.ok(Array.isArray(r.body.errors), "errors list");
-    assert.ok(r.body.errors.some((e: any) => String(e.path).startsWith("/department")), `an error at /department: ${r.text}`);
+    assert.ok(
+      r.body.errors.some((e: any) => String(e.path).startsWith("/department")),
+      `an error at /department: ${r.text}`,
+    );
     assert.equal(await count(h, "EMPLOYEE"), before);
     assert.equal(await count(h, "DEPARTMENT", "DEPT_ID = 987654"), 0);
   });
@@ -418,8 +465,14 @@ describe("nested objects with an identity", () => {
     const pl = await created(h, "Playlist", { name: "guarded", tracks: [{ title: "only" }] });
     const r = await h.put(path("Playlist", pl._id), { tracks: [{ title: "new" }, { _id: 55555 }] });
     assertProblem(r, 422);
-    assert.ok(r.body.errors.some((e: any) => String(e.path).startsWith("/tracks/1")), `an error at /tracks/1: ${r.text}`);
-    assert.deepEqual((await getAll(h, "Playlist", pl._id)).tracks.map((t: any) => t.title), ["only"]);
+    assert.ok(
+      r.body.errors.some((e: any) => String(e.path).startsWith("/tracks/1")),
+      `an error at /tracks/1: ${r.text}`,
+    );
+    assert.deepEqual(
+      (await getAll(h, "Playlist", pl._id)).tracks.map((t: any) => t.title),
+      ["only"],
+    );
     assert.equal(await count(h, "TRACK", "title = 'new'"), 0);
   });
 });
@@ -500,7 +553,10 @@ describe("DELETE releases references to the deleted object", () => {
     const doomed = emp.projects.find((p: any) => p.title === "Doomed");
     expectStatus(await h.del(path("Project", doomed.id)), 204);
     assert.equal(await count(h, "EMP_PROJ", "PROJ_ID = ?", [doomed.id]), 0);
-    assert.deepEqual((await getAll(h, "Employee", emp.id)).projects.map((p: any) => p.title), ["Fine"]);
+    assert.deepEqual(
+      (await getAll(h, "Employee", emp.id)).projects.map((p: any) => p.title),
+      ["Fine"],
+    );
   });
 
   test("deleting an M-N owner removes its join rows", async () => {
@@ -516,7 +572,10 @@ describe("DELETE releases references to the deleted object", () => {
     const pl = await created(h, "Playlist", { name: "gap", tracks: [{ title: "t1" }, { title: "t2" }, { title: "t3" }] });
     expectStatus(await h.del(path("Track", pl.tracks[1]._id)), 204);
     assert.equal(await count(h, "PLAYLIST_TRACKS", "TRACK_ID = ?", [pl.tracks[1]._id]), 0);
-    assert.deepEqual((await getAll(h, "Playlist", pl._id)).tracks.map((t: any) => t.title), ["t1", "t3"]);
+    assert.deepEqual(
+      (await getAll(h, "Playlist", pl._id)).tracks.map((t: any) => t.title),
+      ["t1", "t3"],
+    );
   });
 
   test("deleting a List owner removes its join rows and keeps the elements", async () => {
@@ -577,13 +636,22 @@ describe("POST of a whole graph is one transaction", () => {
       ],
     });
     assertProblem(r, 422);
-    assert.ok(r.body.errors.some((e: any) => e.path === "/employees/1/projects/1/title"), `error at /employees/1/projects/1/title: ${r.text}`);
+    assert.ok(
+      r.body.errors.some((e: any) => e.path === "/employees/1/projects/1/title"),
+      `error at /employees/1/projects/1/title: ${r.text}`,
+    );
     assert.deepEqual(await snapshot(h), before);
   });
 
   test("every bad value of the graph is reported with its own path", async () => {
     const before = await snapshot(h);
-    const r = await h.post(path("Department"), { name: 5, employees: [{ name: "x", age: "old" }, { name: "y", bogus: true }] });
+    const r = await h.post(path("Department"), {
+      name: 5,
+      employees: [
+        { name: "x", age: "old" },
+        { name: "y", bogus: true },
+      ],
+    });
     assertProblem(r, 422);
     const paths = r.body.errors.map((e: any) => e.path).sort();
     assert.deepEqual(paths, ["/employees/0/age", "/employees/1/bogus", "/name"]);
@@ -598,7 +666,10 @@ describe("POST of a whole graph is one transaction", () => {
       projects: [{ title: "new", members: [{ name: "other", department: { _id: 424242 } }] }],
     });
     assertProblem(r, 422);
-    assert.ok(r.body.errors.some((e: any) => String(e.path).startsWith("/projects/0/members/0/department")), r.text);
+    assert.ok(
+      r.body.errors.some((e: any) => String(e.path).startsWith("/projects/0/members/0/department")),
+      r.text,
+    );
     assert.deepEqual(await snapshot(h), before);
   });
 

@@ -24,7 +24,11 @@ let reference: Answer[];
 before(async () => {
   const dir = mkdtempSync(join(tmpdir(), "extent-reference-"));
   const handler = createRestHandler({
-    context: { name: "sample", url: `file:${join(dir, "sample.db")}`, metadata: [{ source: "package.jdo", text: readFileSync(`${ROOT}schema/jdo/package.jdo`, "utf8") }] },
+    context: {
+      name: "sample",
+      url: `file:${join(dir, "sample.db")}`,
+      metadata: [{ source: "package.jdo", text: readFileSync(`${ROOT}schema/jdo/package.jdo`, "utf8") }],
+    },
     prefix: "/api",
     serverTiming: true,
   });

@@ -32,7 +32,10 @@ const javaForm = (project: string) => async () => {
   const dir = new URL(`../schema/${project}/src/main/resources`, import.meta.url).pathname;
   const { context, problems, java } = resolveContext(await loadConfigDir(dir), "sample", dir);
   assert.deepEqual(problems, []);
-  const read = await readJavaModel((java?.folders ?? []).map((f) => resolvePath(dir, f)), { metadata: context.metadata });
+  const read = await readJavaModel(
+    (java?.folders ?? []).map((f) => resolvePath(dir, f)),
+    { metadata: context.metadata },
+  );
   assert.deepEqual(read.problems, []);
   return { metadata: context.metadata, documents: read.documents, jpaClasses: read.jpaClasses };
 };
@@ -60,11 +63,34 @@ const SCRIPT: [method: string, path: string, body?: unknown][] = [
   ["GET", `/org.extent.sample.Category/${encodeURIComponent(JSON.stringify({ id: 2, kind: "genre", parent: { id: 1, kind: "genre" } }))}`],
   ["POST", "/org.extent.sample.Magazine", { title: "New Scientist", issue: 7, tags: ["weekly"] }],
   ["POST", "/org.extent.sample.Item", { title: "no class" }],
-  ["POST", "/org.extent.sample.Author", { name: "Stanisław Lem", born: "1921-09-12", address: { city: "Kraków" }, works: [{ class: "org.extent.sample.Book", title: "Solaris", genre: "FICTION", pages: 204 }] }],
+  [
+    "POST",
+    "/org.extent.sample.Author",
+    {
+      name: "Stanisław Lem",
+      born: "1921-09-12",
+      address: { city: "Kraków" },
+      works: [{ class: "org.extent.sample.Book", title: "Solaris", genre: "FICTION", pages: 204 }],
+    },
+  ],
   ["POST", "/org.extent.sample.Author", { born: "1921-09-12" }],
   ["PUT", "/org.extent.sample.Book/1", { pages: 400, _version: 1 }],
-  ["POST", "/org.extent.sample.Shelf", { label: "new", items: [{ class: "org.extent.sample.Book", id: 2 }, { class: "org.extent.sample.Magazine", id: 5 }] }],
-  ["POST", "/org.extent.sample.Member", { email: "ann@example.org", name: "Ann", phones: { home: "123" }, borrowed: [{ class: "org.extent.sample.Book", id: 1 }] }],
+  [
+    "POST",
+    "/org.extent.sample.Shelf",
+    {
+      label: "new",
+      items: [
+        { class: "org.extent.sample.Book", id: 2 },
+        { class: "org.extent.sample.Magazine", id: 5 },
+      ],
+    },
+  ],
+  [
+    "POST",
+    "/org.extent.sample.Member",
+    { email: "ann@example.org", name: "Ann", phones: { home: "123" }, borrowed: [{ class: "org.extent.sample.Book", id: 1 }] },
+  ],
   ["POST", "/org.extent.sample.Member", { email: "ann@example.org", name: "Ann again" }],
   ["GET", "/org.extent.sample.Member/ann@example.org?fetchGroup=all"],
   ["GET", "/org.extent.sample.Book?filter=" + encodeURIComponent("genre == 'FICTION' && pages > 200")],

@@ -36,7 +36,10 @@ async function handlerFetch(r: Request): Promise<Response> {
 
 test("the Item extent holds books and magazines, each with its own class and fields", async () => {
   const items = (await h.get("/org.extent.sample.Item")).body;
-  assert.deepEqual(items.map((i: any) => i.class), ["org.extent.sample.Book", "org.extent.sample.Book", "org.extent.sample.Book", "org.extent.sample.Magazine"]);
+  assert.deepEqual(
+    items.map((i: any) => i.class),
+    ["org.extent.sample.Book", "org.extent.sample.Book", "org.extent.sample.Book", "org.extent.sample.Magazine"],
+  );
   assert.equal(items[0].isbn, "978-0061054884");
   assert.equal(items[3].issue, 42);
   assert.equal(items[3].isbn, undefined);
@@ -49,7 +52,10 @@ test("an author with fetchGroup=all nests its works, whose author is cut to an i
   assert.equal(author.name, "Ursula K. Le Guin");
   assert.equal(author.born, Date.UTC(1929, 9, 21));
   assert.deepEqual(author.address, { street: "1 Ekumen Way", city: "Portland", country: "US" });
-  assert.deepEqual(author.works.map((w: any) => w.title), ["The Dispossessed", "A Wizard of Earthsea"]);
+  assert.deepEqual(
+    author.works.map((w: any) => w.title),
+    ["The Dispossessed", "A Wizard of Earthsea"],
+  );
   assert.deepEqual(author.works[0].author, { class: "org.extent.sample.Author", _id: 1 });
 });
 
@@ -68,7 +74,11 @@ test("createRestHandler mounts under a prefix inside another Hono app", async ()
   app.mount("/api", handler.fetch, { replaceRequest: false });
   const health = await app.request("/health");
   assert.equal(await health.text(), "ok");
-  const created = await app.request("/api/org.extent.sample.Member", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "b@example.org", name: "B" }) });
+  const created = await app.request("/api/org.extent.sample.Member", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "b@example.org", name: "B" }),
+  });
   assert.equal(created.status, 201);
   assert.equal(created.headers.get("location"), "/api/org.extent.sample.Member/b%40example.org");
   const got = await app.request("/api/org.extent.sample.Member/b@example.org");

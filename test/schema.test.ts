@@ -21,7 +21,9 @@ const v2 = `<jdo><package name="org.s"><class name="Doc" identity-type="applicat
 <class name="Note"><field name="text" field-type="java.lang.String"/></class></package></jdo>`;
 
 async function request(handler: { fetch(r: Request): Promise<Response> }, method: string, path: string, body?: unknown) {
-  const r = await handler.fetch(new Request(`http://x${path}`, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined }));
+  const r = await handler.fetch(
+    new Request(`http://x${path}`, { method, headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined }),
+  );
   return { status: r.status, body: r.status === 204 ? undefined : await r.json() };
 }
 
@@ -42,7 +44,10 @@ test("a new field and a new class are added to an existing database; its rows an
 
     // Back to the first model: the extra column and table stay, unused.
     const third = createRestHandler({ context: { name: "s", url, metadata: [{ source: "v1.jdo", text: v1 }] } });
-    assert.deepEqual((await request(third, "GET", "/org.s.Doc")).body.map((d: any) => d.title), ["kept", "new"]);
+    assert.deepEqual(
+      (await request(third, "GET", "/org.s.Doc")).body.map((d: any) => d.title),
+      ["kept", "new"],
+    );
     third.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -56,7 +61,10 @@ test("autoCreateSchema false creates none of the model's tables, only Extent's o
     const handler = createRestHandler({ context: { name: "s", url, autoCreateSchema: false, metadata: [{ source: "v1.jdo", text: v1 }] } });
     await handler.ready;
     const tables = await handler.store.batch([{ sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", params: [] }], "read");
-    assert.deepEqual(tables[0]!.rows.map((r) => r[0]), ["extent_guard", "extent_sequence"]);
+    assert.deepEqual(
+      tables[0]!.rows.map((r) => r[0]),
+      ["extent_guard", "extent_sequence"],
+    );
     handler.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -72,7 +80,10 @@ test("foreign keys and join-table sides are indexed (relations load by them), em
     await handler.ready;
     const [indexes, mode] = await handler.store.batch(
       [
-        { sql: "SELECT tbl_name, group_concat(p.name) FROM sqlite_master m JOIN pragma_index_info(m.name) p WHERE m.type = 'index' AND m.name LIKE 'extent_%' GROUP BY m.name ORDER BY 1, 2", params: [] },
+        {
+          sql: "SELECT tbl_name, group_concat(p.name) FROM sqlite_master m JOIN pragma_index_info(m.name) p WHERE m.type = 'index' AND m.name LIKE 'extent_%' GROUP BY m.name ORDER BY 1, 2",
+          params: [],
+        },
         { sql: "PRAGMA journal_mode", params: [] },
       ],
       "read",

@@ -28,7 +28,10 @@ test("the same writes with other values compile no statement: creations, updates
     const shapes = () => cacheSizes(h.model).statementShapes!.size;
     // A graph, then its collection cut to one work (the others released: author set to NULL).
     const round = async (n: number) => {
-      const created = await h.post(AUTHOR, { name: `Author ${n}`, works: [1, 2, 3].map((i) => ({ class: "org.extent.sample.Book", title: `Work ${n}.${i}`, isbn: `${n}-${i}`, pages: i })) });
+      const created = await h.post(AUTHOR, {
+        name: `Author ${n}`,
+        works: [1, 2, 3].map((i) => ({ class: "org.extent.sample.Book", title: `Work ${n}.${i}`, isbn: `${n}-${i}`, pages: i })),
+      });
       assert.equal(created.status, 201, created.text);
       const kept = created.body.works[0];
       const cut = await h.put(`${AUTHOR}/${created.body._id}`, { name: `Author ${n}!`, works: [kept] });

@@ -43,7 +43,11 @@ test("a query that SQLite finds nested too deeply is a 400 too, for GET and HEAD
   const h = await startHarness({ metadata });
   try {
     const filter = `/org.extent.sample.Book?filter=${q("!".repeat(1100) + "true")}`;
-    for (const path of [filter, `/jdoql?query=${q(`SELECT FROM org.extent.sample.Book WHERE ${"!".repeat(1100)}true`)}`, `/jpql?query=${q(`SELECT b FROM Book b WHERE ${"NOT ".repeat(1100)}TRUE`)}`]) {
+    for (const path of [
+      filter,
+      `/jdoql?query=${q(`SELECT FROM org.extent.sample.Book WHERE ${"!".repeat(1100)}true`)}`,
+      `/jpql?query=${q(`SELECT b FROM Book b WHERE ${"NOT ".repeat(1100)}TRUE`)}`,
+    ]) {
       const r = await h.get(path);
       assert.equal(r.status, 400, `${path.slice(0, 40)}: ${r.text.slice(0, 200)}`);
       assert.match(r.body.detail, /nested too deeply/);
@@ -63,7 +67,14 @@ test("a database locked by another writer past the wait answers 503 with Retry-A
   const other = new Database(file);
   try {
     other.exec("BEGIN IMMEDIATE");
-    const post = () => handler.fetch(new Request("http://x/org.extent.sample.Magazine", { method: "POST", headers: { "content-type": "application/json" }, body: '{"title":"Locus","issue":1}' }));
+    const post = () =>
+      handler.fetch(
+        new Request("http://x/org.extent.sample.Magazine", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: '{"title":"Locus","issue":1}',
+        }),
+      );
     const r = await post();
     assert.equal(r.status, 503, await r.clone().text());
     assert.equal(r.headers.get("retry-after"), "1");

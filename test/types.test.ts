@@ -80,7 +80,16 @@ describe("boolean", () => {
 
 describe("integral types", () => {
   test("byte, short, int and long round-trip at their limits", async () => {
-    const o = await roundTrip({ pByte: -128, wByte: 127, pShort: -32768, wShort: 32767, pInt: -2147483648, wInteger: 2147483647, pLong: -9007199254740991, wLong: 9007199254740991 });
+    const o = await roundTrip({
+      pByte: -128,
+      wByte: 127,
+      pShort: -32768,
+      wShort: 32767,
+      pInt: -2147483648,
+      wInteger: 2147483647,
+      pLong: -9007199254740991,
+      wLong: 9007199254740991,
+    });
     assert.equal(o.pByte, -128);
     assert.equal(o.wByte, 127);
     assert.equal(o.pShort, -32768);
@@ -273,7 +282,10 @@ describe("dates a JavaScript Date cannot hold", () => {
 
   test("one millisecond past either end is 422 for every date type, with each path", async () => {
     for (const ms of [8.64e15 + 1, -8.64e15 - 1, 2 ** 53 - 1, -(2 ** 62)]) {
-      const r = await rejects(Object.fromEntries(DATES.map((f) => [f, ms])), DATES.map((f) => `/${f}`));
+      const r = await rejects(
+        Object.fromEntries(DATES.map((f) => [f, ms])),
+        DATES.map((f) => `/${f}`),
+      );
       for (const e of r.body.errors) assert.match(e.message, /out of range for a date/);
     }
   });
@@ -416,7 +428,32 @@ describe("enums", () => {
 
 describe("null", () => {
   test("null is accepted for every wrapper and object type and reads back as null", async () => {
-    const fields = ["wBoolean", "wByte", "wShort", "wInteger", "wLong", "wFloat", "wDouble", "wCharacter", "string", "bigDecimal", "bigInteger", "utilDate", "sqlDate", "timestamp", "instant", "localDateTime", "localDate", "localTime", "uuid", "bytes", "tags", "scores", "attributes", "address"];
+    const fields = [
+      "wBoolean",
+      "wByte",
+      "wShort",
+      "wInteger",
+      "wLong",
+      "wFloat",
+      "wDouble",
+      "wCharacter",
+      "string",
+      "bigDecimal",
+      "bigInteger",
+      "utilDate",
+      "sqlDate",
+      "timestamp",
+      "instant",
+      "localDateTime",
+      "localDate",
+      "localTime",
+      "uuid",
+      "bytes",
+      "tags",
+      "scores",
+      "attributes",
+      "address",
+    ];
     const o = await roundTrip(Object.fromEntries(fields.map((f) => [f, null])));
     for (const f of fields) assert.equal(o[f], null, f);
   });
@@ -436,7 +473,16 @@ describe("null", () => {
   });
 
   test("null for each primitive is 422 with each path listed", async () => {
-    await rejects({ pBoolean: null, pByte: null, pShort: null, pInt: null, pLong: null, pFloat: null, pDouble: null, pChar: null }, ["/pBoolean", "/pByte", "/pShort", "/pInt", "/pLong", "/pFloat", "/pDouble", "/pChar"]);
+    await rejects({ pBoolean: null, pByte: null, pShort: null, pInt: null, pLong: null, pFloat: null, pDouble: null, pChar: null }, [
+      "/pBoolean",
+      "/pByte",
+      "/pShort",
+      "/pInt",
+      "/pLong",
+      "/pFloat",
+      "/pDouble",
+      "/pChar",
+    ]);
   });
 
   test("PUT of a wrapper field to null clears it", async () => {
@@ -560,7 +606,20 @@ describe("several bad values", () => {
         address: { zip: 1, country: "NL" },
         unknownField: true,
       },
-      ["/pByte", "/pChar", "/localDate", "/uuid", "/string", "/pInt", "/color", "/tags/0", "/attributes/k", "/address/zip", "/address/country", "/unknownField"],
+      [
+        "/pByte",
+        "/pChar",
+        "/localDate",
+        "/uuid",
+        "/string",
+        "/pInt",
+        "/color",
+        "/tags/0",
+        "/attributes/k",
+        "/address/zip",
+        "/address/country",
+        "/unknownField",
+      ],
     );
     assert.equal(r.body.status, 422);
   });
@@ -574,9 +633,12 @@ describe("several bad values", () => {
     assert.deepEqual(g.body, o);
   });
 
-  test("a body that is not a JSON object is 422 with the root pointer \"\"", async () => {
+  test('a body that is not a JSON object is 422 with the root pointer ""', async () => {
     const r = await h.post(CLS, [1, 2]);
     expectStatus(r, 422);
-    assert.deepEqual(r.body.errors.map((e: any) => e.path), [""]);
+    assert.deepEqual(
+      r.body.errors.map((e: any) => e.path),
+      [""],
+    );
   });
 });

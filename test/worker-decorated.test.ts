@@ -14,12 +14,33 @@ test("a worker with decorated classes serves the sample in workerd on D1", { tim
   const [port, inspector] = [await freePort(), await freePort()];
   const config = `${ROOT}test/fixtures/decorated-worker/wrangler.toml`;
   const state = mkdtempSync(join(tmpdir(), "extent-decorated-"));
-  const args = ["dev", "-c", config, "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspector), "--persist-to", join(state, "state"), "--show-interactive-dev-session=false"];
+  const args = [
+    "dev",
+    "-c",
+    config,
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--inspector-port",
+    String(inspector),
+    "--persist-to",
+    join(state, "state"),
+    "--show-interactive-dev-session=false",
+  ];
   const worker = await startServer(BIN("wrangler"), args, { probe: `http://127.0.0.1:${port}/api/`, timeoutMs: 90_000 });
   try {
     const api = `${worker.url}/api`;
     const classes = await (await fetch(`${api}/`)).json();
-    assert.deepEqual(classes.classes.sort(), ["org.extent.sample.Author", "org.extent.sample.Book", "org.extent.sample.Category", "org.extent.sample.Item", "org.extent.sample.Magazine", "org.extent.sample.Member", "org.extent.sample.Shelf"]);
+    assert.deepEqual(classes.classes.sort(), [
+      "org.extent.sample.Author",
+      "org.extent.sample.Book",
+      "org.extent.sample.Category",
+      "org.extent.sample.Item",
+      "org.extent.sample.Magazine",
+      "org.extent.sample.Member",
+      "org.extent.sample.Shelf",
+    ]);
     const created = await fetch(`${api}/org.extent.sample.Author`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -28,8 +49,15 @@ test("a worker with decorated classes serves the sample in workerd on D1", { tim
     assert.equal(created.status, 201, await created.clone().text());
     assert.match(created.headers.get("location") ?? "", /^\/api\/org\.extent\.sample\.Author\/\d+$/);
     const books = await (await fetch(`${api}/org.extent.sample.Item?fetchGroup=all`)).json();
-    assert.deepEqual(books.map((b: { class: string; title: string }) => [b.class, b.title]), [["org.extent.sample.Book", "Kindred"]]);
-    const refused = await fetch(`${api}/org.extent.sample.Book`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"pages": "many"}' });
+    assert.deepEqual(
+      books.map((b: { class: string; title: string }) => [b.class, b.title]),
+      [["org.extent.sample.Book", "Kindred"]],
+    );
+    const refused = await fetch(`${api}/org.extent.sample.Book`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"pages": "many"}',
+    });
     assert.equal(refused.status, 422);
   } catch (error) {
     (error as Error).message += `\n--- wrangler output ---\n${worker.output().slice(-3000)}`;

@@ -60,7 +60,9 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     const seeded = await seedIfEmpty(handler, JSON.parse(readFileSync(options.seed, "utf8")), options.prefix);
     if (seeded) console.log(`Seeded ${seeded} object(s) from ${options.seed}`);
   }
-  const served = await serve(handler.fetch, options.port, options.host, handler.limits.urlBytes).catch((e: Error) => fail(`extent serve: cannot listen on ${options.host}:${options.port}: ${e.message}`));
+  const served = await serve(handler.fetch, options.port, options.host, handler.limits.urlBytes).catch((e: Error) =>
+    fail(`extent serve: cannot listen on ${options.host}:${options.port}: ${e.message}`),
+  );
   console.log(`Extent serves "${context.name}" at ${served.url}${options.prefix} (${served.runtime})`);
 }
 
@@ -84,7 +86,12 @@ const CLASSES_KEY = "extent.classes";
  */
 async function addJavaModel(context: PersistenceContext, folders: string[], java: JavaSourcesDecl | undefined): Promise<void> {
   const started = performance.now();
-  const model = await readJavaModel(folders, { metadata: context.metadata, listedClasses: java?.classes, excludeUnlisted: java?.excludeUnlisted, listedIn: java?.listedIn });
+  const model = await readJavaModel(folders, {
+    metadata: context.metadata,
+    listedClasses: java?.classes,
+    excludeUnlisted: java?.excludeUnlisted,
+    listedIn: java?.listedIn,
+  });
   context.documents = [...(context.documents ?? []), ...model.documents];
   context.jpaClasses = [...(context.jpaClasses ?? []), ...model.jpaClasses];
   if (model.problems.length) {
@@ -104,4 +111,3 @@ function ensureDatabaseFolder(url: string): void {
   const path = /^file:(?!\/\/)(.+)$/.exec(url)?.[1];
   if (path) mkdirSync(dirname(resolve(path)), { recursive: true });
 }
-

@@ -28,7 +28,5 @@ export function normalizeConnectionUrl(url: string): string {
   }
   const jdbc = /^jdbc:([^:]+):/i.exec(u);
   const why = jdbc ? `the "${jdbc[1]}" JDBC driver is not supported, only SQLite/libSQL` : "unsupported connection URL";
-  throw new Error(
-    `${why}: "${redact(u)}"; expected file:PATH, :memory:, libsql://HOST, http(s)://HOST, ws(s)://HOST or jdbc:sqlite:PATH`,
-  );
+  throw new Error(`${why}: "${redact(u)}"; expected file:PATH, :memory:, libsql://HOST, http(s)://HOST, ws(s)://HOST or jdbc:sqlite:PATH`);
 }

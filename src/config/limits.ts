@@ -98,7 +98,9 @@ export function resolveLimits(given: Partial<Limits> | undefined): Limits {
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const key = issue.path?.[0]?.key;
-    throw new RangeError(`limits.${String(key ?? "?")}: ${issue.message}${key !== undefined ? `, got ${JSON.stringify((given as Record<string, unknown>)[String(key)])}` : ""}`);
+    throw new RangeError(
+      `limits.${String(key ?? "?")}: ${issue.message}${key !== undefined ? `, got ${JSON.stringify((given as Record<string, unknown>)[String(key)])}` : ""}`,
+    );
   }
   const out: Limits = { ...DEFAULT_LIMITS };
   for (const [k, value] of Object.entries(parsed.output)) if (value !== undefined) out[k as keyof Limits] = value;
@@ -110,5 +112,7 @@ export function parseLimit(name: keyof Limits, text: string): { ok: true; value:
   const trimmed = text.trim();
   const value = /^-?\d+$/.test(trimmed) ? Number(trimmed) : NaN;
   const allowed = Number.isSafeInteger(value) && (value >= 1 || (value === -1 && name === "maxFetchDepth"));
-  return allowed ? { ok: true, value } : { ok: false, message: `must be a whole number of at least 1${name === "maxFetchDepth" ? " or -1 (no cap)" : ""}, got ${JSON.stringify(text)}` };
+  return allowed
+    ? { ok: true, value }
+    : { ok: false, message: `must be a whole number of at least 1${name === "maxFetchDepth" ? " or -1 (no cap)" : ""}, got ${JSON.stringify(text)}` };
 }

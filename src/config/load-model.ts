@@ -54,7 +54,11 @@ export function loadModel(context: Pick<PersistenceContext, "metadata" | "models
   }
 
   if (!documents.some((d) => d.classes.length)) {
-    throw new ModelError(problems.length ? problems : [{ file: "persistence context", message: "the model has no persistent classes: give decorated classes, metadata files or models" }]);
+    throw new ModelError(
+      problems.length
+        ? problems
+        : [{ file: "persistence context", message: "the model has no persistent classes: give decorated classes, metadata files or models" }],
+    );
   }
   if (!problems.length) return buildModel(documents);
   // The sources had problems of their own: build what they said anyway, so one start-up lists

@@ -62,12 +62,24 @@ export function parsePersistenceXml(text: string, file: string): { units: Persis
     }
     const properties: Record<string, string> = {};
     for (const ps of el.children.filter((c) => c.name === "properties")) {
-      readProperties(ps.children.filter((c) => c.name === "property"), properties, file, problems);
+      readProperties(
+        ps.children.filter((c) => c.name === "property"),
+        properties,
+        file,
+        problems,
+      );
     }
     const classes = el.children.filter((c) => c.name === "class" && c.text).map((c) => c.text.trim());
     const exclude = el.children.find((c) => c.name === "exclude-unlisted-classes");
     const excludeUnlistedClasses = exclude !== undefined && (exclude.text.trim() === "" || exclude.text.trim().toLowerCase() === "true");
-    units.push({ name, source: { file, line: el.line }, mappingFiles, properties, ...(classes.length ? { classes } : {}), ...(exclude ? { excludeUnlistedClasses } : {}) });
+    units.push({
+      name,
+      source: { file, line: el.line },
+      mappingFiles,
+      properties,
+      ...(classes.length ? { classes } : {}),
+      ...(exclude ? { excludeUnlistedClasses } : {}),
+    });
   }
   return { units, problems };
 }
@@ -121,7 +133,12 @@ export function parseJdoConfig(text: string, file: string): { factories: Factory
       if (property) properties[property] = value;
     }
     // Nested <property> elements come after the attributes, so they win when both say the same thing.
-    readProperties(el.children.filter((c) => c.name === "property"), properties, file, problems);
+    readProperties(
+      el.children.filter((c) => c.name === "property"),
+      properties,
+      file,
+      problems,
+    );
     factories.push({ name, source: { file, line: el.line }, properties });
   }
   return { factories, problems };

@@ -18,7 +18,12 @@ const JDOCONFIG_FILES = ["jdoconfig.xml", "META-INF/jdoconfig.xml"];
 
 /** Connection URL and auth token properties, in the order they are looked for. */
 const URL_KEYS = ["javax.jdo.option.ConnectionURL", "jakarta.persistence.jdbc.url", "javax.persistence.jdbc.url", "datanucleus.ConnectionURL"];
-const TOKEN_KEYS = ["javax.jdo.option.ConnectionPassword", "jakarta.persistence.jdbc.password", "javax.persistence.jdbc.password", "datanucleus.ConnectionPassword"];
+const TOKEN_KEYS = [
+  "javax.jdo.option.ConnectionPassword",
+  "jakarta.persistence.jdbc.password",
+  "javax.persistence.jdbc.password",
+  "datanucleus.ConnectionPassword",
+];
 const PU_NAME = "javax.jdo.option.PersistenceUnitName";
 const METADATA_FILES = "extent.metadata.files";
 /** Modules exporting decorated classes (TypeScript or JavaScript), relative to DIR. */
@@ -124,7 +129,10 @@ export function resolveContext(
     if (!unit) {
       const found = units.map((u) => `"${u.name}"`).join(", ");
       problems.push(
-        problemAt(factoryDecl, `${PU_NAME} names persistence-unit "${unitName}", which ${units.length ? `is not declared (found: ${found})` : "is not declared: there is no persistence-unit"}`),
+        problemAt(
+          factoryDecl,
+          `${PU_NAME} names persistence-unit "${unitName}", which ${units.length ? `is not declared (found: ${found})` : "is not declared: there is no persistence-unit"}`,
+        ),
       );
     }
   }
@@ -159,7 +167,10 @@ export function resolveContext(
   const metadataFrom: Decl | undefined = listed !== undefined ? factoryDecl : unitDecl;
   const paths =
     listed !== undefined
-      ? listed.split(",").map((s) => s.trim()).filter(Boolean)
+      ? listed
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
       : (unit?.mappingFiles ?? []);
   const metadata: MetadataText[] = [];
   for (const path of paths) {
@@ -177,8 +188,14 @@ export function resolveContext(
 
   const properties = { ...unit?.properties, ...factory?.properties };
   // Decorated classes live in code: the runtime entry imports these modules (this module cannot).
-  for (const path of (properties[CLASS_MODULES] ?? "").split(",").map((s) => s.trim()).filter(Boolean)) classModules.push(normalizePath(path));
-  const javaListed = properties[JAVA_SOURCES]?.split(",").map((s) => s.trim()).filter(Boolean);
+  for (const path of (properties[CLASS_MODULES] ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean))
+    classModules.push(normalizePath(path));
+  const javaListed = properties[JAVA_SOURCES]?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const maven = mavenJavaFolder(dir);
   const java: JavaSourcesDecl | undefined =
     javaListed?.length || maven

@@ -16,7 +16,9 @@ function checkMediaType(request: Request): void {
   const contentType = request.headers.get("content-type");
   if (contentType !== null && JSON_MEDIA.test(contentType.split(";")[0]!.trim().toLowerCase())) return;
   const given = contentType === null ? "no Content-Type" : `Content-Type ${contentType}`;
-  throw new HttpError(415, `the body must be JSON, sent with Content-Type: application/json; this request has ${given}`, { headers: { "accept-post": "application/json" } });
+  throw new HttpError(415, `the body must be JSON, sent with Content-Type: application/json; this request has ${given}`, {
+    headers: { "accept-post": "application/json" },
+  });
 }
 
 /** The content codings a body may come in, as `DecompressionStream` formats (RFC 9110 §8.4.1). */
@@ -28,7 +30,9 @@ function codingOf(request: Request): CompressionFormat | undefined {
   if (header === null || header.trim() === "") return undefined;
   const coding = header.trim().toLowerCase();
   if (Object.hasOwn(CODINGS, coding)) return CODINGS[coding];
-  throw new HttpError(415, `the body's Content-Encoding ${JSON.stringify(header)} is not taken: send it as gzip, deflate or identity (one coding)`, { headers: { "accept-encoding": "gzip, deflate" } });
+  throw new HttpError(415, `the body's Content-Encoding ${JSON.stringify(header)} is not taken: send it as gzip, deflate or identity (one coding)`, {
+    headers: { "accept-encoding": "gzip, deflate" },
+  });
 }
 
 /**
@@ -110,9 +114,26 @@ function utf8(bytes: Uint8Array): string {
 
 /** The offset of the first byte that does not start (or continue) a well-formed UTF-8 sequence. */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
-    const [length, min, max] = b < 0x80 ? [1, 0, 0] : b >= 0xc2 && b <= 0xdf ? [2, 0x80, 0xbf] : b === 0xe0 ? [3, 0xa0, 0xbf] : b === 0xed ? [3, 0x80, 0x9f] : b >= 0xe1 && b <= 0xef ? [3, 0x80, 0xbf] : b === 0xf0 ? [4, 0x90, 0xbf] : b >= 0xf1 && b <= 0xf3 ? [4, 0x80, 0xbf] : b === 0xf4 ? [4, 0x80, 0x8f] : [0, 0, 0];
+    const [length, min, max] =
+      b < 0x80
+        ? [1, 0, 0]
+        : b >= 0xc2 && b <= 0xdf
+          ? [2, 0x80, 0xbf]
+          : b === 0xe0
+            ? [3, 0xa0, 0xbf]
+            : b === 0xed
+              ? [3, 0x80, 0x9f]
+              : b >= 0xe1 && b <= 0xef
+                ? [3, 0x80, 0xbf]
+                : b === 0xf0
+                  ? [4, 0x90, 0xbf]
+                  : b >= 0xf1 && b <= 0xf3
+                    ? [4, 0x80, 0xbf]
+                    : b === 0xf4
+                      ? [4, 0x80, 0x8f]
+                      : [0, 0, 0];
     if (length === 0) return i;
     // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
     for (let k = 1; k < length; k++) {
@@ -136,6 +157,10 @@ export async function readJsonBody(request: Request, limit: number, required: bo
     return parseJson(text);
   } catch {
     const where = findJsonSyntaxError(text);
-    throw new HttpError(400, `the body is not valid JSON: ${where?.message ?? "it cannot be parsed"}`, where && { position: { line: where.line, column: where.column, offset: where.offset } });
+    throw new HttpError(
+      400,
+      `the body is not valid JSON: ${where?.message ?? "it cannot be parsed"}`,
+      where && { position: { line: where.line, column: where.column, offset: where.offset } },
+    );
   }
 }

@@ -37,7 +37,10 @@ function parseTags(header: string, value: string): "*" | { tag: string; weak: bo
 
 /** The numbers of the tags that can name a version (other tags can match no object). */
 function versions(tags: { tag: string }[]): number[] {
-  return tags.map((t) => t.tag).filter((t) => /^\d{1,15}$/.test(t)).map(Number);
+  return tags
+    .map((t) => t.tag)
+    .filter((t) => /^\d{1,15}$/.test(t))
+    .map(Number);
 }
 
 /**
@@ -74,7 +77,12 @@ export function notModified(request: Request, etag: string | undefined, what: st
   if (ifMatch !== null) {
     const tags = parseTags("If-Match", ifMatch);
     if (tags !== "*" && !tags.some((t) => !t.weak && `"${t.tag}"` === etag)) {
-      throw new HttpError(412, etag === undefined ? `If-Match cannot hold: ${what} is not versioned, so it has no entity tag` : `If-Match failed: the entity tag of ${what} is ${etag}, not ${ifMatch}`);
+      throw new HttpError(
+        412,
+        etag === undefined
+          ? `If-Match cannot hold: ${what} is not versioned, so it has no entity tag`
+          : `If-Match failed: the entity tag of ${what} is ${etag}, not ${ifMatch}`,
+      );
     }
   }
   const header = request.headers.get("if-none-match");
@@ -90,7 +98,8 @@ export function notModified(request: Request, etag: string | undefined, what: st
  */
 export function collectionNotModified(request: Request, what: string): boolean {
   const ifMatch = request.headers.get("if-match");
-  if (ifMatch !== null && parseTags("If-Match", ifMatch) !== "*") throw new HttpError(412, `If-Match cannot hold: ${what} has no entity tag; only If-Match: * matches it`);
+  if (ifMatch !== null && parseTags("If-Match", ifMatch) !== "*")
+    throw new HttpError(412, `If-Match cannot hold: ${what} has no entity tag; only If-Match: * matches it`);
   const ifNoneMatch = request.headers.get("if-none-match");
   if (ifNoneMatch === null || parseTags("If-None-Match", ifNoneMatch) !== "*") return false;
   if (request.method === "GET" || request.method === "HEAD") return true;

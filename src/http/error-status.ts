@@ -30,13 +30,24 @@ export function errorAnswer(error: unknown, limits: Limits): Response {
     });
   }
   if (error instanceof TimeLimitError) {
-    return problem(503, `the request took longer than this server allows (limit requestTimeMs: ${error.limitMs} ms); nothing was changed, retry later or ask for less`, RETRY);
+    return problem(
+      503,
+      `the request took longer than this server allows (limit requestTimeMs: ${error.limitMs} ms); nothing was changed, retry later or ask for less`,
+      RETRY,
+    );
   }
   if (error instanceof AnswerTooLargeError || error instanceof StoreTooBigError) {
-    return problem(400, `the answer would be larger than this server builds at once (limit answerBytes: ${limits.answerBytes} bytes); ask for less: a range (RANGE in a query), a smaller fetch group or a smaller maxFetchDepth`);
+    return problem(
+      400,
+      `the answer would be larger than this server builds at once (limit answerBytes: ${limits.answerBytes} bytes); ask for less: a range (RANGE in a query), a smaller fetch group or a smaller maxFetchDepth`,
+    );
   }
   if (error instanceof StoreMemoryError) {
-    return problem(503, "the server cannot spare the memory this request needs now; nothing was changed: retry later, or ask for less (a range, a smaller maxFetchDepth)", RETRY);
+    return problem(
+      503,
+      "the server cannot spare the memory this request needs now; nothing was changed: retry later, or ask for less (a range, a smaller maxFetchDepth)",
+      RETRY,
+    );
   }
   if (error instanceof StoreBusyError) return problem(503, "the database is busy with another writer; retry the request", RETRY);
   const id = crypto.randomUUID();

@@ -20,7 +20,11 @@ export function keyFromPath(model: Model, meta: ClassMeta, segment: string, keyB
     try {
       json = parseJson(segment);
     } catch {
-      if (composite) throw new HttpError(400, `${meta.name} has a composite key: give it as a JSON object of ${parts.map((p) => p.field).join(", ")}, not ${JSON.stringify(segment)}`);
+      if (composite)
+        throw new HttpError(
+          400,
+          `${meta.name} has a composite key: give it as a JSON object of ${parts.map((p) => p.field).join(", ")}, not ${JSON.stringify(segment)}`,
+        );
     }
     if (json !== undefined) return keyFromObject(model, meta, json, keyBytes, "path");
   }
@@ -28,7 +32,8 @@ export function keyFromPath(model: Model, meta: ClassMeta, segment: string, keyB
   const kind = part.type.kind === "basic" ? part.type.basic : undefined;
   const text = segment.trim();
   let json: unknown = segment;
-  if (kind && ["byte", "short", "int", "long", "biginteger", "float", "double", "decimal"].includes(kind)) json = /^-?\d+(\.\d+)?$/.test(text) ? numberOf(text) : segment;
+  if (kind && ["byte", "short", "int", "long", "biginteger", "float", "double", "decimal"].includes(kind))
+    json = /^-?\d+(\.\d+)?$/.test(text) ? numberOf(text) : segment;
   else if (kind === "boolean") json = text === "true" ? true : text === "false" ? false : segment;
   else if (kind && /date|time|instant/.test(kind) && /^-?\d+$/.test(text)) json = numberOf(text);
   const decoded = decodeKeyPart(model, meta, part.type, json, `/${part.field}`);
@@ -40,7 +45,13 @@ export function keyFromPath(model: Model, meta: ClassMeta, segment: string, keyB
 
 /** A key object, from a path (`{"id":1,"kind":"a"}` URL-encoded) or from a body. */
 export function keyFromObject(model: Model, meta: ClassMeta, json: unknown, keyBytes: number, from: "path" | "body"): unknown[] {
-  if (json === null || typeof json !== "object" || Array.isArray(json) || json instanceof JsonNumber) throw new HttpError(400, `a key must be a JSON object of ${keyFieldColumns(meta).map((p) => p.field).join(", ")}`);
+  if (json === null || typeof json !== "object" || Array.isArray(json) || json instanceof JsonNumber)
+    throw new HttpError(
+      400,
+      `a key must be a JSON object of ${keyFieldColumns(meta)
+        .map((p) => p.field)
+        .join(", ")}`,
+    );
   const obj = json as Record<string, unknown>;
   const parts = keyFieldColumns(meta);
   const errors: { path: string; message: string }[] = [];
@@ -57,7 +68,8 @@ export function keyFromObject(model: Model, meta: ClassMeta, json: unknown, keyB
     return decoded.ok ? decoded.value : undefined;
   });
   for (const name of Object.keys(obj)) {
-    if (name !== "class" && !parts.some((p) => p.field === name)) errors.push({ path: pointer("", name), message: `"${name}" is not a key field of ${meta.name}` });
+    if (name !== "class" && !parts.some((p) => p.field === name))
+      errors.push({ path: pointer("", name), message: `"${name}" is not a key field of ${meta.name}` });
   }
   if (errors.length) throw new HttpError(400, `the key of ${meta.name} is not valid`, { errors });
   const tooLong = keyLengthProblem(key, keyBytes);

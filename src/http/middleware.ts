@@ -18,7 +18,10 @@ import { checkUrlLength } from "./request-limits.ts";
 export function requestScope(shared: Runtime, ready: () => Promise<void>): MiddlewareHandler<Env> {
   // Once the store is ready, requests stop waiting on the promise (a microtask each).
   let isReady = false;
-  void ready().then(() => (isReady = true), () => {});
+  void ready().then(
+    () => (isReady = true),
+    () => {},
+  );
   return async (c, next) => {
     checkUrlLength(c.req.url, shared.limits);
     if (!isReady) await ready();

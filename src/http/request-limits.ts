@@ -18,7 +18,10 @@ export function checkUrlLength(url: string, limits: Pick<Limits, "urlBytes">): v
   const path = url.indexOf("/", url.indexOf("//") + 2);
   const length = path < 0 ? 1 : url.length - path;
   if (length > limits.urlBytes) {
-    throw new HttpError(414, `the request target is ${length} bytes long; the limit is ${limits.urlBytes} (limit urlBytes): send less in the query, or a shorter key`);
+    throw new HttpError(
+      414,
+      `the request target is ${length} bytes long; the limit is ${limits.urlBytes} (limit urlBytes): send less in the query, or a shorter key`,
+    );
   }
 }
 
@@ -70,10 +73,14 @@ export function checkQueryLength(text: string, limits: Pick<Limits, "queryLength
 export function checkParameterCount(given: Record<string, unknown> | unknown[] | undefined, limits: Pick<Limits, "queryParameters">): void {
   const count = given === undefined ? 0 : Array.isArray(given) ? given.length : Object.keys(given).length;
   if (count > limits.queryParameters) {
-    throw new HttpError(400, `params has ${count} values; the limit is ${limits.queryParameters} (limit queryParameters)`, { errors: [{ path: "params", message: `at most ${limits.queryParameters} values` }] });
+    throw new HttpError(400, `params has ${count} values; the limit is ${limits.queryParameters} (limit queryParameters)`, {
+      errors: [{ path: "params", message: `at most ${limits.queryParameters} values` }],
+    });
   }
   for (const [name, value] of given ? Object.entries(given) : []) {
-    if (typeof value === "string" && LONE_SURROGATE.test(value)) throw new HttpError(400, `parameter ${name} holds half of a UTF-16 surrogate pair, which no stored text can equal`);
-    if (typeof value === "string" && value.includes("\u0000")) throw new HttpError(400, `parameter ${name} holds the character U+0000, which no stored text can hold`);
+    if (typeof value === "string" && LONE_SURROGATE.test(value))
+      throw new HttpError(400, `parameter ${name} holds half of a UTF-16 surrogate pair, which no stored text can equal`);
+    if (typeof value === "string" && value.includes("\u0000"))
+      throw new HttpError(400, `parameter ${name} holds the character U+0000, which no stored text can hold`);
   }
 }

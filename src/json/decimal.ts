@@ -32,7 +32,16 @@ const EXPONENT_BIAS = 50000;
  * stored form; undefined when it is no decimal number at all.
  */
 export function storedDecimal(json: unknown): { ok: true; value: string } | { ok: false; message: string } | undefined {
-  const text = json instanceof JsonNumber ? json.text : typeof json === "number" ? (Number.isFinite(json) ? String(json) : undefined) : typeof json === "string" ? json : undefined;
+  const text =
+    json instanceof JsonNumber
+      ? json.text
+      : typeof json === "number"
+        ? Number.isFinite(json)
+          ? String(json)
+          : undefined
+        : typeof json === "string"
+          ? json
+          : undefined;
   const d = text === undefined ? undefined : decimalOf(text);
   if (!d) return undefined;
   // A JSON reader of JavaScript (and the double that arithmetic reads) could not hold it.

@@ -145,7 +145,7 @@ function readExact(text: string): unknown {
   for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
     if (m[1] !== undefined) {
       const s = m[1].includes("\\") ? (JSON.parse(m[1]) as string) : m[1].slice(1, -1);
-      if (expectKey) (key = s), (expectKey = false);
+      if (expectKey) ((key = s), (expectKey = false));
       else put(s);
     } else if (m[2] !== undefined) put(numberOf(m[2]));
     else if (m[3] !== undefined) put(m[3] === "null" ? null : m[3] === "true");

@@ -11,7 +11,10 @@ export interface JsonSyntaxError {
 }
 
 class Stop {
-  constructor(readonly at: number, readonly expected: string) {}
+  constructor(
+    readonly at: number,
+    readonly expected: string,
+  ) {}
 }
 
 /** The first syntax error in `text` (which `JSON.parse` refused), or undefined if there is none; `what` names the text. */
@@ -39,7 +42,7 @@ export function findJsonSyntaxError(text: string, what = "the body"): JsonSyntax
           for (let k = 1; k <= 4; k++) if (!/[0-9a-fA-F]/.test(text[i + k] ?? "")) ((i += k), expect("four hex digits after \\u"));
           i += 5;
         } else if ('"\\/bfnrt'.includes(text[i] ?? "x")) i++;
-        else expect("an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
+        else expect('an escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)');
       } else i++;
     }
   };

@@ -57,7 +57,20 @@ export function integerJson(x: SQL): SQL {
 }
 
 /** Kinds stored in INTEGER columns. */
-const INTEGER_KINDS = new Set(["byte", "short", "int", "long", "biginteger", "date", "sql-date", "timestamp", "local-date", "local-date-time", "local-time", "instant"]);
+const INTEGER_KINDS = new Set([
+  "byte",
+  "short",
+  "int",
+  "long",
+  "biginteger",
+  "date",
+  "sql-date",
+  "timestamp",
+  "local-date",
+  "local-date-time",
+  "local-time",
+  "instant",
+]);
 
 export const isWholeNumber = (type: ValueType): boolean => type.kind === "basic" && INTEGER_KINDS.has(type.basic);
 
@@ -102,12 +115,14 @@ export function valueJson(x: SQL, type: ValueType, ordinal: boolean): SQL {
     case "char":
       // The char U+0000 is stored as '' (see NUL_CHAR).
       return sql`CASE WHEN ${x} IS NULL THEN 'null' WHEN ${x} = '' THEN ${jsonLiteral("\u0000")} ELSE json_quote(CAST(${x} AS TEXT)) END`;
-    case "string": case "uuid":
+    case "string":
+    case "uuid":
       // TEXT affinity stores numbers as text, so the column holds text (or NULL, written null).
       return sql`json_quote(${x})`;
     case "bytes":
       return sql`CASE WHEN ${x} IS NULL THEN 'null' ELSE '"' || char(1) || hex(${x}) || char(1) || '"' END`;
-    case "float": case "double":
+    case "float":
+    case "double":
       return numberJson(x);
     case "decimal":
       // Its stored text ends with its JSON number (src/json/decimal.ts); a number an earlier release left is written as one.
@@ -135,7 +150,12 @@ export function storedFieldJson(field: FieldMeta, column: SQL | undefined, embed
     }
     parts.push(first ? "{}" : "}");
     // An embedded object whose columns are all NULL is null.
-    const allNull = refs.length ? join(refs.map((r) => sql`${r} IS NULL`), sql` AND `) : sql`1`;
+    const allNull = refs.length
+      ? join(
+          refs.map((r) => sql`${r} IS NULL`),
+          sql` AND `,
+        )
+      : sql`1`;
     return sql`CASE WHEN ${allNull} THEN 'null' ELSE ${concat(parts)} END`;
   }
   if (!column) return sql`'null'`;

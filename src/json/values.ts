@@ -80,7 +80,8 @@ function realDay(iso: string): boolean {
   return d.getUTCMonth() === +m[2]! - 1 && d.getUTCDate() === +m[3]!;
 }
 
-const outOfDateRange = (ms: unknown) => `${ms} is out of range for a date: a JavaScript Date holds epoch milliseconds from -8.64e15 to 8.64e15 (about 275,000 years either side of 1970)`;
+const outOfDateRange = (ms: unknown) =>
+  `${ms} is out of range for a date: a JavaScript Date holds epoch milliseconds from -8.64e15 to 8.64e15 (about 275,000 years either side of 1970)`;
 
 function decodeDate(json: unknown, kind: BasicKind): Decoded {
   if (json instanceof JsonNumber) return bad(wholeNumber(json) === undefined ? `expected epoch milliseconds (an integer), got ${json}` : outOfDateRange(json));
@@ -113,13 +114,18 @@ function decodeBasic(json: unknown, kind: BasicKind): Decoded {
   switch (kind) {
     case "boolean":
       return typeof json === "boolean" ? ok(json ? 1 : 0) : bad(`expected true or false, got ${describe(json)}`);
-    case "byte": case "short": case "int": case "long": case "biginteger": {
+    case "byte":
+    case "short":
+    case "int":
+    case "long":
+    case "biginteger": {
       const [min, max] = INT_RANGE[kind]!;
       // Every whole number exactly, whatever its size (a long reaches 2^63 - 1; a double holds 2^53).
       if (typeof json === "number" && Number.isSafeInteger(json) && json >= Number(min) && json <= Number(max)) return ok(json);
       const n = wholeNumber(json);
       if (n === undefined) return bad(`expected an integer (${kind}), got ${describe(json)}`);
-      if (n < min || n > max) return bad(`${json} is out of range for ${kind} (${min} to ${max})${kind === "biginteger" ? ": a BigInteger is stored as a 64-bit integer" : ""}`);
+      if (n < min || n > max)
+        return bad(`${json} is out of range for ${kind} (${min} to ${max})${kind === "biginteger" ? ": a BigInteger is stored as a 64-bit integer" : ""}`);
       return ok(integerValue(n));
     }
     case "float": {
@@ -180,11 +186,13 @@ export function encodeValue(stored: unknown, type: ValueType, ordinal: boolean):
       return Boolean(Number(stored));
     case "char":
       return stored === NUL_CHAR ? "\u0000" : String(stored);
-    case "string": case "uuid":
+    case "string":
+    case "uuid":
       return String(stored);
     case "bytes":
       return toBase64(stored);
-    case "long": case "biginteger":
+    case "long":
+    case "biginteger":
       return integerJson(stored);
     case "decimal":
       return decimalJson(stored);
@@ -219,7 +227,8 @@ export function decodeContainer(json: unknown, type: FieldType): { ok: true; val
     return errors.length ? { ok: false, errors } : { ok: true, value: stringify(values) };
   }
   if (type.kind === "map") {
-    if (json === null || typeof json !== "object" || Array.isArray(json)) return { ok: false, errors: [{ path: "", message: `expected an object, got ${describe(json)}` }] };
+    if (json === null || typeof json !== "object" || Array.isArray(json))
+      return { ok: false, errors: [{ path: "", message: `expected an object, got ${describe(json)}` }] };
     // No prototype: a key "__proto__" is a key like any other, not a prototype to set (and lose).
     const out: Record<string, unknown> = Object.create(null);
     for (const [k, v] of Object.entries(json)) {

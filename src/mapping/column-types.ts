@@ -11,10 +11,22 @@ export function valueSqlType(type: ValueType, enumOrdinal: boolean): SqlType {
       return "TEXT";
     case "basic":
       switch (type.basic) {
-        case "boolean": case "byte": case "short": case "int": case "long": case "biginteger":
-        case "date": case "sql-date": case "timestamp": case "local-date": case "local-date-time": case "local-time": case "instant":
+        case "boolean":
+        case "byte":
+        case "short":
+        case "int":
+        case "long":
+        case "biginteger":
+        case "date":
+        case "sql-date":
+        case "timestamp":
+        case "local-date":
+        case "local-date-time":
+        case "local-time":
+        case "instant":
           return "INTEGER";
-        case "float": case "double":
+        case "float":
+        case "double":
           return "REAL";
         case "decimal":
           // Exact text that sorts as the numbers do (src/json/decimal.ts).

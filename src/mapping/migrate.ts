@@ -32,7 +32,8 @@ export async function migrate(store: Store, model: Model, autoCreate: boolean): 
   ];
   // A guard table of an older release lacks the newer guards (the default only satisfies ALTER: every insert names every guard).
   const guardColumns = existing.get(GUARD_TABLE);
-  for (const g of GUARDS) if (guardColumns && !guardColumns.has(g)) ddl.push(statement(sql.raw(`ALTER TABLE ${GUARD_TABLE} ADD COLUMN ${g} INTEGER NOT NULL DEFAULT 0`)));
+  for (const g of GUARDS)
+    if (guardColumns && !guardColumns.has(g)) ddl.push(statement(sql.raw(`ALTER TABLE ${GUARD_TABLE} ADD COLUMN ${g} INTEGER NOT NULL DEFAULT 0`)));
   const tables = schemaOf(model);
   if (autoCreate) {
     for (const def of tables.values()) ddl.push(...createOrAlter(def, existing.get(def.name.toLowerCase())));
@@ -40,7 +41,9 @@ export async function migrate(store: Store, model: Model, autoCreate: boolean): 
   const present = (table: string) => autoCreate || existing.has(table.toLowerCase());
   ddl.push(...sequenceRows(model, present));
   await store.migrate(ddl);
-  if (autoCreate) for (const def of tables.values()) for (const column of def.decimals) await exactDecimals(store, def.name, column, existing.get(def.name.toLowerCase())?.get(column.toLowerCase()));
+  if (autoCreate)
+    for (const def of tables.values())
+      for (const column of def.decimals) await exactDecimals(store, def.name, column, existing.get(def.name.toLowerCase())?.get(column.toLowerCase()));
 }
 
 /**
@@ -55,7 +58,11 @@ export async function migrate(store: Store, model: Model, autoCreate: boolean): 
 async function exactDecimals(store: Store, table: string, column: string, declared: string | undefined): Promise<void> {
   if (declared === undefined || declared.toUpperCase() === "TEXT") return;
   const c = ident(column);
-  const [found] = await store.migrate([statement(sql`SELECT DISTINCT quote(${c}), iif(typeof(${c}) = 'integer', CAST(${c} AS TEXT), ${c}) FROM ${ident(table)} WHERE typeof(${c}) IN ('integer', 'real')`)]);
+  const [found] = await store.migrate([
+    statement(
+      sql`SELECT DISTINCT quote(${c}), iif(typeof(${c}) = 'integer', CAST(${c} AS TEXT), ${c}) FROM ${ident(table)} WHERE typeof(${c}) IN ('integer', 'real')`,
+    ),
+  ]);
   const pairs: [unknown, string][] = [];
   for (const [quoted, value] of found!.rows) {
     const d = decimalOf(typeof value === "number" ? String(value) : String(value));
@@ -65,7 +72,11 @@ async function exactDecimals(store: Store, table: string, column: string, declar
   const updates: Statement[] = [];
   for (let i = 0; i < pairs.length; i += SLICE) {
     const map = JSON.stringify(pairs.slice(i, i + SLICE));
-    updates.push(statement(sql`UPDATE ${ident(table)} SET ${c} = (SELECT value ->> 1 FROM json_each(${map}) WHERE value ->> 0 = quote(${c})) WHERE typeof(${c}) IN ('integer', 'real') AND quote(${c}) IN (SELECT value ->> 0 FROM json_each(${map}))`));
+    updates.push(
+      statement(
+        sql`UPDATE ${ident(table)} SET ${c} = (SELECT value ->> 1 FROM json_each(${map}) WHERE value ->> 0 = quote(${c})) WHERE typeof(${c}) IN ('integer', 'real') AND quote(${c}) IN (SELECT value ->> 0 FROM json_each(${map}))`,
+      ),
+    );
   }
   if (updates.length) await store.migrate(updates);
 }
@@ -74,7 +85,9 @@ async function exactDecimals(store: Store, table: string, column: string, declar
 async function existingColumns(store: Store): Promise<Map<string, Map<string, string>>> {
   const [result] = await store.migrate([
     // D1 keeps tables of its own (`_cf_METADATA`, `_cf_KV`, any case) whose columns it refuses to show.
-    statement(sql`SELECT m.name AS table_name, p.name AS column_name, p.type AS column_type FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND lower(m.name) NOT GLOB '_cf_*' AND m.name NOT GLOB 'sqlite_*'`),
+    statement(
+      sql`SELECT m.name AS table_name, p.name AS column_name, p.type AS column_type FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND lower(m.name) NOT GLOB '_cf_*' AND m.name NOT GLOB 'sqlite_*'`,
+    ),
   ]);
   const out = new Map<string, Map<string, string>>();
   for (const [table, column, type] of result!.rows) {
@@ -107,7 +120,9 @@ function sequenceRows(model: Model, present: (table: string) => boolean): Statem
     if (meta.superclass || meta.embeddedOnly) continue;
     const column = keyFieldColumns(meta).find((k) => k.generation.kind === "sequence")?.column;
     if (!column) continue;
-    const primaries = [...new Set([...model.classes.values()].filter((c) => c.root === meta.name && c.primaryTable && present(c.primaryTable)).map((c) => c.primaryTable!))];
+    const primaries = [
+      ...new Set([...model.classes.values()].filter((c) => c.root === meta.name && c.primaryTable && present(c.primaryTable)).map((c) => c.primaryTable!)),
+    ];
     const maxima = primaries.map((t) => sql`SELECT MAX(${ident(column)}) AS m FROM ${ident(t)}`);
     const source = maxima.length ? sql`(SELECT MAX(m) FROM (${join(maxima, sql` UNION ALL `)}))` : sql`0`;
     out.push(statement(sql`INSERT OR IGNORE INTO ${ident(SEQUENCE_TABLE)} (name, next_value) SELECT ${meta.name}, COALESCE(${source}, 0) + 1`));

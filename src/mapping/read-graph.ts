@@ -83,7 +83,10 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown, keyB
     }
     if (parts.every((_, i) => key[i] !== undefined)) node.key = key;
     // The parts given (a generated part is short), at the key field's path or, composite, the object's.
-    const tooLong = keyLengthProblem(key.filter((v) => v !== undefined), keyBytes);
+    const tooLong = keyLengthProblem(
+      key.filter((v) => v !== undefined),
+      keyBytes,
+    );
     if (tooLong) errors.push({ path: parts.length === 1 ? pointer(path, parts[0]!.field) : path, message: tooLong });
 
     for (const [name, value] of Object.entries(obj)) {
@@ -219,11 +222,18 @@ function mergeInto(model: Model, known: GraphNode, other: GraphNode, otherIsLate
   if (isAncestor(model, known.meta.name, other.meta.name)) known.meta = other.meta;
   else if (!isAncestor(model, other.meta.name, known.meta.name)) {
     const same = first.meta.root === later.meta.root ? "the same identity" : "the same key in a table whose rows both classes share";
-    errors.push({ path: later.path, message: `this is the object at ${first.path || "the root"} again (${same}), which is a ${first.meta.name}: one object cannot also be a ${later.meta.name}` });
+    errors.push({
+      path: later.path,
+      message: `this is the object at ${first.path || "the root"} again (${same}), which is a ${first.meta.name}: one object cannot also be a ${later.meta.name}`,
+    });
     return known;
   }
   known.explicitClass ||= other.explicitClass;
-  const conflict = (name: string) => errors.push({ path: pointer(later.path, name), message: `the object at ${first.path || "the root"} has the same identity and gives ${name} another value: one object has one value per field` });
+  const conflict = (name: string) =>
+    errors.push({
+      path: pointer(later.path, name),
+      message: `the object at ${first.path || "the root"} has the same identity and gives ${name} another value: one object has one value per field`,
+    });
   for (const [k, v] of other.values) {
     if (known.values.has(k) && !sameValue(known.values.get(k), v)) conflict(k);
     else known.values.set(k, v);
@@ -319,7 +329,12 @@ export function decodeKeyPart(model: Model, meta: ClassMeta, type: ValueType, js
 
 function canonicalKey(model: Model, meta: ClassMeta, json: unknown, at: string, depth: number): string | { error: FieldError } {
   if (typeof json !== "object" || json === null || Array.isArray(json) || json instanceof JsonNumber || depth > MAX_NESTING) {
-    return { error: { path: at, message: `expected a key object of ${meta.identity.kind === "application" ? (meta.identity.keyClass ?? meta.name) : meta.name}, got ${describe(json)}` } };
+    return {
+      error: {
+        path: at,
+        message: `expected a key object of ${meta.identity.kind === "application" ? (meta.identity.keyClass ?? meta.name) : meta.name}, got ${describe(json)}`,
+      },
+    };
   }
   const obj = json as Record<string, unknown>;
   const classProblem = keyClassProblem(model, meta, obj.class);
@@ -343,7 +358,8 @@ function canonicalKey(model: Model, meta: ClassMeta, json: unknown, at: string, 
     out[part.field] = typeof d.value === "string" && isWholeNumber(part.type) ? new JsonNumber(d.value) : d.value;
   }
   for (const name of Object.keys(obj)) {
-    if (name !== "class" && !keyFieldColumns(meta).some((p) => p.field === name)) return { error: { path: pointer(at, name), message: `unknown key field "${name}"` } };
+    if (name !== "class" && !keyFieldColumns(meta).some((p) => p.field === name))
+      return { error: { path: pointer(at, name), message: `unknown key field "${name}"` } };
   }
   return stringify(out);
 }

@@ -79,7 +79,8 @@ function describe(model: Model, field: FieldMeta): RelationStorage {
       const target = classOf(model, rel.target);
       const owning = target.fields.get(s.targetField) ?? findInSubtree(model, target, s.targetField);
       const o = owning?.relation?.storage;
-      if (o?.kind === "fk-owner") return { kind: "target-fk", owning: owning!, columns: owning!.fkColumns!, tables: tablesHolding(model, target, owning!.name) };
+      if (o?.kind === "fk-owner")
+        return { kind: "target-fk", owning: owning!, columns: owning!.fkColumns!, tables: tablesHolding(model, target, owning!.name) };
       // The owning side keeps a join table (a collection's, or a to-one's given a join table).
       if (o?.kind === "join-table") return joinTable(o, owning!, true);
       throw new Error(`internal: ${field.declaringClass}.${field.name} is mapped by ${rel.target}.${s.targetField}, which owns no storage`);
@@ -89,7 +90,16 @@ function describe(model: Model, field: FieldMeta): RelationStorage {
 
 function joinTable(links: JoinTable, owning: FieldMeta, inverse: boolean): JoinTableStorage {
   if (inverse) {
-    return { kind: "join-table", inverse, owning, table: links.table, ownerColumns: links.elementColumns, elementColumns: links.ownerColumns, order: links.ownerColumns, links };
+    return {
+      kind: "join-table",
+      inverse,
+      owning,
+      table: links.table,
+      ownerColumns: links.elementColumns,
+      elementColumns: links.ownerColumns,
+      order: links.ownerColumns,
+      links,
+    };
   }
   const order = links.orderColumn ? [links.orderColumn] : links.elementColumns;
   return { kind: "join-table", inverse, owning, table: links.table, ownerColumns: links.ownerColumns, elementColumns: links.elementColumns, order, links };

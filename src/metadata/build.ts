@@ -40,13 +40,20 @@ export function buildModel(documents: readonly MetadataDocument[]): Model {
     }
     ownTyped.set(decl.name, typed);
     if (decl === root && !decl.embeddedOnly) identities.set(decl.name, identityOf(decl, typed, log));
-    else if (decl !== root && decl.fields.some((f) => f.primaryKey)) log.add(decl, "primary-key fields belong to the root class of the hierarchy", decl.fields.find((f) => f.primaryKey));
+    else if (decl !== root && decl.fields.some((f) => f.primaryKey))
+      log.add(
+        decl,
+        "primary-key fields belong to the root class of the hierarchy",
+        decl.fields.find((f) => f.primaryKey),
+      );
   }
 
   const layouts = layoutTables({
     decls,
     order,
-    ownFields: new Map([...ownTyped].map(([n, fs]) => [n, fs.filter((f) => !f.decl.isVersionField && !isVersionField(decls, n, f.decl.name)).map((f) => f.decl.name)])),
+    ownFields: new Map(
+      [...ownTyped].map(([n, fs]) => [n, fs.filter((f) => !f.decl.isVersionField && !isVersionField(decls, n, f.decl.name)).map((f) => f.decl.name)]),
+    ),
     log,
   });
 
@@ -224,7 +231,11 @@ function identityOf(decl: ClassDecl, typed: Typed[], log: ProblemLog): Identity 
     return { kind: "application", fields: keys.map((k) => k.decl.name), keyClass: decl.objectIdClass };
   }
   if (keys.length) log.add(decl, 'primary-key fields need identity-type="application"', keys[0]!.decl);
-  return { kind: "datastore", generation: generationOf(decl.datastoreIdentity?.strategy ?? "native", decl, undefined, undefined, log), column: decl.datastoreIdentity?.column ?? "_id" };
+  return {
+    kind: "datastore",
+    generation: generationOf(decl.datastoreIdentity?.strategy ?? "native", decl, undefined, undefined, log),
+    column: decl.datastoreIdentity?.column ?? "_id",
+  };
 }
 
 function versionOf(decl: ClassDecl, decls: ReadonlyMap<string, ClassDecl>) {
@@ -326,7 +337,7 @@ function fetchGroupsOf(decl: ClassDecl, decls: ReadonlyMap<string, ClassDecl>, m
  * through that relation under that group fetch it. Repeated until nothing changes (`a.b.c`).
  */
 function propagateFetchPaths(metas: ReadonlyMap<string, ClassMeta>, isA: (sub: string, ancestor: string) => boolean): void {
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const meta of metas.values()) {
       for (const [group, paths] of meta.fetchGroups) {
@@ -361,7 +372,12 @@ function validateColumns(metas: ReadonlyMap<string, ClassMeta>, decls: ReadonlyM
         const prior = used.get(key);
         const keyCol = meta.keyColumns.some((k) => k.toLowerCase() === c.toLowerCase()) && !field.primaryKey;
         if ((prior && prior !== name) || keyCol) {
-          if (field.declaringClass === meta.name) log.add(decls.get(meta.name)!, `column ${c} of table ${table} is also used by ${prior ?? "the identity"}`, decls.get(meta.name)!.fields.find((f) => f.name === name));
+          if (field.declaringClass === meta.name)
+            log.add(
+              decls.get(meta.name)!,
+              `column ${c} of table ${table} is also used by ${prior ?? "the identity"}`,
+              decls.get(meta.name)!.fields.find((f) => f.name === name),
+            );
         }
         used.set(key, name);
       }
@@ -376,7 +392,11 @@ function validateEmbedded(metas: ReadonlyMap<string, ClassMeta>, decls: Readonly
     for (const field of meta.fields.values()) {
       if (field.type.kind === "basic" || field.type.kind === "enum") continue;
       const decl = decls.get(meta.name)!;
-      log.add(decl, `an embedded class may hold basic values and enums only; this field is a ${field.type.kind}`, decl.fields.find((f) => f.name === field.name));
+      log.add(
+        decl,
+        `an embedded class may hold basic values and enums only; this field is a ${field.type.kind}`,
+        decl.fields.find((f) => f.name === field.name),
+      );
     }
   }
 }

@@ -32,9 +32,7 @@ function valueType(name: string, field: FieldDecl, ctx: TypeContext, role: strin
   if (ctx.keyClass && qualified === ctx.keyClass) return { kind: "key", class: qualified };
   const target = ctx.classes.get(qualified);
   if (target) {
-    return target.embeddedOnly || (field.embedded && role === "field")
-      ? { kind: "embedded", class: qualified }
-      : { kind: "ref", class: qualified };
+    return target.embeddedOnly || (field.embedded && role === "field") ? { kind: "embedded", class: qualified } : { kind: "ref", class: qualified };
   }
   if (field.enumConstants?.length) return { kind: "enum", name: qualified, constants: field.enumConstants };
   return `unknown ${role} type "${name}": not a supported Java type, not a persistent class of the model, and not an enum with an "enum-constants" extension`;

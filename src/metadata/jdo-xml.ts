@@ -115,8 +115,7 @@ class Reader extends XmlReader {
           decl.version = defined({
             strategy: c.attrs["strategy"],
             column: columnName(c),
-            fieldName: childrenNamed(c, "extension").find((x) => isVendor(x, "datanucleus", "extent") && x.attrs["key"] === "field-name")
-              ?.attrs["value"],
+            fieldName: childrenNamed(c, "extension").find((x) => isVendor(x, "datanucleus", "extent") && x.attrs["key"] === "field-name")?.attrs["value"],
           });
           break;
         case "fetch-group": {
@@ -265,7 +264,10 @@ class Reader extends XmlReader {
         }
         case "extension":
           if (isVendor(c, "extent") && c.attrs["key"] === "enum-constants") {
-            const constants = (c.attrs["value"] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+            const constants = (c.attrs["value"] ?? "")
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean);
             if (constants.length) f.enumConstants = constants;
             else this.problem(c, 'the "enum-constants" extension lists no constants', cls, name);
           }

@@ -39,9 +39,17 @@ export function mergeClassDecls(decls: readonly ClassDecl[]): ClassDecl[] {
     const merged = overlay(prior, decl);
     merged.source = prior.source;
     merged.fields = mergeFields(prior.fields, decl.fields);
-    merged.inheritance = prior.inheritance || decl.inheritance
-      ? { ...prior.inheritance, ...decl.inheritance, discriminator: prior.inheritance?.discriminator || decl.inheritance?.discriminator ? { ...prior.inheritance?.discriminator, ...decl.inheritance?.discriminator } : undefined }
-      : undefined;
+    merged.inheritance =
+      prior.inheritance || decl.inheritance
+        ? {
+            ...prior.inheritance,
+            ...decl.inheritance,
+            discriminator:
+              prior.inheritance?.discriminator || decl.inheritance?.discriminator
+                ? { ...prior.inheritance?.discriminator, ...decl.inheritance?.discriminator }
+                : undefined,
+          }
+        : undefined;
     merged.fetchGroups = [...(prior.fetchGroups ?? []), ...(decl.fetchGroups ?? [])];
     byName.set(decl.name, merged);
   }

@@ -6,10 +6,26 @@
 import type { CollectionKind, DiscriminatorStrategy, InheritanceStrategy, SourceRef } from "./declarations.ts";
 
 export type BasicKind =
-  | "boolean" | "byte" | "short" | "int" | "long" | "float" | "double" | "char" | "string"
-  | "decimal" | "biginteger"
-  | "date" | "sql-date" | "timestamp" | "local-date" | "local-date-time" | "local-time" | "instant"
-  | "uuid" | "bytes";
+  | "boolean"
+  | "byte"
+  | "short"
+  | "int"
+  | "long"
+  | "float"
+  | "double"
+  | "char"
+  | "string"
+  | "decimal"
+  | "biginteger"
+  | "date"
+  | "sql-date"
+  | "timestamp"
+  | "local-date"
+  | "local-date-time"
+  | "local-time"
+  | "instant"
+  | "uuid"
+  | "bytes";
 
 /** A single value: what a field, a collection element, a map key or a map value holds. */
 export type ValueType =
@@ -22,10 +38,7 @@ export type ValueType =
   /** The key class itself, used by a key field as an ancestor ("parent") key. */
   | { kind: "key"; class: string };
 
-export type FieldType =
-  | ValueType
-  | { kind: "collection"; collection: CollectionKind; element: ValueType }
-  | { kind: "map"; key: ValueType; value: ValueType };
+export type FieldType = ValueType | { kind: "collection"; collection: CollectionKind; element: ValueType } | { kind: "map"; key: ValueType; value: ValueType };
 
 export type Generation =
   | { kind: "none" }
@@ -91,9 +104,7 @@ export interface Discriminator {
   values: Readonly<Record<string, string>>;
 }
 
-export type Identity =
-  | { kind: "datastore"; generation: Generation; column: string }
-  | { kind: "application"; fields: readonly string[]; keyClass?: string };
+export type Identity = { kind: "datastore"; generation: Generation; column: string } | { kind: "application"; fields: readonly string[]; keyClass?: string };
 
 export interface ClassMeta {
   /** Key columns, the same in every table of the hierarchy (datastore column or key fields' columns). */

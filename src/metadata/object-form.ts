@@ -135,5 +135,7 @@ export function readObjectModel(input: unknown, sourceName = "model object"): Me
 
 /** Capitalized names that are not Java's own are classes of the model's package. */
 function qualifyType(type: string, qualify: (n: string) => string): string {
-  return /^[A-Z][\w$]*$/.test(type) && !["String", "Boolean", "Byte", "Short", "Integer", "Long", "Float", "Double", "Character"].includes(type) ? qualify(type) : type;
+  return /^[A-Z][\w$]*$/.test(type) && !["String", "Boolean", "Byte", "Short", "Integer", "Long", "Float", "Double", "Character"].includes(type)
+    ? qualify(type)
+    : type;
 }

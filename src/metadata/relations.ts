@@ -67,8 +67,7 @@ export function resolveRelation(input: RelationInput): Relation | undefined {
   const elementKeys = input.keyColumns(target);
   const table = field.joinTable ?? `${simpleName(decl.name)}_${field.name}`;
   const ownerColumns = ownerKeys.length === 1 && field.join?.column ? [field.join.column] : ownerKeys.map((k) => `${simpleName(decl.name)}_${k}`);
-  const elementColumns =
-    elementKeys.length === 1 && field.elementColumn ? [field.elementColumn] : elementKeys.map((k) => `${field.name}_${k}`);
+  const elementColumns = elementKeys.length === 1 && field.elementColumn ? [field.elementColumn] : elementKeys.map((k) => `${field.name}_${k}`);
   const ordered = type.kind === "collection" && (type.collection === "list" || type.collection === "array");
   const orderColumn = field.orderColumn ?? (ordered ? "IDX" : undefined);
   const inverseToMany = inverse?.type.kind === "collection";

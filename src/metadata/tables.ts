@@ -99,12 +99,7 @@ function defaultStrategy(decl: ClassDecl, parent: ClassLayout | undefined, decls
   return decl.vocabulary === "jpa" ? "superclass-table" : "new-table";
 }
 
-function assignDiscriminators(
-  decls: ReadonlyMap<string, ClassDecl>,
-  order: readonly ClassDecl[],
-  layouts: Map<string, ClassLayout>,
-  log: ProblemLog,
-): void {
+function assignDiscriminators(decls: ReadonlyMap<string, ClassDecl>, order: readonly ClassDecl[], layouts: Map<string, ClassLayout>, log: ProblemLog): void {
   const byPrimary = new Map<string, ClassDecl[]>();
   for (const decl of order) {
     const primary = layouts.get(decl.name)?.primaryTable;

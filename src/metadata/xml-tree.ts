@@ -63,7 +63,10 @@ function toElements(nodes: unknown, starts: number[]): XmlElement[] {
     for (const [k, v] of Object.entries(rawAttrs)) attrs[k] = String(v).trim();
     const content = node[name];
     const text = Array.isArray(content)
-      ? (content as OrderedNode[]).map((c) => (typeof c["#text"] === "string" ? c["#text"] : "")).join("").trim()
+      ? (content as OrderedNode[])
+          .map((c) => (typeof c["#text"] === "string" ? c["#text"] : ""))
+          .join("")
+          .trim()
       : "";
     const meta = node[META] as { startIndex?: number } | undefined;
     out.push({ name, attrs, children: toElements(content, starts), text, line: lineAt(starts, meta?.startIndex ?? 0) });

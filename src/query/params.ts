@@ -27,7 +27,8 @@ export function parseParams(raw: string | null): Record<string, unknown> | unkno
     // Where, as a body's JSON error says it: engines word their own messages differently.
     throw new QueryError(`params is not valid JSON: ${findJsonSyntaxError(raw, "params")?.message ?? "it cannot be parsed"}`);
   }
-  if (parsed === null || typeof parsed !== "object" || parsed instanceof JsonNumber) throw new QueryError("params must be a JSON object (named parameters) or a JSON array (in order)");
+  if (parsed === null || typeof parsed !== "object" || parsed instanceof JsonNumber)
+    throw new QueryError("params must be a JSON object (named parameters) or a JSON array (in order)");
   if (nestsDeeperThan(parsed, MAX_PARAMS_DEPTH)) throw new QueryError(`params nest deeper than ${MAX_PARAMS_DEPTH} levels of arrays and objects`);
   return parsed as Record<string, unknown> | unknown[];
 }
@@ -44,7 +45,8 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (depth > limit) return true;
-    for (const child of Object.values(v as object)) if (child !== null && typeof child === "object" && !(child instanceof JsonNumber)) stack.push([child, depth + 1]);
+    for (const child of Object.values(v as object))
+      if (child !== null && typeof child === "object" && !(child instanceof JsonNumber)) stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -56,7 +58,12 @@ function preview(json: unknown): string {
 }
 
 /** Placeholder values for a query's parameters; an object's key no longer than `keyBytes` (limits.keyBytes). */
-export function bindParams(model: Model, specs: readonly ParamSpec[], given: Record<string, unknown> | unknown[] | undefined, keyBytes = Infinity): Record<string, unknown> {
+export function bindParams(
+  model: Model,
+  specs: readonly ParamSpec[],
+  given: Record<string, unknown> | unknown[] | undefined,
+  keyBytes = Infinity,
+): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   if (!specs.length) {
     if (given && (Array.isArray(given) ? given.length : Object.keys(given).length)) throw new QueryError("the query has no parameters, but params were given");
@@ -65,7 +72,8 @@ export function bindParams(model: Model, specs: readonly ParamSpec[], given: Rec
   if (!given) throw new QueryError(`the query needs parameters (${specs.map(label).join(", ")}): give them as params={...} or params=[...]`);
   const ordered = [...specs].sort((a, b) => (typeof a.key === "number" && typeof b.key === "number" ? a.key - b.key : a.pos.offset - b.pos.offset));
   if (Array.isArray(given)) {
-    if (given.length !== ordered.length) throw new QueryError(`the query has ${ordered.length} parameter(s) (${ordered.map(label).join(", ")}) but params has ${given.length}`);
+    if (given.length !== ordered.length)
+      throw new QueryError(`the query has ${ordered.length} parameter(s) (${ordered.map(label).join(", ")}) but params has ${given.length}`);
     ordered.forEach((spec, i) => convertInto(model, values, spec, given[i], keyBytes));
   } else {
     for (const name of Object.keys(given)) {
@@ -140,7 +148,11 @@ function convert(model: Model, type: QType, json: unknown, where: string, keyByt
       // Whole numbers past 2^53, held as digits, are JSON numbers in the array (SQL reads it as JSON).
       const element = type.element;
       const asJson = (v: unknown) => (typeof v === "string" && element.kind === "number" ? new JsonNumber(v) : v);
-      return stringify(json.map((e) => (element.kind === "entity" ? scalarKey(keyOfParam(model, element.meta, e, where, keyBytes)) : asJson(convert(model, element, e, where, keyBytes)))));
+      return stringify(
+        json.map((e) =>
+          element.kind === "entity" ? scalarKey(keyOfParam(model, element.meta, e, where, keyBytes)) : asJson(convert(model, element, e, where, keyBytes)),
+        ),
+      );
     }
     case "map":
       return json && typeof json === "object" && !Array.isArray(json) && !(json instanceof JsonNumber) ? stringify(json) : bad("a JSON object");
@@ -188,7 +200,12 @@ function numberParam(numeric: NumericKind, json: unknown, bad: (expected: string
  */
 function keyOfParam(model: Model, meta: ClassMeta, json: unknown, where: string, keyBytes: number): unknown[] {
   const parts = keyFieldColumns(meta);
-  const obj = json !== null && typeof json === "object" && !Array.isArray(json) && !(json instanceof JsonNumber) ? (json as Record<string, unknown>) : parts.length === 1 ? { [parts[0]!.field]: json } : undefined;
+  const obj =
+    json !== null && typeof json === "object" && !Array.isArray(json) && !(json instanceof JsonNumber)
+      ? (json as Record<string, unknown>)
+      : parts.length === 1
+        ? { [parts[0]!.field]: json }
+        : undefined;
   if (!obj) throw new QueryError(`${where} is a ${meta.name}: give its key as an object of ${parts.map((p) => p.field).join(", ")}`);
   const classProblem = keyClassProblem(model, meta, obj.class);
   if (classProblem) throw new QueryError(`${where} is a ${meta.name}: ${classProblem}`);
@@ -196,7 +213,10 @@ function keyOfParam(model: Model, meta: ClassMeta, json: unknown, where: string,
     const v = obj[p.field];
     if (v === undefined && p.type.kind !== "key") throw new QueryError(`${where} is a ${meta.name}: key field "${p.field}" is missing`);
     const d = decodeKeyPart(model, meta, p.type, v ?? null, `/${p.field}`);
-    if (!d.ok) throw new QueryError(`${where} is a ${meta.name}: ${d.error.path === `/${p.field}` ? `key field "${p.field}"` : `at ${d.error.path}:`} ${d.error.message}`);
+    if (!d.ok)
+      throw new QueryError(
+        `${where} is a ${meta.name}: ${d.error.path === `/${p.field}` ? `key field "${p.field}"` : `at ${d.error.path}:`} ${d.error.message}`,
+      );
     return d.value;
   });
   const tooLong = keyLengthProblem(key, keyBytes);

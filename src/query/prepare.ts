@@ -61,7 +61,19 @@ export function prepareFilter(model: Model, candidate: ClassMeta, text: string):
   return prepared(model, `filter\u0000${candidate.name}\u0000${text}`, () => {
     const where = syntax(() => parseJdoqlFilter(text));
     const params = new ParamCollector();
-    const source: SQuery = { type: "Query", unique: false, distinct: false, result: null, variables: [], parameters: [], imports: [], groupBy: [], orderBy: [], where, pos: where.pos };
+    const source: SQuery = {
+      type: "Query",
+      unique: false,
+      distinct: false,
+      result: null,
+      variables: [],
+      parameters: [],
+      imports: [],
+      groupBy: [],
+      orderBy: [],
+      where,
+      pos: where.pos,
+    };
     const scope = newScope(model, candidate, source, params);
     fillQuery(scope, source);
     return compileQuery(model, scope.query, params, `filter:${candidate.name}:${text}`);
@@ -107,7 +119,6 @@ export function prepareJpql(model: Model, text: string): PreparedQuery {
   });
 }
 
-
 function compileQuery(model: Model, query: QQuery, collector: ParamCollector, cacheKey: string): PreparedQuery {
   const candidate = (query.candidate.type as { meta: ClassMeta }).meta;
   const params = [...collector.specs.values()];
@@ -123,5 +134,10 @@ function compileQuery(model: Model, query: QQuery, collector: ParamCollector, ca
   }
   const p = projection(model, query);
   const json = projectionJson(p.sql, p.columns, query.shape);
-  return { query, candidate, params, projection: { compiled: compile(p.sql), columns: p.columns, json: json && { compiled: compile(json.sql), rowBytes: json.rowBytes } } };
+  return {
+    query,
+    candidate,
+    params,
+    projection: { compiled: compile(p.sql), columns: p.columns, json: json && { compiled: compile(json.sql), rowBytes: json.rowBytes } },
+  };
 }

@@ -27,7 +27,11 @@ function lookupStatement(group: GroupLayout) {
 }
 
 /** Looks up identities (root class name + key) and returns the existing ones by key string. */
-export async function findExisting(store: Store, model: Model, identities: readonly { root: string; key: readonly unknown[] }[]): Promise<Map<string, Existing>> {
+export async function findExisting(
+  store: Store,
+  model: Model,
+  identities: readonly { root: string; key: readonly unknown[] }[],
+): Promise<Map<string, Existing>> {
   const byRoot = new Map<string, (readonly unknown[])[]>();
   for (const { root, key } of identities) byRoot.set(root, [...(byRoot.get(root) ?? []), key]);
   const lookups: { group: GroupLayout; keys: string }[] = [];
@@ -37,7 +41,10 @@ export async function findExisting(store: Store, model: Model, identities: reado
   }
   const found = new Map<string, Existing>();
   if (!lookups.length) return found;
-  const results = await store.batch(lookups.map((l) => bind(lookupStatement(l.group), { keys: l.keys })), "read");
+  const results = await store.batch(
+    lookups.map((l) => bind(lookupStatement(l.group), { keys: l.keys })),
+    "read",
+  );
   lookups.forEach(({ group }, i) => {
     for (const row of results[i]!.rows) {
       const obj = decodeRow(group, row, false);

@@ -51,7 +51,15 @@ export function rowsPage(rows: readonly JsonRow[], size: number): PageJson {
  * where the next starts. The root rows, visible or not (a row of a class outside the model decodes
  * to nothing), in extent order: the cursor follows rows, not objects, so no row is skipped or read twice.
  */
-export function loadedPage(model: Model, meta: ClassMeta, plan: ReadPlan, results: readonly StatementResult[], objects: IdentityMap, roots: LoadedObject[], size: number): { roots: LoadedObject[]; next?: Cursor } {
+export function loadedPage(
+  model: Model,
+  meta: ClassMeta,
+  plan: ReadPlan,
+  results: readonly StatementResult[],
+  objects: IdentityMap,
+  roots: LoadedObject[],
+  size: number,
+): { roots: LoadedObject[]; next?: Cursor } {
   const groups = groupsOf(model, meta);
   const rows: Cursor[] = [];
   plan.steps.forEach((step, i) => {
@@ -98,7 +106,10 @@ function pageKeys(model: Model, meta: ClassMeta, groups: readonly GroupLayout[],
   const select = (group: GroupLayout, after: boolean, columns: SQL) => {
     const keys = keyRefs(group, PREFIX);
     const filter = discriminatorFilter(group, classes, PREFIX);
-    const conditions = [...(filter ? [filter] : []), ...(after ? [sql`${tuple(keys)} ${sql.raw(cursor!)} ${tuple(keys.map((_, i) => param(`after${i}`)))}`] : [])];
+    const conditions = [
+      ...(filter ? [filter] : []),
+      ...(after ? [sql`${tuple(keys)} ${sql.raw(cursor!)} ${tuple(keys.map((_, i) => param(`after${i}`)))}`] : []),
+    ];
     const where = conditions.length ? sql` WHERE ${join(conditions, sql` AND `)}` : sql``;
     return sql`SELECT ${columns} FROM ${primaryOf(group, PREFIX)}${where} ORDER BY ${join(keys)} LIMIT ${limit}`;
   };

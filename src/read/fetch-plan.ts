@@ -38,7 +38,10 @@ export function parseFetchPlan(model: Model, params: URLSearchParams, fallback: 
   const depthParam = params.get("maxFetchDepth");
   let groups = fallback.groups;
   if (groupParam !== null) {
-    groups = groupParam.split(",").map((g) => g.trim()).filter((g) => g && g !== "default");
+    groups = groupParam
+      .split(",")
+      .map((g) => g.trim())
+      .filter((g) => g && g !== "default");
     for (const g of groups) {
       if (g !== "all" && ![...model.classes.values()].some((c) => c.fetchGroups.has(g))) {
         return { ok: false, parameter: "fetchGroup", message: `unknown fetch group "${g}": use default, all, or a fetch group of the metadata` };
@@ -49,7 +52,11 @@ export function parseFetchPlan(model: Model, params: URLSearchParams, fallback: 
   if (depthParam !== null) {
     maxDepth = /^-?\d+$/.test(depthParam.trim()) ? Number(depthParam) : NaN;
     if (!(maxDepth === -1 || (Number.isSafeInteger(maxDepth) && maxDepth >= 1))) {
-      return { ok: false, parameter: "maxFetchDepth", message: `maxFetchDepth must be a positive integer or -1 (unlimited), got ${JSON.stringify(depthParam)}` };
+      return {
+        ok: false,
+        parameter: "maxFetchDepth",
+        message: `maxFetchDepth must be a positive integer or -1 (unlimited), got ${JSON.stringify(depthParam)}`,
+      };
     }
     if (cap !== -1 && maxDepth > cap) {
       return { ok: false, parameter: "maxFetchDepth", message: `maxFetchDepth ${maxDepth} is deeper than this server allows (limit maxFetchDepth: ${cap})` };
@@ -68,6 +75,8 @@ export function planFields(meta: ClassMeta, plan: FetchPlan): FieldMeta[] {
     const all = plan.groups.includes("all");
     const named = new Set(plan.groups.flatMap((g) => (meta.fetchGroups.get(g) ?? []).map((p) => p.split(".")[0]!)));
     const extra = new Set(plan.fields ?? []);
-    return [...meta.fields.values()].filter((f) => !f.primaryKey && !f.isVersionField && (all || f.defaultFetchGroup || named.has(f.name) || extra.has(`${f.declaringClass}.${f.name}`)));
+    return [...meta.fields.values()].filter(
+      (f) => !f.primaryKey && !f.isVersionField && (all || f.defaultFetchGroup || named.has(f.name) || extra.has(`${f.declaringClass}.${f.name}`)),
+    );
   });
 }

@@ -73,5 +73,11 @@ export interface JsonArray {
 export async function readJsonArray(store: Store, select: JsonSelect, values: Record<string, unknown>): Promise<JsonArray> {
   const [result] = await store.batch([{ ...bind(select.array!, values), oneRow: true }], "read");
   const [a, n, m, k, t] = result!.rows[0]!;
-  return { text: a === null ? "" : base64Marks(a as string), rows: Number(n), visible: Number(m), lastKey: k, lastText: t === null ? null : base64Marks(t as string) };
+  return {
+    text: a === null ? "" : base64Marks(a as string),
+    rows: Number(n),
+    visible: Number(m),
+    lastKey: k,
+    lastText: t === null ? null : base64Marks(t as string),
+  };
 }

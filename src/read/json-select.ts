@@ -127,7 +127,12 @@ function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: Fet
     const rows = Number.isFinite(maxRows) ? sql`SELECT * FROM (${queries[0]!}) LIMIT ${sql.raw(String(maxRows + 1))}` : queries[0]!;
     // The greatest key of a long or BigInteger, read as its digits past 2^53, is the greatest integer.
     const last = groups[0]!.wideKeys[0] ? exactIntegerSql(sql`max(k0 + 0)`) : sql`max(k0)`;
-    const array = groups.length === 1 && meta.keyColumns.length === 1 ? checked(compile(sql`SELECT ${bounded(sql`group_concat(j, ',')`, answerBytes)} AS a, count(*) AS n, count(j) AS m, ${last} AS k, j AS t FROM (${rows})`)) : undefined;
+    const array =
+      groups.length === 1 && meta.keyColumns.length === 1
+        ? checked(
+            compile(sql`SELECT ${bounded(sql`group_concat(j, ',')`, answerBytes)} AS a, count(*) AS n, count(j) AS m, ${last} AS k, j AS t FROM (${rows})`),
+          )
+        : undefined;
     return { steps, ordered, array, maxRows };
   } catch (error) {
     if (error instanceof NotInSql) return { refused: error.message, tooLarge: error.tooLarge };
@@ -272,7 +277,11 @@ class Writer {
   private slot(row: Row, scope: Scope, slot: FieldSlot): Piece[] {
     const variants = new Map<string, { field: FieldMeta; owner: ClassMeta; mode: "plan" | "identity"; classes: ClassMeta[] }>();
     for (const [owner, field] of slot.byClass) {
-      const mode = planFields(owner, this.fetch).includes(field) ? "plan" : field.relation && relationStorage(this.model, field).kind === "owner-fk" ? "identity" : undefined;
+      const mode = planFields(owner, this.fetch).includes(field)
+        ? "plan"
+        : field.relation && relationStorage(this.model, field).kind === "owner-fk"
+          ? "identity"
+          : undefined;
       if (!mode) continue;
       const signature = `${mode}|${owner.fieldTables.get(field.name)}|${JSON.stringify([field.type, field.column, field.fkColumns, field.embeddedColumns, field.relation, field.enumOrdinal])}`;
       const variant = variants.get(signature);
@@ -281,13 +290,17 @@ class Writer {
     }
     const written = (v: { field: FieldMeta; owner: ClassMeta; mode: "plan" | "identity" }): Piece[] => [
       `,${JSON.stringify(slot.name)}:`,
-      ...(v.mode === "plan" ? this.field(row, scope, v.owner, v.field) : [this.reference(row, scope, v.owner, v.field, ownerFkColumns(this.model, v.field), false)]),
+      ...(v.mode === "plan"
+        ? this.field(row, scope, v.owner, v.field)
+        : [this.reference(row, scope, v.owner, v.field, ownerFkColumns(this.model, v.field), false)]),
     ];
     const all = [...variants.values()];
     if (!all.length) return [];
     if (all.length === 1 && all[0]!.classes.length === row.group.classes.length) return written(all[0]!);
     // The classes of the row differ in how (or whether) they write the field.
-    const arms = all.map((v) => sql`WHEN ${this.discriminator(row)} IN (${join(v.classes.map((c) => literal(c.discriminator!.values[c.name]!)))}) THEN ${concat(written(v))}`);
+    const arms = all.map(
+      (v) => sql`WHEN ${this.discriminator(row)} IN (${join(v.classes.map((c) => literal(c.discriminator!.values[c.name]!)))}) THEN ${concat(written(v))}`,
+    );
     return [sql`CASE ${join(arms, sql` `)} ELSE '' END`];
   }
 
@@ -347,7 +360,9 @@ class Writer {
           })
         : [];
     // An object already on the path is its identity (a cycle): the object written above.
-    const cycles = full ? this.onPath(scope, target.root).map((p) => sql` WHEN ${tuple(fk)} = ${tuple(keyRefs(p.group, p.prefix))} THEN ${this.identity(p)}`) : [];
+    const cycles = full
+      ? this.onPath(scope, target.root).map((p) => sql` WHEN ${tuple(fk)} = ${tuple(keyRefs(p.group, p.prefix))} THEN ${this.identity(p)}`)
+      : [];
     // A whole-number foreign key of one column: its identity text is NULL when the key is (`||`
     // passes NULL on), so one coalesce writes it, or null (a CASE and concat() cost more per row).
     const key = keyFieldColumns(target);
@@ -356,7 +371,10 @@ class Writer {
     }
     const declared = this.declaredIdentity(target, fk);
     const written = read.length ? sql`coalesce(${join([...read, declared])})` : declared;
-    return sql`CASE WHEN ${join(fk.map((c) => sql`${c} IS NULL`), sql` AND `)} THEN 'null'${sql.join(cycles)} ELSE ${written} END`;
+    return sql`CASE WHEN ${join(
+      fk.map((c) => sql`${c} IS NULL`),
+      sql` AND `,
+    )} THEN 'null'${sql.join(cycles)} ELSE ${written} END`;
   }
 
   /** The objects on the path whose hierarchy is `root` (one of them may be the related object). */
@@ -405,7 +423,13 @@ class Writer {
   }
 
   /** Objects through the link rows of a join table that name the owner, in link order; links to missing rows left out. */
-  private linked(row: Row, scope: Scope, target: ClassMeta, link: { table: string; alias: string; owner: SQL[]; element: SQL[]; order: SQL[] }, toMany: boolean): Piece[] {
+  private linked(
+    row: Row,
+    scope: Scope,
+    target: ClassMeta,
+    link: { table: string; alias: string; owner: SQL[]; element: SQL[]; order: SQL[] },
+    toMany: boolean,
+  ): Piece[] {
     const found = groupsOf(this.model, target).map((group) => {
       const related: Row = { group, prefix: this.prefix() };
       const from = scope.level < this.fetch.maxDepth ? fromClause(group, true, related.prefix) : primaryOf(group, related.prefix);
@@ -489,7 +513,7 @@ function fieldSlots(group: GroupLayout): FieldSlot[] {
       if (f.primaryKey || f.isVersionField) continue;
       const id = `${f.declaringClass}.${f.name}`;
       let slot = byId.get(id);
-      if (!slot) byId.set(id, (slot = { name: f.name, byClass: new Map() })), order.push(slot);
+      if (!slot) (byId.set(id, (slot = { name: f.name, byClass: new Map() })), order.push(slot));
       slot.byClass.set(c, f);
       const at = order.indexOf(slot);
       if (at < last) throw new NotInSql(`fields of ${c.name} in an order its superclass does not have`);

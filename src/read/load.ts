@@ -43,12 +43,25 @@ export function firstPlan(model: Model, meta: ClassMeta, selector: RootSelector,
 }
 
 /** Reads objects: one round trip when the fetch depth fits one plan. */
-export async function load(store: Store, model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, values: Record<string, unknown> = {}): Promise<Loaded> {
+export async function load(
+  store: Store,
+  model: Model,
+  meta: ClassMeta,
+  selector: RootSelector,
+  fetch: FetchPlan,
+  values: Record<string, unknown> = {},
+): Promise<Loaded> {
   return loadPlan(store, model, firstPlan(model, meta, selector, fetch), fetch, values);
 }
 
 /** Runs a first plan and expands what it read to the fetch depth; `results` are the first batch's (the root rows, for cursors). */
-export async function loadPlan(store: Store, model: Model, plan: ReadPlan, fetch: FetchPlan, values: Record<string, unknown>): Promise<Loaded & { results: StatementResult[] }> {
+export async function loadPlan(
+  store: Store,
+  model: Model,
+  plan: ReadPlan,
+  fetch: FetchPlan,
+  values: Record<string, unknown>,
+): Promise<Loaded & { results: StatementResult[] }> {
   const results = await store.batch(planStatements(plan, values), "read");
   const objects = new IdentityMap();
   const roots = assemble(plan, results, objects);
@@ -121,7 +134,8 @@ function wire(edge: PlanEdge, owners: readonly LoadedObject[], byOwner: Map<stri
   const field = edge.field;
   for (const owner of owners) {
     // Each class has its own FieldMeta for an inherited field: compare by declaring class.
-    if (owner.meta.fields.get(field.name)?.declaringClass === field.declaringClass && !owner.related.has(field.name)) owner.related.set(field.name, byOwner.get(ownerKey(owner.key)) ?? []);
+    if (owner.meta.fields.get(field.name)?.declaringClass === field.declaringClass && !owner.related.has(field.name))
+      owner.related.set(field.name, byOwner.get(ownerKey(owner.key)) ?? []);
   }
 }
 
@@ -155,9 +169,16 @@ export async function expandFurther(store: Store, model: Model, fetch: FetchPlan
     }
     const batches = [...byClassAndLevel.values()].map((objs) => {
       const plan = firstPlan(model, objs[0]!.meta, { kind: "keys" }, fetch);
-      return { plan, level: objs[0]!.level, statements: planStatements(plan, { keys: JSON.stringify(objs.map((o) => (o.key.length === 1 ? o.key[0] : o.key))) }) };
+      return {
+        plan,
+        level: objs[0]!.level,
+        statements: planStatements(plan, { keys: JSON.stringify(objs.map((o) => (o.key.length === 1 ? o.key[0] : o.key))) }),
+      };
     });
-    const results = await store.batch(batches.flatMap((b) => b.statements), "read");
+    const results = await store.batch(
+      batches.flatMap((b) => b.statements),
+      "read",
+    );
     let offset = 0;
     for (const b of batches) {
       assemble(b.plan, results.slice(offset, offset + b.statements.length), objects, b.level);

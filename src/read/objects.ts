@@ -50,8 +50,7 @@ export class IdentityMap {
       known.values = obj.values;
       known.refs = obj.refs;
       known.version = obj.version;
-    }
-    else if (!known.full) {
+    } else if (!known.full) {
       // Two identity rows: one may carry the reference to its owner that the other lacks.
       for (const [field, key] of obj.refs) if (!known.refs.has(field)) known.refs.set(field, key);
     }

@@ -141,7 +141,14 @@ export async function readExtentPage(r: Reading, meta: ClassMeta, fetch: FetchPl
  * JSON text: an array, or, with `unique` (UNIQUE), the one object or null; `unique` is told how
  * many matched once the answer is within answerBytes, and throws to refuse more than one.
  */
-export async function readCandidates(r: Reading, meta: ClassMeta, selector: RootSelector, values: Record<string, unknown>, fetch: FetchPlan, unique?: (matches: number) => void): Promise<string> {
+export async function readCandidates(
+  r: Reading,
+  meta: ClassMeta,
+  selector: RootSelector,
+  values: Record<string, unknown>,
+  fetch: FetchPlan,
+  unique?: (matches: number) => void,
+): Promise<string> {
   const budget = new AnswerBudget(r.limits.answerBytes);
   const select = jsonSelectOf(r.model, meta, selector, fetch, budget.limit);
   if (select?.array) {
@@ -172,13 +179,21 @@ export async function readCandidates(r: Reading, meta: ClassMeta, selector: Root
  * `budget` (a projection writes an object or its identity, column by column). Always the object
  * path: the projection's rows decide where each object goes.
  */
-export async function readObjectsByKey(r: Reading, wanted: ReadonlyMap<ClassMeta, readonly (readonly unknown[])[]>, fetch: FetchPlan, budget: AnswerBudget): Promise<{ objects: IdentityMap; serializer: Serializer }> {
+export async function readObjectsByKey(
+  r: Reading,
+  wanted: ReadonlyMap<ClassMeta, readonly (readonly unknown[])[]>,
+  fetch: FetchPlan,
+  budget: AnswerBudget,
+): Promise<{ objects: IdentityMap; serializer: Serializer }> {
   const objects = new IdentityMap();
   const plans = [...wanted].map(([meta, keys]) => {
     const plan = objectPlanOf(r.model, meta, BY_KEYS, fetch);
     return { plan, statements: planStatements(plan, { keys: JSON.stringify(keys.map((k) => (k.length === 1 ? k[0] : k))) }) };
   });
-  const results = await r.store.batch(plans.flatMap((p) => p.statements), "read");
+  const results = await r.store.batch(
+    plans.flatMap((p) => p.statements),
+    "read",
+  );
   let at = 0;
   for (const p of plans) {
     assemble(p.plan, results.slice(at, at + p.statements.length), objects);
@@ -212,7 +227,13 @@ export interface ObjectFromBatch {
  * statement (too deep or too wide): the object path would build that answer after the batch, when
  * what it wrote can no longer be undone, so the caller refuses before running anything.
  */
-export function objectInBatch(r: Reading, meta: ClassMeta, selector: RootSelector, values: Record<string, unknown>, fetch: FetchPlan): ObjectInBatch | undefined {
+export function objectInBatch(
+  r: Reading,
+  meta: ClassMeta,
+  selector: RootSelector,
+  values: Record<string, unknown>,
+  fetch: FetchPlan,
+): ObjectInBatch | undefined {
   const select = jsonSelectOf(r.model, meta, selector, fetch, r.limits.answerBytes);
   if (select) return { select, statements: jsonStatements(select, values, true) };
   if (tooLargeForOneStatement(r.model, meta, selector, fetch, r.limits.answerBytes)) return undefined;
@@ -225,10 +246,16 @@ export function objectInBatch(r: Reading, meta: ClassMeta, selector: RootSelecto
  * when it found none. The object path goes on level by level beyond the batch's depth, and writes
  * without a budget: the batch has run, and a refusal now could not undo it.
  */
-export async function objectFromBatch(r: Reading, read: ObjectInBatch, results: readonly StatementResult[], fetch: FetchPlan): Promise<ObjectFromBatch | undefined> {
+export async function objectFromBatch(
+  r: Reading,
+  read: ObjectInBatch,
+  results: readonly StatementResult[],
+  fetch: FetchPlan,
+): Promise<ObjectFromBatch | undefined> {
   const own = results.slice(results.length - read.statements.length);
   if (read.select) {
-    for (const row of jsonRows(r.model, read.select, own)) if (row.json !== null) return { object: { json: row.json, version: row.version }, meta: row.meta!, key: row.key };
+    for (const row of jsonRows(r.model, read.select, own))
+      if (row.json !== null) return { object: { json: row.json, version: row.version }, meta: row.meta!, key: row.key };
     return undefined;
   }
   const objects = new IdentityMap();

@@ -136,7 +136,16 @@ function addRows(model: Model, node: PlanNode, keys: SQL, steps: Step[], wholeEx
     const stub = !wantFull && (group.discriminatorColumn !== undefined || group.classes.length === 1) && (!backRef || holdsInPrimary(group, backRef));
     const filter = discriminatorFilter(group, subtree(model, node.meta.name));
     const where = wholeExtent ? filter : sql`${tuple(keyRefs(group))} IN (${keys})`;
-    const columns = stub && backRef ? distinctNames([...selectParts(group, false), ...readKey(classOf(model, backRef.relation!.target), ownerFkColumns(model, backRef).map((c) => qualified(alias(0), c)))]) : selectList(group, !stub);
+    const columns =
+      stub && backRef
+        ? distinctNames([
+            ...selectParts(group, false),
+            ...readKey(
+              classOf(model, backRef.relation!.target),
+              ownerFkColumns(model, backRef).map((c) => qualified(alias(0), c)),
+            ),
+          ])
+        : selectList(group, !stub);
     const query = sql`SELECT ${columns} FROM ${fromClause(group, !stub)}${where ? sql` WHERE ${where}` : sql``} ORDER BY ${join(keyRefs(group))}`;
     steps.push({ kind: "rows", node, group, compiled: compile(query), full: !stub, backRef: stub ? backRef : undefined });
   }
@@ -216,7 +225,11 @@ function relatedKeys(model: Model, owner: ClassMeta, field: FieldMeta, keys: SQL
   const union = (parts: SQL[]) => (parts.length ? join(parts, sql` UNION `) : undefined);
   switch (s.kind) {
     case "owner-fk":
-      return union(tablesHolding(model, owner, field.name).map((t) => sql`SELECT ${join(cols(s.columns))} FROM ${ident(t)} WHERE ${tuple(cols(owner.keyColumns))} IN (${keys})`));
+      return union(
+        tablesHolding(model, owner, field.name).map(
+          (t) => sql`SELECT ${join(cols(s.columns))} FROM ${ident(t)} WHERE ${tuple(cols(owner.keyColumns))} IN (${keys})`,
+        ),
+      );
     case "target-fk":
       return union(s.tables.map((t) => sql`SELECT ${join(cols(target.keyColumns))} FROM ${ident(t)} WHERE ${tuple(cols(s.columns))} IN (${keys})`));
     case "join-table":

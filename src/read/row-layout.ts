@@ -100,7 +100,10 @@ function buildGroup(model: Model, primaryTable: string, classes: ClassMeta[], ta
       } else if (field.embeddedColumns && field.type.kind === "embedded") {
         const entries = Object.entries(field.embeddedColumns);
         const embedded = classOf(model, field.type.class);
-        const wide = (sub: string) => { const f = embedded.fields.get(sub); return !!f && isWideInteger(f.type as ValueType); };
+        const wide = (sub: string) => {
+          const f = embedded.fields.get(sub);
+          return !!f && isWideInteger(f.type as ValueType);
+        };
         fields.push({ field, positions: entries.map(([sub, col]) => position(table, col, wide(sub))), embedded: entries.map(([sub]) => sub) });
       }
     }
@@ -163,7 +166,6 @@ export function selectParts(group: GroupLayout, full: boolean): SQL[] {
   if (full) for (const c of group.columns) parts.push(c.wide ? exactIntegerSql(qualified(alias(c.table), c.column)) : qualified(alias(c.table), c.column));
   return parts;
 }
-
 
 /** Restricts the group to the classes asked for, when its table also holds other classes. */
 export function discriminatorFilter(group: GroupLayout, classes: readonly ClassMeta[], prefix = "t"): SQL | undefined {

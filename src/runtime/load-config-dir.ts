@@ -24,7 +24,13 @@ export async function loadConfigDir(dir: string): Promise<Map<string, string>> {
         continue;
       }
       if (!WANTED.test(entry.name)) continue;
-      const isFile = entry.isFile() || (entry.isSymbolicLink() && (await stat(join(dir, ...path)).then((s) => s.isFile(), () => false)));
+      const isFile =
+        entry.isFile() ||
+        (entry.isSymbolicLink() &&
+          (await stat(join(dir, ...path)).then(
+            (s) => s.isFile(),
+            () => false,
+          )));
       if (isFile) files.set(path.join("/"), await readFile(join(dir, ...path), "utf8"));
     }
   }

@@ -28,7 +28,9 @@ export function answerClientErrors(server: Server, urlBytes: number, maxHeaderSi
     const [status, detail] = refusal(error, urlBytes, maxHeaderSize);
     const body = problemText(status, detail);
     answered.add(socket);
-    socket.end(`HTTP/1.1 ${status} ${TITLES[status]}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${TITLES[status]}\r\nContent-Type: ${PROBLEM_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
     const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
     socket.once("close", () => clearTimeout(timer));
   });
@@ -38,7 +40,10 @@ function refusal(error: ClientError, urlBytes: number, maxHeaderSize: number): [
   if (error.code === "HPE_HEADER_OVERFLOW") {
     return urlTooLong(error.rawPacket, urlBytes)
       ? [414, `the request target is longer than the ${urlBytes} bytes this server takes (limit urlBytes): send less in the query, or a shorter key`]
-      : [431, `the request's head (its URL and header fields) is larger than the ${maxHeaderSize} bytes this server reads: send fewer or shorter header fields`];
+      : [
+          431,
+          `the request's head (its URL and header fields) is larger than the ${maxHeaderSize} bytes this server reads: send fewer or shorter header fields`,
+        ];
   }
   if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") return [408, "the request's head did not arrive in time"];
   return [400, "the request is not valid HTTP/1.1"];

@@ -62,7 +62,10 @@ async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, 
   if (json) {
     // Written by SQL, held to answerBytes there.
     const most = Math.floor(budget.limit / json.rowBytes);
-    const [result] = await rt.store.batch([{ ...bind(json.compiled, { ...values, [ANSWER_BYTES]: budget.limit, [MOST_ROWS]: most + 1 }), oneRow: true }], "read");
+    const [result] = await rt.store.batch(
+      [{ ...bind(json.compiled, { ...values, [ANSWER_BYTES]: budget.limit, [MOST_ROWS]: most + 1 }), oneRow: true }],
+      "read",
+    );
     const [text, n] = result!.rows[0]!;
     if (Number(n) > most) throw new AnswerTooLargeError(budget.limit);
     const items = text === null ? "" : base64Marks(text as string);

@@ -53,11 +53,13 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
       errors.push({ path: `${node.path}/_id`, message: `no ${node.meta.name} has _id ${JSON.stringify(key[0])}` });
     }
     if (node.meta.abstract) {
-      if (!node.explicitClass) throw new InvalidInputError(`${node.meta.name} is abstract: say which subclass to create with "class"${node.path ? ` at ${node.path}` : ""}`);
+      if (!node.explicitClass)
+        throw new InvalidInputError(`${node.meta.name} is abstract: say which subclass to create with "class"${node.path ? ` at ${node.path}` : ""}`);
       errors.push({ path: `${node.path}/class`, message: `${node.meta.name} is abstract and cannot be created` });
     }
     keyFieldColumns(node.meta).forEach((part, i) => {
-      if (key?.[i] === undefined && part.generation.kind === "none") errors.push({ path: `${node.path}/${part.field}`, message: `key field "${part.field}" is required: ${node.meta.name} does not generate it` });
+      if (key?.[i] === undefined && part.generation.kind === "none")
+        errors.push({ path: `${node.path}/${part.field}`, message: `key field "${part.field}" is required: ${node.meta.name} does not generate it` });
     });
     // A new object must carry its required fields (null-value="exception", optional=false, NOT NULL
     // columns); primitives have Java's default and keys were checked above.
@@ -85,7 +87,9 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan): ObjectInBatch {
   };
   const back = objectInBatch(rt, w.meta, selector, slotValues(w.key), fetch);
   if (!back) {
-    throw new InvalidInputError(`the answer this write asks for (fetchGroup ${fetch.groups.join(",") || "default"}, maxFetchDepth ${fetch.maxDepth}) is too large to read back in one statement: ask for a smaller fetch group or maxFetchDepth; nothing was changed`);
+    throw new InvalidInputError(
+      `the answer this write asks for (fetchGroup ${fetch.groups.join(",") || "default"}, maxFetchDepth ${fetch.maxDepth}) is too large to read back in one statement: ask for a smaller fetch group or maxFetchDepth; nothing was changed`,
+    );
   }
   return back;
 }
@@ -97,13 +101,23 @@ async function answer(rt: Runtime, back: ObjectInBatch, results: Awaited<ReturnT
   return { object: read.object, meta: read.meta, identity: keyFieldsJson(rt.model, read.meta, read.key) };
 }
 
-async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resolveModes>, fetch: FetchPlan, conditions: readonly Precondition[] = []): Promise<WriteResult> {
+async function execute(
+  rt: Runtime,
+  graph: Graph,
+  modes: ReturnType<typeof resolveModes>,
+  fetch: FetchPlan,
+  conditions: readonly Precondition[] = [],
+): Promise<WriteResult> {
   const { writes, prelude } = assignKeys(modes);
   const rootWrite = writes.find((w) => w.node === graph.root)!;
   const guards = writes
     .filter((w) => w.mode === "update")
     // The version condition after the root's existence guard: an absent object is a 404 whatever the precondition.
-    .flatMap((w) => w === rootWrite ? [guardExists(w.meta, w.key, "missing"), ...conditions.map((c) => guardVersion(w.meta, w.key, c))] : [guardExists(w.meta, w.key, "changed")]);
+    .flatMap((w) =>
+      w === rootWrite
+        ? [guardExists(w.meta, w.key, "missing"), ...conditions.map((c) => guardVersion(w.meta, w.key, c))]
+        : [guardExists(w.meta, w.key, "changed")],
+    );
   const back = readBack(rt, rootWrite, fetch);
   const statements = [...guards, ...prelude, ...writeStatements(rt.model, writes), ...back.statements];
   let results;
@@ -113,7 +127,8 @@ async function execute(rt: Runtime, graph: Graph, modes: ReturnType<typeof resol
     if (!(error instanceof StoreConstraintError)) throw error;
     if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(rt.model, graph.root.declared, graph.root.key!, conditions);
     if (error.kind === "guard" && error.guard === "missing") throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
-    if (error.kind === "guard" && error.guard === "sequence") throw new ConflictError("a generated key would pass 9223372036854775807, the largest long: the key sequence has no numbers left (give the key instead)");
+    if (error.kind === "guard" && error.guard === "sequence")
+      throw new ConflictError("a generated key would pass 9223372036854775807, the largest long: the key sequence has no numbers left (give the key instead)");
     if (error.kind === "guard") throw new ConflictError("an object of the request was deleted or changed by another request meanwhile; retry");
     if (error.kind === "unique") throw new ConflictError("an object with the same key already exists");
     throw new ConflictError("the database refused the change (a constraint failed)");
@@ -136,7 +151,9 @@ export async function createObject(rt: Runtime, meta: ClassMeta, body: unknown, 
 }
 
 const keyChanged = () =>
-  new UnfitBodyError("the key in the body differs from the key in the path: a key cannot be changed", [{ path: "", message: "key fields differ from the path" }]);
+  new UnfitBodyError("the key in the body differs from the key in the path: a key cannot be changed", [
+    { path: "", message: "key fields differ from the path" },
+  ]);
 
 /**
  * A PUT needs no lookup when the batch's guard can tell on its own that the object is a `meta`:
@@ -151,7 +168,8 @@ const guardKnowsClass = perClass((model, meta) => {
 
 /** Every object of the hierarchy has its row in one table, whose PRIMARY KEY sees every key. */
 const oneKeyTable = perClass(
-  (model, meta) => meta.primaryTable !== undefined && [...model.classes.values()].every((other) => other.root !== meta.root || other.primaryTable === meta.primaryTable),
+  (model, meta) =>
+    meta.primaryTable !== undefined && [...model.classes.values()].every((other) => other.root !== meta.root || other.primaryTable === meta.primaryTable),
 );
 
 /** A fact of a class that depends on the model alone: worked out once per class, not per request. */
@@ -164,7 +182,14 @@ function perClass(decide: (model: Model, meta: ClassMeta) => boolean): (rt: Runt
   };
 }
 
-export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[], body: unknown, fetch: FetchPlan, conditions: readonly Precondition[] = []): Promise<WriteResult> {
+export async function updateObject(
+  rt: Runtime,
+  meta: ClassMeta,
+  key: unknown[],
+  body: unknown,
+  fetch: FetchPlan,
+  conditions: readonly Precondition[] = [],
+): Promise<WriteResult> {
   const rootId = { root: meta.root, key };
   let graph = readGraph(rt.model, meta, body, rt.limits.keyBytes);
   if (!graph.errors.length && guardKnowsClass(rt, meta) && graph.nodes.every((n) => n === graph.root || !n.key)) {
@@ -175,7 +200,11 @@ export async function updateObject(rt: Runtime, meta: ClassMeta, key: unknown[],
   }
   // Nested identities are looked up with the root even if the body had errors for the declared
   // class: the root may be a subclass whose fields make the body valid.
-  let existing = await lookup(rt, graph.nodes.filter((n) => n !== graph.root), [rootId]);
+  let existing = await lookup(
+    rt,
+    graph.nodes.filter((n) => n !== graph.root),
+    [rootId],
+  );
   const found = existing.get(keyString(meta.root, key));
   if (!found || !isAncestor(rt.model, meta.name, found.meta.name)) throw noSuchObject(rt.model, meta, key);
   if (found.meta !== meta || graph.errors.length) {

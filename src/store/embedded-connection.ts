@@ -110,7 +110,10 @@ export class SyncConnection {
     const stmt = this.db.prepare(sql);
     if (!stmt.reader) return { kind: "write", stmt };
     const columns = stmt.columns();
-    this.checkColumns?.(sql, columns.map((c) => c.name));
+    this.checkColumns?.(
+      sql,
+      columns.map((c) => c.name),
+    );
     return { kind: "read", stmt: stmt.raw(true), width: columns.length };
   }
 }
@@ -186,7 +189,10 @@ export class AsyncConnection {
     const stmt = await this.db.prepare(sql);
     if (!stmt.reader) return { kind: "write", stmt };
     const columns = stmt.columns();
-    this.checkColumns?.(sql, columns.map((c) => c.name));
+    this.checkColumns?.(
+      sql,
+      columns.map((c) => c.name),
+    );
     return { kind: "read", stmt: stmt.raw(true), width: columns.length };
   }
 }

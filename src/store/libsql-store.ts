@@ -38,7 +38,10 @@ class OpeningStore implements Store {
     private readonly opening: Promise<Store>,
     readonly interrupts: boolean,
   ) {
-    opening.then((store) => (this.open = store), () => {});
+    opening.then(
+      (store) => (this.open = store),
+      () => {},
+    );
   }
 
   batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]> {
@@ -50,7 +53,10 @@ class OpeningStore implements Store {
   }
 
   close(): void {
-    void this.opening.then((s) => s.close(), () => {});
+    void this.opening.then(
+      (s) => s.close(),
+      () => {},
+    );
   }
 }
 

@@ -12,7 +12,9 @@ import type { Store } from "./store.ts";
 export function openStore(context: PersistenceContext): Store {
   if (context.database !== undefined) return storeOfDatabase(context.database);
   if (context.url === undefined) throw new Error(`persistence context "${context.name}" names neither a connection URL nor a database`);
-  return openLibsqlStore(normalizeConnectionUrl(context.url), context.authToken, { heapLimitBytes: sqliteHeapLimit(context.limits?.answerBytes ?? DEFAULT_LIMITS.answerBytes) });
+  return openLibsqlStore(normalizeConnectionUrl(context.url), context.authToken, {
+    heapLimitBytes: sqliteHeapLimit(context.limits?.answerBytes ?? DEFAULT_LIMITS.answerBytes),
+  });
 }
 
 /**

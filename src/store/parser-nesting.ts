@@ -18,7 +18,28 @@ const COST = { firstArgument: 3.4, laterArgument: 5.7, case: 5.7, caseElse: 4.4,
 export const PARSER_BUDGET = 96;
 
 /** Keywords after which `(` opens a list or a subquery, not a function call. */
-const NOT_CALLS = new Set(["IN", "AND", "OR", "NOT", "WHEN", "THEN", "ELSE", "ON", "WHERE", "FROM", "JOIN", "SELECT", "AS", "BY", "VALUES", "EXISTS", "IS", "CASE", "LIMIT", "OFFSET"]);
+const NOT_CALLS = new Set([
+  "IN",
+  "AND",
+  "OR",
+  "NOT",
+  "WHEN",
+  "THEN",
+  "ELSE",
+  "ON",
+  "WHERE",
+  "FROM",
+  "JOIN",
+  "SELECT",
+  "AS",
+  "BY",
+  "VALUES",
+  "EXISTS",
+  "IS",
+  "CASE",
+  "LIMIT",
+  "OFFSET",
+]);
 /** Words before a subquery that place it in a condition (a costlier parser state). */
 const CONDITION = new Set(["IN", "EXISTS", "=", "<>", "<", ">", "<=", ">=", "AND", "OR", "NOT", "WHERE"]);
 
@@ -42,7 +63,7 @@ export function parserNesting(sql: string): number {
     if (depth > deepest) deepest = depth;
   };
   const word = /[A-Za-z_][A-Za-z0-9_$]*/y;
-  for (let i = 0; i < sql.length; ) {
+  for (let i = 0; i < sql.length;) {
     const ch = sql[i]!;
     if (ch === "'" || ch === '"' || ch === "`") {
       // A literal or quoted name: doubled quotes stay inside it.

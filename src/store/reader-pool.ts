@@ -86,10 +86,13 @@ export class ReaderPool {
       };
       this.waiting.push(waiter);
       if (stopAt !== Infinity) {
-        timer = setTimeout(() => {
-          this.waiting.splice(this.waiting.indexOf(waiter), 1);
-          reject(new Stopped(sql));
-        }, Math.max(0, stopAt - Date.now()));
+        timer = setTimeout(
+          () => {
+            this.waiting.splice(this.waiting.indexOf(waiter), 1);
+            reject(new Stopped(sql));
+          },
+          Math.max(0, stopAt - Date.now()),
+        );
       }
     });
   }

@@ -100,7 +100,11 @@ export class CountingStore implements Store {
 export function unboundedReads(store: Store): Store {
   return {
     interrupts: store.interrupts,
-    batch: (statements, mode) => store.batch(statements.map((s) => ({ ...s, unbounded: true })), mode),
+    batch: (statements, mode) =>
+      store.batch(
+        statements.map((s) => ({ ...s, unbounded: true })),
+        mode,
+      ),
     migrate: (statements) => store.migrate(statements),
     close: () => store.close(),
   };

@@ -58,7 +58,13 @@ function deleteStatements(model: Model, meta: ClassMeta, keys: SQL): SQL[] {
       // naming one as their element (their owners' collections lose it).
       if (s.kind === "join-table" && !s.inverse) {
         if (isAncestor(model, c.name, meta.name) || isAncestor(model, meta.name, c.name)) {
-          if (mirrored(model, field)) steps.keysIn(classOf(model, rel.target), "", [], closed(sql`SELECT ${cols(s.elementColumns)} FROM ${ident(s.table)} WHERE ${keyIn(s.ownerColumns)}`));
+          if (mirrored(model, field))
+            steps.keysIn(
+              classOf(model, rel.target),
+              "",
+              [],
+              closed(sql`SELECT ${cols(s.elementColumns)} FROM ${ident(s.table)} WHERE ${keyIn(s.ownerColumns)}`),
+            );
           out.push(sql`DELETE FROM ${ident(s.table)} WHERE ${keyIn(s.ownerColumns)}`);
         }
         if (inHierarchy(rel.target)) {

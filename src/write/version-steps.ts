@@ -34,7 +34,10 @@ interface Table<V> {
 }
 
 /** Shifts a condition's placeholders past the `offset` values before it. */
-const shifted = (at: At, offset: number): At => (i) => at(offset + i);
+const shifted =
+  (at: At, offset: number): At =>
+  (i) =>
+    at(offset + i);
 
 export class VersionSteps<V> {
   private readonly tables = new Map<string, Table<V>>();
@@ -93,7 +96,10 @@ export class VersionSteps<V> {
       seen.add(`${c.primaryTable}|${c.version.column}`);
       // The version lives in the hierarchy's primary table, the row may be in a subclass table.
       const keys = join(c.keyColumns.map((k) => ident(k)));
-      const condition = c.primaryTable === table ? where : (at: At) => sql`${tuple(c.keyColumns.map((k) => ident(k)))} IN (SELECT ${keys} FROM ${ident(table)} WHERE ${where(at)})`;
+      const condition =
+        c.primaryTable === table
+          ? where
+          : (at: At) => sql`${tuple(c.keyColumns.map((k) => ident(k)))} IN (SELECT ${keys} FROM ${ident(table)} WHERE ${where(at)})`;
       this.add(c.primaryTable, c.version.column, { shape: `rows|${table}|${shape}`, values, sql: condition });
     }
   }
@@ -136,7 +142,14 @@ export function jsonKeys(width: number, from: SQL): SQL {
  * Clearing a reference held in rows of `table` (its foreign key set to null in the rows `where`
  * selects) changes the objects that hold it: they step. Answers the clearing UPDATE.
  */
-export function clearReference<V>(steps: VersionSteps<V>, table: string, fkColumns: readonly string[], shape: string, values: readonly V[], where: (at: At) => SQL): (at: At) => SQL {
+export function clearReference<V>(
+  steps: VersionSteps<V>,
+  table: string,
+  fkColumns: readonly string[],
+  shape: string,
+  values: readonly V[],
+  where: (at: At) => SQL,
+): (at: At) => SQL {
   steps.rowsOf(table, shape, values, where);
   return (at) => sql`UPDATE ${ident(table)} SET ${join(fkColumns.map((c) => sql`${ident(c)} = NULL`))} WHERE ${where(at)}`;
 }

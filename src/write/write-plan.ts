@@ -30,14 +30,18 @@ const value = (v: unknown): Slot => ({ kind: "value", value: v });
  * part in a key's arithmetic are made integers first.
  */
 const int = (x: SQL): SQL => sql`CAST(${x} AS INTEGER)`;
-const seqExpr = (count: SQL, index: SQL, name: SQL): SQL => sql`(SELECT next_value - ${int(count)} + ${int(index)} FROM ${ident(SEQUENCE_TABLE)} WHERE name = ${name})`;
+const seqExpr = (count: SQL, index: SQL, name: SQL): SQL =>
+  sql`(SELECT next_value - ${int(count)} + ${int(index)} FROM ${ident(SEQUENCE_TABLE)} WHERE name = ${name})`;
 
 /**
  * Compiled write statements by shape: the statement kind, its table and columns, and whether each
  * slot is a value or a sequence number. A request's values fill the placeholders of its shape, so
  * the statements of a write are built and compiled once per shape, not per request.
  */
-const shapes = processCache<Compiled>("statementShapes", STATEMENT_SHAPE_LIMIT, { limit: STATEMENT_SHAPE_WEIGHT, weigh: (key, c) => key.length + c.sql.length });
+const shapes = processCache<Compiled>("statementShapes", STATEMENT_SHAPE_LIMIT, {
+  limit: STATEMENT_SHAPE_WEIGHT,
+  weigh: (key, c) => key.length + c.sql.length,
+});
 
 /** The statement of shape `key` over `slots`; `build` writes its SQL from each slot's placeholders (on a first use only). */
 function shaped(key: string, slots: readonly Slot[], build: (slot: (i: number) => SQL) => SQL): Statement {
@@ -51,7 +55,10 @@ export const slotPattern = (slots: readonly Slot[]): string => slots.map((s) => 
 
 /** Slot `i` as SQL with placeholders (`s<i>`, or `s<i>c`, `s<i>i`, `s<i>n` for a sequence number). */
 export function slotPlaceholders(slots: readonly Slot[]): (i: number) => SQL {
-  return (i) => (slots[i]!.kind === "value" ? sql`${sql.placeholder(`s${i}`)}` : seqExpr(sql`${sql.placeholder(`s${i}c`)}`, sql`${sql.placeholder(`s${i}i`)}`, sql`${sql.placeholder(`s${i}n`)}`));
+  return (i) =>
+    slots[i]!.kind === "value"
+      ? sql`${sql.placeholder(`s${i}`)}`
+      : seqExpr(sql`${sql.placeholder(`s${i}c`)}`, sql`${sql.placeholder(`s${i}i`)}`, sql`${sql.placeholder(`s${i}n`)}`);
 }
 
 /** The values of `slotPlaceholders`' placeholders. */
@@ -68,7 +75,10 @@ export function slotValues(slots: readonly Slot[]): Record<string, unknown> {
 const range = (slot: (i: number) => SQL, from: number, n: number): SQL[] => Array.from({ length: n }, (_, i) => slot(from + i));
 
 /** Chooses keys for created objects: given ones, UUIDs now, sequence numbers inside the batch. */
-export function assignKeys(nodes: readonly { node: GraphNode; meta: ClassMeta; mode: "create" | "update"; key?: unknown[] }[]): { writes: WriteNode[]; prelude: Statement[] } {
+export function assignKeys(nodes: readonly { node: GraphNode; meta: ClassMeta; mode: "create" | "update"; key?: unknown[] }[]): {
+  writes: WriteNode[];
+  prelude: Statement[];
+} {
   const counts = new Map<string, number>();
   const given = new Map<string, Slot[]>();
   const writes: WriteNode[] = [];
@@ -105,15 +115,25 @@ export function assignKeys(nodes: readonly { node: GraphNode; meta: ClassMeta; m
     // (`+ 0`: a number past 2^53 is bound as its digits, which MAX would order as text; the
     // sequence stops at the largest long, see below.)
     prelude.push(
-      shaped(`seq-past|${values.length}`, [...values, value(name)], (slot) =>
-        sql`UPDATE ${ident(SEQUENCE_TABLE)} SET next_value = MAX(next_value, MIN((SELECT MAX(column1 + 0) FROM (VALUES ${join(range(slot, 0, values.length).map((v) => sql`(${v})`))})), ${LAST_NUMBER} - 1) + 1) WHERE name = ${slot(values.length)}`,
+      shaped(
+        `seq-past|${values.length}`,
+        [...values, value(name)],
+        (slot) =>
+          sql`UPDATE ${ident(SEQUENCE_TABLE)} SET next_value = MAX(next_value, MIN((SELECT MAX(column1 + 0) FROM (VALUES ${join(range(slot, 0, values.length).map((v) => sql`(${v})`))})), ${LAST_NUMBER} - 1) + 1) WHERE name = ${slot(values.length)}`,
       ),
     );
   }
   for (const [name, count] of counts) {
     // Numbers past the largest long do not exist: a reservation that would reach it sets NULL,
     // which the NOT NULL column refuses, and the batch with it (store-errors.ts: "sequence").
-    prelude.push(shaped("seq-reserve", [value(count), value(name)], (slot) => sql`UPDATE ${ident(SEQUENCE_TABLE)} SET next_value = iif(next_value > ${LAST_NUMBER} - ${int(slot(0))}, NULL, next_value + ${int(slot(0))}) WHERE name = ${slot(1)}`));
+    prelude.push(
+      shaped(
+        "seq-reserve",
+        [value(count), value(name)],
+        (slot) =>
+          sql`UPDATE ${ident(SEQUENCE_TABLE)} SET next_value = iif(next_value > ${LAST_NUMBER} - ${int(slot(0))}, NULL, next_value + ${int(slot(0))}) WHERE name = ${slot(1)}`,
+      ),
+    );
   }
   return { writes, prelude };
 }
@@ -132,7 +152,10 @@ export function guardExists(meta: ClassMeta, key: readonly Slot[], guard: "missi
   const slots = disc === undefined ? key : [...key, value(disc)];
   return shaped(`guard|${meta.name}|${guard}`, slots, (slot) => {
     const ofClass = disc === undefined ? sql`` : sql` AND ${ident(meta.discriminator!.column)} = ${slot(key.length)}`;
-    return guardInsert(guard, sql`NOT EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, range(slot, 0, key.length))}${ofClass})`);
+    return guardInsert(
+      guard,
+      sql`NOT EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, range(slot, 0, key.length))}${ofClass})`,
+    );
   });
 }
 
@@ -195,7 +218,14 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
           // A reference (the owning side a to-one) holds one link: existing elements leave their
           // previous owners, which step as when the reference itself is written.
           const taken = s.owning.type.kind === "collection" ? [] : elements.map((e) => byNode.get(e)!).filter((e) => e.mode === "update");
-          if (taken.length) extra.push(unlinkAll(s.table, s.elementColumns, taken.map((e) => e.key)));
+          if (taken.length)
+            extra.push(
+              unlinkAll(
+                s.table,
+                s.elementColumns,
+                taken.map((e) => e.key),
+              ),
+            );
           for (const e of taken) steps.relation(e, s.owning, [w.key]);
           for (const e of elements) extra.push(joinRow(s.links, keyOf(e), w.key, undefined));
         }
@@ -235,8 +265,10 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
         if (i === 0 && w.meta.version) columns.push([w.meta.version.column, value(1)]);
         for (const [c, v] of values) if (!columns.some(([k]) => k.toLowerCase() === c.toLowerCase())) columns.push([c, v]);
         out.push(
-          shaped(`insert|${table}|${columns.map(([c]) => c).join(",")}`, columns.map(([, v]) => v), (slot) =>
-            sql`INSERT INTO ${ident(table)} (${join(columns.map(([c]) => ident(c)))}) VALUES (${join(range(slot, 0, columns.length))})`,
+          shaped(
+            `insert|${table}|${columns.map(([c]) => c).join(",")}`,
+            columns.map(([, v]) => v),
+            (slot) => sql`INSERT INTO ${ident(table)} (${join(columns.map(([c]) => ident(c)))}) VALUES (${join(range(slot, 0, columns.length))})`,
           ),
         );
       });
@@ -245,8 +277,11 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
         if (!values.size) continue;
         const sets = [...values];
         out.push(
-          shaped(`update|${table}|${sets.map(([c]) => c).join(",")}`, [...sets.map(([, v]) => v), ...w.key], (slot) =>
-            sql`UPDATE ${ident(table)} SET ${join(sets.map(([c], i) => sql`${ident(c)} = ${slot(i)}`))} WHERE ${keyEquals(w.meta.keyColumns, range(slot, sets.length, w.key.length))}`,
+          shaped(
+            `update|${table}|${sets.map(([c]) => c).join(",")}`,
+            [...sets.map(([, v]) => v), ...w.key],
+            (slot) =>
+              sql`UPDATE ${ident(table)} SET ${join(sets.map(([c], i) => sql`${ident(c)} = ${slot(i)}`))} WHERE ${keyEquals(w.meta.keyColumns, range(slot, sets.length, w.key.length))}`,
           ),
         );
         changed.add(w);
@@ -255,7 +290,10 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
   }
   for (const w of changed) steps.written(w);
   // The steps read the rows as they were, so they come before every change.
-  const stepping = steps.finish().statements().map((s) => shaped(s.shape, s.values, s.sql));
+  const stepping = steps
+    .finish()
+    .statements()
+    .map((s) => shaped(s.shape, s.values, s.sql));
   return [...stepping, ...out, ...extra];
 }
 
@@ -299,13 +337,21 @@ function defaultValue(field: FieldMeta): unknown {
 
 /** The link rows of a join table that name `owner` (in `columns`) go: an update writes them anew. */
 function deleteLinks(table: string, columns: readonly string[], owner: Slot[]): Statement {
-  return shaped(`unlink|${table}|${columns.join(",")}`, owner, (slot) => sql`DELETE FROM ${ident(table)} WHERE ${keyEquals(columns, range(slot, 0, owner.length))}`);
+  return shaped(
+    `unlink|${table}|${columns.join(",")}`,
+    owner,
+    (slot) => sql`DELETE FROM ${ident(table)} WHERE ${keyEquals(columns, range(slot, 0, owner.length))}`,
+  );
 }
 
 /** The link rows of a join table that name any of `keys` (existing objects', given as values) go: one statement, one JSON value. */
 function unlinkAll(table: string, columns: readonly string[], keys: readonly Slot[][]): Statement {
   const values = JSON.stringify(keys.map((k) => k.map((s) => (s as { value: unknown }).value)));
-  return shaped(`unlink-all|${table}|${columns.join(",")}`, [value(values)], (slot) => sql`DELETE FROM ${ident(table)} WHERE ${tuple(columns.map((c) => ident(c)))} IN (${jsonKeys(columns.length, slot(0))})`);
+  return shaped(
+    `unlink-all|${table}|${columns.join(",")}`,
+    [value(values)],
+    (slot) => sql`DELETE FROM ${ident(table)} WHERE ${tuple(columns.map((c) => ident(c)))} IN (${jsonKeys(columns.length, slot(0))})`,
+  );
 }
 
 /** A link row, in the table as its owning side declares it (`index`: the position in an owning list). */
@@ -319,7 +365,11 @@ function joinRow(s: JoinTable, owner: Slot[], element: Slot[], index: number | u
   return shaped(key, slots, (slot) => {
     const values = range(slot, 0, columns.length);
     if (ordered) {
-      values.push(index !== undefined ? slot(columns.length) : sql`(SELECT COALESCE(MAX(${ident(s.orderColumn!)}) + 1, 0) FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, range(slot, 0, owner.length))})`);
+      values.push(
+        index !== undefined
+          ? slot(columns.length)
+          : sql`(SELECT COALESCE(MAX(${ident(s.orderColumn!)}) + 1, 0) FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, range(slot, 0, owner.length))})`,
+      );
     }
     return sql`INSERT INTO ${ident(s.table)} (${join([...columns, ...(ordered ? [s.orderColumn!] : [])].map((c) => ident(c)))}) VALUES (${join(values)})`;
   });
@@ -340,7 +390,15 @@ function releaseInverse(model: Model, target: ClassMeta, s: Extract<RelationStor
 }
 
 /** The target of a one-to-one leaves the other objects that held it through `field`; they step. */
-function releaseOneToOne(model: Model, steps: VersionSteps<Slot>, w: WriteNode, field: FieldMeta, fk: readonly string[], target: GraphNode, targetSlots: Slot[]): Statement | undefined {
+function releaseOneToOne(
+  model: Model,
+  steps: VersionSteps<Slot>,
+  w: WriteNode,
+  field: FieldMeta,
+  fk: readonly string[],
+  target: GraphNode,
+  targetSlots: Slot[],
+): Statement | undefined {
   // Only the inverse to-one field that covers this object's class is one-to-one: an Insurance.employee
   // may be both Employee.dentalInsurance's and Employee.medicalInsurance's other side.
   const inverse = [...target.meta.fields.values()].find((f) => {
@@ -358,7 +416,10 @@ function releaseOneToOne(model: Model, steps: VersionSteps<Slot>, w: WriteNode, 
     if (!scope.discriminator) return others;
     const values = subtree(model, scope.name).map((c) => sql`${c.discriminator?.values[c.name] ?? c.name}`);
     // Correlated, so only the rows that held the target are looked up (not every row of the class).
-    const sameRow = join(w.meta.keyColumns.map((c) => sql`${qualified("x_d", c)} = ${qualified(table, c)}`), sql` AND `);
+    const sameRow = join(
+      w.meta.keyColumns.map((c) => sql`${qualified("x_d", c)} = ${qualified(table, c)}`),
+      sql` AND `,
+    );
     return sql`${others} AND EXISTS (SELECT 1 FROM ${ident(primary)} ${ident("x_d")} WHERE ${sameRow} AND ${qualified("x_d", scope.discriminator.column)} IN (${join(values)}))`;
   };
   const shape = `release-one|${table}|${field.name}|${scope.name}`;

@@ -11,7 +11,8 @@ import type { Slot, WriteNode } from "./write-node.ts";
 import { VersionSteps, jsonKeys, mirrored } from "./version-steps.ts";
 
 /** A key's values, when every part is known now (an existing object's always are). */
-const known = (key: readonly Slot[]): unknown[] | undefined => (key.every((s) => s.kind === "value") ? key.map((s) => (s as { value: unknown }).value) : undefined);
+const known = (key: readonly Slot[]): unknown[] | undefined =>
+  key.every((s) => s.kind === "value") ? key.map((s) => (s as { value: unknown }).value) : undefined;
 
 const json = (v: unknown): Slot => ({ kind: "value", value: JSON.stringify(v) });
 
@@ -65,7 +66,14 @@ export class WriteSteps {
     }
   }
 
-  private rewrite(stepped: ClassMeta, table: string, sideColumns: readonly string[], otherColumns: readonly string[], w: WriteNode, elements: readonly Slot[][]): void {
+  private rewrite(
+    stepped: ClassMeta,
+    table: string,
+    sideColumns: readonly string[],
+    otherColumns: readonly string[],
+    w: WriteNode,
+    elements: readonly Slot[][],
+  ): void {
     const id = `${stepped.name}|${table}|${sideColumns.join(",")}|${otherColumns.join(",")}`;
     let links = this.links.get(id);
     if (!links) this.links.set(id, (links = new Links(stepped, table, sideColumns, otherColumns)));

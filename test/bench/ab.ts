@@ -70,10 +70,14 @@ function compare(): void {
   if (!a || !b) throw new Error("usage: ab.ts <checkout A> <checkout B> [--runtime node|bun] [--rounds 3]");
   const best = { A: {} as Record<string, number>, B: {} as Record<string, number> };
   for (let round = 0; round < Number(values.rounds); round++) {
-    for (const [label, root] of [["A", a], ["B", b]] as const) {
+    for (const [label, root] of [
+      ["A", a],
+      ["B", b],
+    ] as const) {
       const args = ["--child", root];
       const self = new URL(import.meta.url).pathname;
-      const [cmd, argv] = values.runtime === "bun" ? [join(root, "node_modules/.bin/bun"), [self, ...args]] : [process.execPath, ["--import", "tsx", self, ...args]];
+      const [cmd, argv] =
+        values.runtime === "bun" ? [join(root, "node_modules/.bin/bun"), [self, ...args]] : [process.execPath, ["--import", "tsx", self, ...args]];
       const child = spawnSync(cmd, argv, { cwd: root, encoding: "utf8" });
       if (child.status !== 0) throw new Error(`${label} (${root}) failed:\n${child.stderr}`);
       const measured = JSON.parse(child.stdout.trim().split("\n").at(-1)!) as Record<string, number>;

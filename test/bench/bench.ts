@@ -48,7 +48,10 @@ async function capture(dbFile: string): Promise<Record<string, Captured>> {
   const batches: Captured[] = [];
   const inner = openLibsqlStore(`file:${copy}`);
   const recording: Store = {
-    batch: (statements: readonly Statement[], mode) => (batches.push({ mode, statements: statements.map((s) => ({ sql: s.sql, params: [...s.params] })) }), inner.batch(statements, mode)),
+    batch: (statements: readonly Statement[], mode) => (
+      batches.push({ mode, statements: statements.map((s) => ({ sql: s.sql, params: [...s.params] })) }),
+      inner.batch(statements, mode)
+    ),
     migrate: (s) => inner.migrate(s),
     close: () => inner.close(),
   };
@@ -67,7 +70,11 @@ async function capture(dbFile: string): Promise<Record<string, Captured>> {
 }
 
 function request(url: string, method: string, body?: unknown): Request {
-  return new Request(url, { method, body: body === undefined ? undefined : JSON.stringify(body), headers: body === undefined ? {} : { "content-type": "application/json" } });
+  return new Request(url, {
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+  });
 }
 
 function runtimeCommand(file: string, extra: string[]): [string, string[]] {
@@ -83,7 +90,17 @@ async function startExtent(dir: string, dbFile: string): Promise<Running> {
     `<persistence><persistence-unit name="bench"><mapping-file>package.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value="file:${dbFile}"/></properties></persistence-unit></persistence>`,
   );
   const port = await freePort();
-  const [cmd, argv] = runtimeCommand(`${ROOT}src/local.ts`, ["serve", "--config", config, "--persistence-context", "bench", "--port", String(port), "--prefix", "/api"]);
+  const [cmd, argv] = runtimeCommand(`${ROOT}src/local.ts`, [
+    "serve",
+    "--config",
+    config,
+    "--persistence-context",
+    "bench",
+    "--port",
+    String(port),
+    "--prefix",
+    "/api",
+  ]);
   return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/`, cwd: dir });
 }
 
@@ -96,7 +113,9 @@ async function startFloor(dbFile: string, sqlFile: string, driver: "client" | "n
 
 async function startJsonServer(jsonFile: string): Promise<Running> {
   const port = await freePort();
-  return startServer(process.execPath, [`${ROOT}node_modules/json-server/lib/cli/bin.js`, "--port", String(port), "--host", "127.0.0.1", "--quiet", jsonFile], { probe: `http://127.0.0.1:${port}/items/1` });
+  return startServer(process.execPath, [`${ROOT}node_modules/json-server/lib/cli/bin.js`, "--port", String(port), "--host", "127.0.0.1", "--quiet", jsonFile], {
+    probe: `http://127.0.0.1:${port}/items/1`,
+  });
 }
 
 /** The floor must answer what Extent answers, or the ratio means nothing. */
@@ -128,7 +147,13 @@ interface Measure {
 }
 
 async function load(url: string, method: string, body?: unknown): Promise<Measure> {
-  const options = { url, method: method as "GET", connections, body: body === undefined ? undefined : JSON.stringify(body), headers: body === undefined ? {} : { "content-type": "application/json" } };
+  const options = {
+    url,
+    method: method as "GET",
+    connections,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+  };
   if (warmup > 0) await autocannon({ ...options, duration: warmup });
   const r = await autocannon({ ...options, duration });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
@@ -137,25 +162,35 @@ async function load(url: string, method: string, body?: unknown): Promise<Measur
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "extent-bench-"));
   const dbFile = join(dir, "bench.db");
-  console.log(`Generating ${COUNTS.publishers} publishers, ${COUNTS.publishers * COUNTS.editorsPerPublisher} editors, ${COUNTS.authors} authors, ${COUNTS.items} works ...`);
+  console.log(
+    `Generating ${COUNTS.publishers} publishers, ${COUNTS.publishers * COUNTS.editorsPerPublisher} editors, ${COUNTS.authors} authors, ${COUNTS.items} works ...`,
+  );
   const data = await generate(dbFile, join(dir, "db.json"), metadata);
   const captured = await capture(dbFile);
   const sqlFile = join(dir, "captured.json");
   writeFileSync(sqlFile, JSON.stringify(captured));
   if (args.includes("--show-sql")) {
     // What each operation runs, for whoever works on the plans; no load is driven.
-    for (const op of OPERATIONS) console.log(`\n${op.name}\n${captured[op.name]!.statements.map((s, i) => `  ${i + 1}. ${s.sql}  -- ${JSON.stringify(s.params)}`).join("\n")}`);
+    for (const op of OPERATIONS)
+      console.log(`\n${op.name}\n${captured[op.name]!.statements.map((s, i) => `  ${i + 1}. ${s.sql}  -- ${JSON.stringify(s.params)}`).join("\n")}`);
     rmSync(dir, { recursive: true, force: true });
     return;
   }
 
   const servers: Running[] = [];
   try {
-    const [extent, floor, native, jsonServer] = await Promise.all([startExtent(dir, dbFile), startFloor(dbFile, sqlFile, "client"), startFloor(dbFile, sqlFile, "native"), startJsonServer(data.jsonFile)]);
+    const [extent, floor, native, jsonServer] = await Promise.all([
+      startExtent(dir, dbFile),
+      startFloor(dbFile, sqlFile, "client"),
+      startFloor(dbFile, sqlFile, "native"),
+      startJsonServer(data.jsonFile),
+    ]);
     servers.push(extent!, floor!, native!, jsonServer!);
     await checkFloor(extent!.url, floor!);
     await checkFloor(extent!.url, native!);
-    console.log(`${data.objects} objects; runtime ${runtime}; autocannon ${connections} connections × ${duration} s per operation and server, after ${warmup} s of warm-up; the floor answers what Extent answers.\n`);
+    console.log(
+      `${data.objects} objects; runtime ${runtime}; autocannon ${connections} connections × ${duration} s per operation and server, after ${warmup} s of warm-up; the floor answers what Extent answers.\n`,
+    );
 
     const rows: string[][] = [];
     // --only TEXT: the operations whose name holds TEXT (while working on one).
@@ -192,7 +227,9 @@ async function printWorker(outDir: string): Promise<void> {
   console.log(`\nWorker bundle: ${(bundle.bytes / 1024).toFixed(0)} KiB, ${(bundle.gzipBytes / 1024).toFixed(0)} KiB gzip (budget 1024 KiB gzip).`);
   console.log(
     `Cold start in local workerd (median of ${cold.runs}): ready ${ms(cold.median.startMs)}, first request ${ms(cold.median.firstRequestMs)}, warm request ${ms(cold.median.warmRequestMs)}` +
-      (cold.baseline ? `; a minimal D1 worker: ${ms(cold.baseline.median.startMs)}, ${ms(cold.baseline.median.firstRequestMs)}, ${ms(cold.baseline.median.warmRequestMs)}.` : "."),
+      (cold.baseline
+        ? `; a minimal D1 worker: ${ms(cold.baseline.median.startMs)}, ${ms(cold.baseline.median.firstRequestMs)}, ${ms(cold.baseline.median.warmRequestMs)}.`
+        : "."),
   );
 }
 
@@ -219,7 +256,17 @@ function row(op: Operation, statements: number, e: Measure, f: Measure, n: Measu
 }
 
 function printTable(rows: string[][]): void {
-  const head = ["operation", "stmts", "Extent req/s p50/p99 ms", "floor req/s p50/p99", "native floor req/s p50/p99", "json-server req/s p50/p99", "/floor", "/native", "/json-server"];
+  const head = [
+    "operation",
+    "stmts",
+    "Extent req/s p50/p99 ms",
+    "floor req/s p50/p99",
+    "native floor req/s p50/p99",
+    "json-server req/s p50/p99",
+    "/floor",
+    "/native",
+    "/json-server",
+  ];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
   console.log(line(head));

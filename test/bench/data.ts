@@ -37,16 +37,41 @@ export async function generate(dbFile: string, jsonFile: string, metadata: Metad
   const many = (table: string, columns: string[], rows: (string | number)[][]) => {
     for (let i = 0; i < rows.length; i += 500) {
       const chunk = rows.slice(i, i + 500);
-      statements.push({ sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${chunk.map(() => `(${columns.map(() => "?").join(", ")})`).join(", ")}`, args: chunk.flat() });
+      statements.push({
+        sql: `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${chunk.map(() => `(${columns.map(() => "?").join(", ")})`).join(", ")}`,
+        args: chunk.flat(),
+      });
     }
   };
   const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
-  many("PUBLISHER", ["id", "name", "city"], range(publishers).map((i) => [i, `Publisher ${i}`, `City ${i % 17}`]));
-  many("AUTHOR", ["id", "name", "born"], range(authors).map((i) => [i, `Author ${i}`, 1900 + (i % 100)]));
-  many("EDITOR", ["id", "name", "publisher", "favourite"], range(editors).map((i) => [i, `Editor ${i}`, Math.ceil(i / editorsPerPublisher), ((i * 13) % authors) + 1]));
+  many(
+    "PUBLISHER",
+    ["id", "name", "city"],
+    range(publishers).map((i) => [i, `Publisher ${i}`, `City ${i % 17}`]),
+  );
+  many(
+    "AUTHOR",
+    ["id", "name", "born"],
+    range(authors).map((i) => [i, `Author ${i}`, 1900 + (i % 100)]),
+  );
+  many(
+    "EDITOR",
+    ["id", "name", "publisher", "favourite"],
+    range(editors).map((i) => [i, `Editor ${i}`, Math.ceil(i / editorsPerPublisher), ((i * 13) % authors) + 1]),
+  );
   const isBook = (i: number) => i % 5 !== 0;
-  many("ITEM", ["id", "KIND", "title", "price", "author", "issue"], range(items).map((i) => [i, isBook(i) ? "BOOK" : "MAGAZINE", title(i), price(i), authorOf(i), isBook(i) ? (null as never) : i % 52]));
-  many("BOOK", ["id", "pages"], range(items).filter(isBook).map((i) => [i, 50 + (i % 900)]));
+  many(
+    "ITEM",
+    ["id", "KIND", "title", "price", "author", "issue"],
+    range(items).map((i) => [i, isBook(i) ? "BOOK" : "MAGAZINE", title(i), price(i), authorOf(i), isBook(i) ? (null as never) : i % 52]),
+  );
+  many(
+    "BOOK",
+    ["id", "pages"],
+    range(items)
+      .filter(isBook)
+      .map((i) => [i, 50 + (i % 900)]),
+  );
   const next = { "bench.Publisher": publishers, "bench.Editor": editors, "bench.Author": authors, "bench.Item": items };
   for (const [name, max] of Object.entries(next)) statements.push({ sql: "UPDATE extent_sequence SET next_value = ? WHERE name = ?", args: [max + 1, name] });
   await client.batch(statements, "write");
@@ -56,9 +81,21 @@ export async function generate(dbFile: string, jsonFile: string, metadata: Metad
 
   const db = {
     publishers: range(publishers).map((i) => ({ id: i, name: `Publisher ${i}`, city: `City ${i % 17}` })),
-    editors: range(editors).map((i) => ({ id: i, name: `Editor ${i}`, publisherId: Math.ceil(i / editorsPerPublisher), favouriteId: ((i * 13) % authors) + 1 })),
+    editors: range(editors).map((i) => ({
+      id: i,
+      name: `Editor ${i}`,
+      publisherId: Math.ceil(i / editorsPerPublisher),
+      favouriteId: ((i * 13) % authors) + 1,
+    })),
     authors: range(authors).map((i) => ({ id: i, name: `Author ${i}`, born: 1900 + (i % 100) })),
-    items: range(items).map((i) => ({ id: i, kind: isBook(i) ? "BOOK" : "MAGAZINE", title: title(i), price: price(i), authorId: authorOf(i), ...(isBook(i) ? { pages: 50 + (i % 900) } : { issue: i % 52 }) })),
+    items: range(items).map((i) => ({
+      id: i,
+      kind: isBook(i) ? "BOOK" : "MAGAZINE",
+      title: title(i),
+      price: price(i),
+      authorId: authorOf(i),
+      ...(isBook(i) ? { pages: 50 + (i % 900) } : { issue: i % 52 }),
+    })),
   };
   writeFileSync(jsonFile, JSON.stringify(db));
   return { url, jsonFile, objects: publishers + editors + authors + items };

@@ -56,17 +56,29 @@ export function nthRequest(i: number, length = 0): { method: string; path: strin
   };
   switch (i % 6) {
     case 0:
-      return { method: "GET", path: `/jdoql?query=${enc(pad(`SELECT FROM cc.Book WHERE pages == ${i}`, (j) => ` || pages == ${j}`))}${i % 60 === 0 ? "&fetchGroup=withAuthor&maxFetchDepth=3" : ""}` };
+      return {
+        method: "GET",
+        path: `/jdoql?query=${enc(pad(`SELECT FROM cc.Book WHERE pages == ${i}`, (j) => ` || pages == ${j}`))}${i % 60 === 0 ? "&fetchGroup=withAuthor&maxFetchDepth=3" : ""}`,
+      };
     case 1:
-      return { method: "GET", path: `/jdoql?query=${enc(`${pad(`SELECT title, pages FROM cc.Book WHERE pages > ${i}`, (j) => ` && pages != ${j}`)} ORDER BY title`)}` };
+      return {
+        method: "GET",
+        path: `/jdoql?query=${enc(`${pad(`SELECT title, pages FROM cc.Book WHERE pages > ${i}`, (j) => ` && pages != ${j}`)} ORDER BY title`)}`,
+      };
     case 2:
       return { method: "GET", path: `/jpql?query=${enc(pad(`SELECT b FROM Book b WHERE b.pages = ${i}`, (j) => ` OR b.title LIKE 't${j}%'`))}` };
     case 3:
-      return { method: "GET", path: `/jpql?query=${enc(pad(`SELECT b.title FROM Book b JOIN b.author a WHERE a.name <> 'n${i}'`, (j) => ` AND a.name <> 'm${j}'`))}` };
+      return {
+        method: "GET",
+        path: `/jpql?query=${enc(pad(`SELECT b.title FROM Book b JOIN b.author a WHERE a.name <> 'n${i}'`, (j) => ` AND a.name <> 'm${j}'`))}`,
+      };
     case 4:
       return { method: "GET", path: `/cc.Book?filter=${enc(pad(`pages == ${i} || title == "One"`, (j) => ` || title.startsWith("t${j}")`))}` };
     default:
-      return { method: "HEAD", path: `/cc.Author?filter=${enc(pad(`name == "n${i}"`, (j) => ` || name == "m${j}"`))}${i % 30 === 5 ? "&fetchGroup=withBooks&maxFetchDepth=-1" : ""}` };
+      return {
+        method: "HEAD",
+        path: `/cc.Author?filter=${enc(pad(`name == "n${i}"`, (j) => ` || name == "m${j}"`))}${i % 30 === 5 ? "&fetchGroup=withBooks&maxFetchDepth=-1" : ""}`,
+      };
   }
 }
 
@@ -94,7 +106,12 @@ class NullStore implements Store {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { count: { type: "string", default: "1000000" }, every: { type: "string" }, store: { type: "string", default: "libsql" }, length: { type: "string", default: "0" } },
+    options: {
+      count: { type: "string", default: "1000000" },
+      every: { type: "string" },
+      store: { type: "string", default: "libsql" },
+      length: { type: "string", default: "0" },
+    },
   });
   const length = Number(values.length);
   if (values.store !== "libsql" && values.store !== "null") throw new Error("--store takes libsql or null");
@@ -105,7 +122,10 @@ async function main(): Promise<void> {
     throw new Error("--count and --every take positive integers, --length a number of characters");
   }
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) console.log("note: run with `node --expose-gc --import tsx ...` so each sample follows a full GC; without it heapUsed includes garbage not yet collected.\n");
+  if (!gc)
+    console.log(
+      "note: run with `node --expose-gc --import tsx ...` so each sample follows a full GC; without it heapUsed includes garbage not yet collected.\n",
+    );
 
   const dir = mkdtempSync(join(tmpdir(), "extent-distinct-"));
   const handler = createRestHandler({
@@ -119,22 +139,37 @@ async function main(): Promise<void> {
     await handler.ready;
     const call = async (method: string, path: string, body?: unknown): Promise<number> => {
       const init: RequestInit = { method };
-      if (body !== undefined) init.body = JSON.stringify(body), (init.headers = { "content-type": "application/json" });
+      if (body !== undefined) ((init.body = JSON.stringify(body)), (init.headers = { "content-type": "application/json" }));
       const response = await handler.fetch(new Request(`http://localhost${path}`, init));
       const text = await response.text();
       if (response.status >= 300 && !(method === "HEAD" && response.status === 404)) throw new Error(`${method} ${path}: ${response.status} ${text}`);
       return response.status;
     };
-    if (!nullStore) await call("POST", "/cc.Author", { id: 1, name: "Ann", books: [{ id: 1, title: "One", pages: 7 }, { id: 2, title: "Two", pages: 9 }] });
+    if (!nullStore)
+      await call("POST", "/cc.Author", {
+        id: 1,
+        name: "Ann",
+        books: [
+          { id: 1, title: "One", pages: 7 },
+          { id: 2, title: "Two", pages: 9 },
+        ],
+      });
     // Warm-up: the same texts again later are distinct from these (negative literals).
     for (let i = 1; i <= 600; i++) await call("GET", `/jdoql?query=${enc(`SELECT FROM cc.Book WHERE pages == ${-i}`)}`);
 
     const samples: Sample[] = [];
     const started = performance.now();
     const sample = (done: number) => {
-      if (gc) gc(), gc();
+      if (gc) (gc(), gc());
       const m = process.memoryUsage();
-      const s: Sample = { done, seconds: (performance.now() - started) / 1000, heapUsed: m.heapUsed / MiB, rss: m.rss / MiB, external: m.external / MiB, caches: cacheSizes(handler.model) };
+      const s: Sample = {
+        done,
+        seconds: (performance.now() - started) / 1000,
+        heapUsed: m.heapUsed / MiB,
+        rss: m.rss / MiB,
+        external: m.external / MiB,
+        caches: cacheSizes(handler.model),
+      };
       samples.push(s);
       print(s, samples.length === 1);
     };
@@ -154,20 +189,37 @@ async function main(): Promise<void> {
 function print(s: Sample, header: boolean): void {
   const names = Object.keys(s.caches);
   if (header) {
-    console.log(["queries", "seconds", "heapUsed MiB", "RSS MiB", "external MiB", ...names.map((n) => `${n} (limit${s.caches[n]!.weightLimit ? "; weight/limit" : ""})`)].join(" | "));
-    console.log(Array(5 + names.length).fill("---").join(" | "));
+    console.log(
+      [
+        "queries",
+        "seconds",
+        "heapUsed MiB",
+        "RSS MiB",
+        "external MiB",
+        ...names.map((n) => `${n} (limit${s.caches[n]!.weightLimit ? "; weight/limit" : ""})`),
+      ].join(" | "),
+    );
+    console.log(
+      Array(5 + names.length)
+        .fill("---")
+        .join(" | "),
+    );
   }
   const cache = (n: string) => {
     const c = s.caches[n]!;
     return `${c.size} (${c.limit}${c.weightLimit ? `; ${c.weight!.toLocaleString("en")}/${c.weightLimit.toLocaleString("en")}` : ""})`;
   };
-  console.log([s.done.toLocaleString("en"), s.seconds.toFixed(1), s.heapUsed.toFixed(1), s.rss.toFixed(1), s.external.toFixed(1), ...names.map(cache)].join(" | "));
+  console.log(
+    [s.done.toLocaleString("en"), s.seconds.toFixed(1), s.heapUsed.toFixed(1), s.rss.toFixed(1), s.external.toFixed(1), ...names.map(cache)].join(" | "),
+  );
 }
 
 /** Growth of heapUsed once every cache is full: a least-squares slope, in MiB per 100k queries. */
 function summary(samples: Sample[]): void {
   const last = samples[samples.length - 1]!;
-  console.log(`\n${last.done.toLocaleString("en")} distinct queries in ${last.seconds.toFixed(0)} s (${(last.done / last.seconds).toFixed(0)} queries/s, ${((last.seconds * 1000) / last.done).toFixed(3)} ms each)`);
+  console.log(
+    `\n${last.done.toLocaleString("en")} distinct queries in ${last.seconds.toFixed(0)} s (${(last.done / last.seconds).toFixed(0)} queries/s, ${((last.seconds * 1000) / last.done).toFixed(3)} ms each)`,
+  );
   // Full: at its entry limit, or within 5% of its weight limit (long texts).
   const isFull = (c: CacheSize) => c.size === c.limit || (c.weightLimit !== undefined && c.weight! > 0.95 * c.weightLimit);
   const full = samples.filter((s) => s.done > 0 && isFull(s.caches["preparedQueries"]!));
@@ -181,7 +233,9 @@ function summary(samples: Sample[]): void {
   };
   const heap = full.map((s) => s.heapUsed);
   const rss = full.map((s) => s.rss);
-  console.log(`caches full from ${full[0]!.done.toLocaleString("en")} queries on: heapUsed ${Math.min(...heap).toFixed(1)}–${Math.max(...heap).toFixed(1)} MiB, slope ${slope(heap).toFixed(3)} MiB per 100k queries; RSS ${Math.min(...rss).toFixed(1)}–${Math.max(...rss).toFixed(1)} MiB, slope ${slope(rss).toFixed(3)} MiB per 100k`);
+  console.log(
+    `caches full from ${full[0]!.done.toLocaleString("en")} queries on: heapUsed ${Math.min(...heap).toFixed(1)}–${Math.max(...heap).toFixed(1)} MiB, slope ${slope(heap).toFixed(3)} MiB per 100k queries; RSS ${Math.min(...rss).toFixed(1)}–${Math.max(...rss).toFixed(1)} MiB, slope ${slope(rss).toFixed(3)} MiB per 100k`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -36,7 +36,10 @@ async function clientDriver(): Promise<Run> {
   await client.execute("PRAGMA busy_timeout = 5000");
   return async (op, params) => {
     const c = captured[op]!;
-    const results: ResultSet[] = await client.batch(c.statements.map((s, i) => ({ sql: s.sql, args: (params ? params(i, s.params) : s.params) as InValue[] })), c.mode);
+    const results: ResultSet[] = await client.batch(
+      c.statements.map((s, i) => ({ sql: s.sql, args: (params ? params(i, s.params) : s.params) as InValue[] })),
+      c.mode,
+    );
     return results as unknown as Results;
   };
 }
@@ -58,7 +61,8 @@ async function nativeDriver(): Promise<Run> {
   return async (op, params) => {
     const c = captured[op]!;
     // As Extent's store: one read statement runs on its own, without a transaction.
-    if (c.mode === "read" && c.statements.length === 1) return [execute(c.statements[0]!, params ? params(0, c.statements[0]!.params) : c.statements[0]!.params)];
+    if (c.mode === "read" && c.statements.length === 1)
+      return [execute(c.statements[0]!, params ? params(0, c.statements[0]!.params) : c.statements[0]!.params)];
     db.exec(c.mode === "write" ? "BEGIN IMMEDIATE" : "BEGIN");
     try {
       const out = c.statements.map((s, i) => execute(s, params ? params(i, s.params) : s.params));

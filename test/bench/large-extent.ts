@@ -172,7 +172,18 @@ export async function measureLargeExtents(cases: readonly LargeExtentCase[], per
     const pad = (cells: unknown[]) => cells.map((c, i) => String(c).padStart(i === 1 ? 16 : 11)).join("");
     console.log(pad(["objects", "fetch plan", "pages", "client", "TTFB ms", "total ms", "body MiB", "idle MiB", "peak MiB", "growth MiB"]));
     for (const r of rows) {
-      const cells = [r.extent, r.plan, r.pages === AUTO ? "auto" : r.pages === AT_ONCE ? "at once" : `${r.pages} each`, r.client, r.ttfb.toFixed(1), r.total.toFixed(0), (r.bytes / MiB).toFixed(1), (r.idle / MiB).toFixed(1), (r.peak / MiB).toFixed(1), ((r.peak - r.idle) / MiB).toFixed(1)];
+      const cells = [
+        r.extent,
+        r.plan,
+        r.pages === AUTO ? "auto" : r.pages === AT_ONCE ? "at once" : `${r.pages} each`,
+        r.client,
+        r.ttfb.toFixed(1),
+        r.total.toFixed(0),
+        (r.bytes / MiB).toFixed(1),
+        (r.idle / MiB).toFixed(1),
+        (r.peak / MiB).toFixed(1),
+        ((r.peak - r.idle) / MiB).toFixed(1),
+      ];
       console.log(pad(cells));
     }
   } finally {

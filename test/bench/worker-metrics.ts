@@ -260,9 +260,7 @@ export async function measureColdStart(bundleDir: string, runs: number, options:
   const { EXTENT_SEED: _noSeed, ...vars } = config.vars ?? {};
   const prefix = vars.EXTENT_PREFIX ?? "/api";
   const url = `http://localhost${prefix}${CLASS_PATH}`;
-  const d1Databases = Object.fromEntries(
-    (config.d1_databases ?? []).map((d) => [d.binding, d.database_id ?? d.database_name ?? d.binding]),
-  );
+  const d1Databases = Object.fromEntries((config.d1_databases ?? []).map((d) => [d.binding, d.database_id ?? d.database_name ?? d.binding]));
   if (!d1Databases.DB) throw new Error("wrangler.toml binds no D1 database as DB");
   const shared = {
     name: "extent-worker-metrics",
@@ -296,7 +294,11 @@ export async function measureColdStart(bundleDir: string, runs: number, options:
           }),
         ),
       };
-  const minimal = { ...shared, modulesRoot: bundleDir, modules: [{ type: "ESModule" as const, path: join(bundleDir, "minimal.js"), contents: MINIMAL_WORKER }] };
+  const minimal = {
+    ...shared,
+    modulesRoot: bundleDir,
+    modules: [{ type: "ESModule" as const, path: join(bundleDir, "minimal.js"), contents: MINIMAL_WORKER }],
+  };
 
   /** One fresh workerd on a fresh, empty D1 database; always disposed. */
   async function once(workerOptions: Omit<Options, "d1Persist">): Promise<ColdStartRun> {
@@ -385,4 +387,3 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exitCode = 1;
   });
 }
-

@@ -35,30 +35,87 @@ export const SCRIPT: Step[] = [
   // Queries: a filter with navigation, JDOQL, JPQL (a join, an aggregate, two columns of one name).
   read("/org.extent.sample.Book?filter=" + q("author.name == 'Carl Sagan' || pages > 300")),
   read("/jdoql?query=" + q("SELECT FROM org.extent.sample.Book WHERE price < 10 ORDER BY title RANGE 0, 5")),
-  read("/jdoql?query=" + q("SELECT title, price FROM org.extent.sample.Item WHERE author.name.startsWith(:p) ORDER BY title") + "&params=" + q(JSON.stringify({ p: "Ursula" }))),
+  read(
+    "/jdoql?query=" +
+      q("SELECT title, price FROM org.extent.sample.Item WHERE author.name.startsWith(:p) ORDER BY title") +
+      "&params=" +
+      q(JSON.stringify({ p: "Ursula" })),
+  ),
   read("/jpql?query=" + q("SELECT a.name, COUNT(w) FROM Author a JOIN a.works w GROUP BY a.name ORDER BY a.name")),
   read("/jpql?query=" + q("SELECT b.title, m.title FROM Book b, Magazine m ORDER BY b.title")),
   read("/jpql?query=" + q("SELECT i FROM Item i WHERE TYPE(i) = Magazine")),
   // Writes: a graph with a datastore identity root, single-field, composite and generated keys.
-  { method: "POST", path: "/org.extent.sample.Author", body: { name: "Stanisław Lem", born: "1921-09-12", address: { city: "Kraków" }, works: [{ class: "org.extent.sample.Book", title: "Solaris", genre: "FICTION", pages: 204 }] }, status: 201, roundTrips: 1 },
+  {
+    method: "POST",
+    path: "/org.extent.sample.Author",
+    body: {
+      name: "Stanisław Lem",
+      born: "1921-09-12",
+      address: { city: "Kraków" },
+      works: [{ class: "org.extent.sample.Book", title: "Solaris", genre: "FICTION", pages: 204 }],
+    },
+    status: 201,
+    roundTrips: 1,
+  },
   { method: "POST", path: "/org.extent.sample.Magazine", body: { title: "New Scientist", issue: 7, tags: ["weekly"] }, status: 201, roundTrips: 1 },
   { method: "PUT", path: "/org.extent.sample.Book/1", body: { pages: 400 }, status: 200, roundTrips: 1 },
   { method: "PUT", path: "/org.extent.sample.Item/2", body: { pages: 184 }, status: 200, roundTrips: 2 },
-  { method: "POST", path: "/org.extent.sample.Category", body: { id: 3, kind: "genre", parent: { id: 1, kind: "genre" }, name: "Fantasy" }, status: 201, roundTrips: 1 },
+  {
+    method: "POST",
+    path: "/org.extent.sample.Category",
+    body: { id: 3, kind: "genre", parent: { id: 1, kind: "genre" }, name: "Fantasy" },
+    status: 201,
+    roundTrips: 1,
+  },
   { method: "PUT", path: `/org.extent.sample.Category/${categoryKey(3, 1)}`, body: { name: "High fantasy" }, status: 200, roundTrips: 1 },
   { method: "PUT", path: `/org.extent.sample.Category/${categoryKey(9, 1)}`, body: { name: "Nowhere" }, status: 404, roundTrips: 1 },
   // A long past 2^53 (the largest one): every store reads its digits (D1 and the embedded binding
   // would round it to a double, @libsql/client would refuse it), by the object path (ancestor
   // keys) and in a query.
-  { method: "POST", path: "/org.extent.sample.Category", raw: `{"id": ${LONG_MAX}, "kind": "genre", "parent": {"id": 1, "kind": "genre"}, "name": "Last"}`, status: 201, roundTrips: 1 },
+  {
+    method: "POST",
+    path: "/org.extent.sample.Category",
+    raw: `{"id": ${LONG_MAX}, "kind": "genre", "parent": {"id": 1, "kind": "genre"}, "name": "Last"}`,
+    status: 201,
+    roundTrips: 1,
+  },
   read(`/org.extent.sample.Category/${q(`{"id":${LONG_MAX},"kind":"genre","parent":{"id":1,"kind":"genre"}}`)}`),
   read("/jdoql?query=" + q("SELECT id, name FROM org.extent.sample.Category WHERE id > :n") + "&params=" + q(`{"n": 9007199254740992}`)),
-  { method: "DELETE", path: `/org.extent.sample.Category/${q(`{"id":${LONG_MAX},"kind":"genre","parent":{"id":1,"kind":"genre"}}`)}`, status: 204, roundTrips: 1 },
+  {
+    method: "DELETE",
+    path: `/org.extent.sample.Category/${q(`{"id":${LONG_MAX},"kind":"genre","parent":{"id":1,"kind":"genre"}}`)}`,
+    status: 204,
+    roundTrips: 1,
+  },
   // A BigDecimal no double holds: stored, answered and compared exactly (its sort key, decimal.ts).
-  { method: "POST", path: "/org.extent.sample.Magazine", raw: '{"title": "Exact", "issue": 1, "price": 123456789012345678901234567890.123456789}', status: 201, roundTrips: 1 },
+  {
+    method: "POST",
+    path: "/org.extent.sample.Magazine",
+    raw: '{"title": "Exact", "issue": 1, "price": 123456789012345678901234567890.123456789}',
+    status: 201,
+    roundTrips: 1,
+  },
   read("/jdoql?query=" + q("SELECT title, price FROM org.extent.sample.Item WHERE price > 100.10 || price == 9.99 ORDER BY price DESC, title")),
-  { method: "POST", path: "/org.extent.sample.Shelf", body: { label: "new", items: [{ class: "org.extent.sample.Book", id: 2 }, { class: "org.extent.sample.Magazine", id: 6 }] }, status: 201, roundTrips: 2 },
-  { method: "POST", path: "/org.extent.sample.Member", body: { email: "ann@example.org", name: "Ann", phones: { home: "123" }, borrowed: [{ class: "org.extent.sample.Book", id: 1 }] }, status: 201, roundTrips: 2 },
+  {
+    method: "POST",
+    path: "/org.extent.sample.Shelf",
+    body: {
+      label: "new",
+      items: [
+        { class: "org.extent.sample.Book", id: 2 },
+        { class: "org.extent.sample.Magazine", id: 6 },
+      ],
+    },
+    status: 201,
+    roundTrips: 2,
+  },
+  {
+    method: "POST",
+    path: "/org.extent.sample.Member",
+    body: { email: "ann@example.org", name: "Ann", phones: { home: "123" }, borrowed: [{ class: "org.extent.sample.Book", id: 1 }] },
+    status: 201,
+    roundTrips: 2,
+  },
   read("/org.extent.sample.Member/ann@example.org?fetchGroup=all"),
   read("/org.extent.sample.Book/1?fetchGroup=all"),
   { method: "DELETE", path: `/org.extent.sample.Category/${categoryKey(3, 1)}`, status: 204, roundTrips: 1 },
@@ -102,7 +159,10 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 /** Sends a request to the server under test; `path` is relative to its `/api`. */
 export type Send = (path: string, init: RequestInit) => Promise<Response>;
 
-export const overHttp = (base: string): Send => (path, init) => fetch(base + path, init);
+export const overHttp =
+  (base: string): Send =>
+  (path, init) =>
+    fetch(base + path, init);
 
 /** Runs the script; `onStep` sees each answer as it comes, `beforeStep` runs before each request. */
 export async function runScript(send: Send, onStep?: (step: Step, answer: Answer) => void, beforeStep?: () => void): Promise<Answer[]> {

@@ -44,16 +44,38 @@ const GOOD: Record<Exclude<FieldKind, object>, fc.Arbitrary<unknown>> = {
   int: fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.integer()),
   long: fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.maxSafeInteger()),
   decimal: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom("12.50", "-0", "1e3", "1e400", "1e-400", "0.1")),
-  date: fc.oneof(fc.maxSafeInteger(), isoDate.map((d) => d.toISOString()), fc.constantFrom("2024-01-01", "2024-01-01T10:00", "2024-01-01T10:00:00+02:00")),
-  localdate: fc.oneof(fc.maxSafeInteger(), isoDate.map((d) => d.toISOString().slice(0, 10))),
-  instant: fc.oneof(fc.maxSafeInteger(), isoDate.map((d) => d.toISOString())),
-  uuid: fc.oneof(fc.uuid(), fc.uuid().map((u) => u.toUpperCase())),
+  date: fc.oneof(
+    fc.maxSafeInteger(),
+    isoDate.map((d) => d.toISOString()),
+    fc.constantFrom("2024-01-01", "2024-01-01T10:00", "2024-01-01T10:00:00+02:00"),
+  ),
+  localdate: fc.oneof(
+    fc.maxSafeInteger(),
+    isoDate.map((d) => d.toISOString().slice(0, 10)),
+  ),
+  instant: fc.oneof(
+    fc.maxSafeInteger(),
+    isoDate.map((d) => d.toISOString()),
+  ),
+  uuid: fc.oneof(
+    fc.uuid(),
+    fc.uuid().map((u) => u.toUpperCase()),
+  ),
   enum: fc.oneof(fc.constantFrom(...GENRES), fc.integer({ min: -1, max: 4 })),
   strings: fc.array(fc.oneof(fc.string({ maxLength: 6 }), fc.constant(null)), { maxLength: 4 }),
   map: fc
-    .array(fc.tuple(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("home", "", "__proto__", "constructor", "toString")), fc.oneof(fc.string({ maxLength: 8 }), fc.constant(null))), { maxLength: 3 })
+    .array(
+      fc.tuple(
+        fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("home", "", "__proto__", "constructor", "toString")),
+        fc.oneof(fc.string({ maxLength: 8 }), fc.constant(null)),
+      ),
+      { maxLength: 3 },
+    )
     .map((entries) => Object.fromEntries(entries)), // fromEntries: "__proto__" as an own key
-  address: fc.record({ street: fc.string({ maxLength: 8 }), city: fc.string({ maxLength: 8 }), country: fc.constantFrom("US", "PL", null) }, { requiredKeys: [] }),
+  address: fc.record(
+    { street: fc.string({ maxLength: 8 }), city: fc.string({ maxLength: 8 }), country: fc.constantFrom("US", "PL", null) },
+    { requiredKeys: [] },
+  ),
   categoryKey: fc.constant(null), // replaced below: it needs the key pools
 };
 
@@ -77,7 +99,10 @@ function keyValue(c: Simple): fc.Arbitrary<unknown> {
     Magazine: fc.integer({ min: 100, max: 1e9 }),
     Shelf: fc.uuid(),
     Member: fc.string({ maxLength: 10 }).map((s) => `${s}@fuzz.example`),
-    Category: fc.record({ id: fc.integer({ min: 3, max: 1e9 }), kind: fc.constantFrom("genre", "topic", ""), parent: categoryParent }, { requiredKeys: ["id", "kind"] }),
+    Category: fc.record(
+      { id: fc.integer({ min: 3, max: 1e9 }), kind: fc.constantFrom("genre", "topic", ""), parent: categoryParent },
+      { requiredKeys: ["id", "kind"] },
+    ),
   };
   return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...EXISTING_KEYS[c]) },
@@ -89,7 +114,9 @@ function keyValue(c: Simple): fc.Arbitrary<unknown> {
 
 /** A nested reference by identity only, sometimes naming its class. */
 function identityRef(c: Simple): fc.Arbitrary<unknown> {
-  return fc.tuple(keyValue(c), sometimes(fc.constantFrom(...CLASSES[c].concrete), 0.5)).map(([key, cls]) => (cls ? { class: fullName(cls), ...keyObject(c, key) } : keyObject(c, key)));
+  return fc
+    .tuple(keyValue(c), sometimes(fc.constantFrom(...CLASSES[c].concrete), 0.5))
+    .map(([key, cls]) => (cls ? { class: fullName(cls), ...keyObject(c, key) } : keyObject(c, key)));
 }
 
 /** The `class` member of an object declared as `declared` that is really `actual`. */
@@ -100,8 +127,21 @@ function classTag(declared: Simple, actual: Simple): fc.Arbitrary<unknown> {
     {
       weight: 1,
       arbitrary: fc.constantFrom(
-        fullName(declared), ...SIMPLE_NAMES.map(fullName), `${PKG}.Nope`, actual, `${PKG}.Address`, `${PKG}.Category$Key`, `${PKG}.Genre`,
-        "", " ", "java.lang.Object", fullName(actual).toUpperCase(), 42, null, ["x"], { class: fullName(actual) },
+        fullName(declared),
+        ...SIMPLE_NAMES.map(fullName),
+        `${PKG}.Nope`,
+        actual,
+        `${PKG}.Address`,
+        `${PKG}.Category$Key`,
+        `${PKG}.Genre`,
+        "",
+        " ",
+        "java.lang.Object",
+        fullName(actual).toUpperCase(),
+        42,
+        null,
+        ["x"],
+        { class: fullName(actual) },
       ),
     },
   );
@@ -167,7 +207,7 @@ export function bodyText(c: Simple, keyChance = 0.5): fc.Arbitrary<string> {
       weight: 2,
       arbitrary: fc.tuple(object, fc.nat(), fc.constantFrom("cut", "insert", "trailing-comma")).map(([text, at, how]) => {
         const i = at % (text.length + 1);
-        return how === "cut" ? text.slice(0, i) : how === "insert" ? text.slice(0, i) + "}]\"," [at % 4] + text.slice(i) : text.replace(/}$/, ",}");
+        return how === "cut" ? text.slice(0, i) : how === "insert" ? text.slice(0, i) + '}]",'[at % 4] + text.slice(i) : text.replace(/}$/, ",}");
       }),
     },
     { weight: 1, arbitrary: fc.constantFrom("", " ", "{", "nul", '{"a":1,}', "\ufeff{}", "{}{}", "[]", "null", "'{}'", "{'name':'x'}", "\u0000") },
@@ -181,7 +221,18 @@ export const contentType = fc.oneof(
   { weight: 12, arbitrary: fc.constant("application/json") },
   {
     weight: 1,
-    arbitrary: fc.constantFrom("application/json; charset=utf-8", "application/merge-patch+json", "APPLICATION/JSON", "text/plain", "application/xml", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded", "application/jsonx", "json", ";"),
+    arbitrary: fc.constantFrom(
+      "application/json; charset=utf-8",
+      "application/merge-patch+json",
+      "APPLICATION/JSON",
+      "text/plain",
+      "application/xml",
+      "multipart/form-data; boundary=x",
+      "application/x-www-form-urlencoded",
+      "application/jsonx",
+      "json",
+      ";",
+    ),
   },
 );
 
@@ -190,8 +241,32 @@ export const ifMatch = sometimes(fc.constantFrom('"1"', '"2"', '"999"', "*", 'W/
 // --- Keys in paths -------------------------------------------------------------------------------
 
 const GARBAGE_SEGMENTS = [
-  "abc", "-1", "1.5", "1e3", "0x1", "99999999999999999999999", "9007199254740993", "-9007199254740993", "%ZZ", "%", "%E0%A4%A", "%00",
-  "null", "true", "%5B1%5D", "%7B%7D", "%5B%5D", "%20", "..", "%2F", "1%2F2", "%201", "%EF%BC%91", "%7B", "%7B%22id%22%3A1%7D", "%22x%22",
+  "abc",
+  "-1",
+  "1.5",
+  "1e3",
+  "0x1",
+  "99999999999999999999999",
+  "9007199254740993",
+  "-9007199254740993",
+  "%ZZ",
+  "%",
+  "%E0%A4%A",
+  "%00",
+  "null",
+  "true",
+  "%5B1%5D",
+  "%7B%7D",
+  "%5B%5D",
+  "%20",
+  "..",
+  "%2F",
+  "1%2F2",
+  "%201",
+  "%EF%BC%91",
+  "%7B",
+  "%7B%22id%22%3A1%7D",
+  "%22x%22",
 ];
 
 /** The `{key}` of a path for class `c`: plain values, JSON objects, garbage, huge numbers. */
@@ -218,7 +293,22 @@ export const classSegment: fc.Arbitrary<{ simple: Simple; segment: string }> = f
     arbitrary: fc
       .tuple(
         fc.constantFrom(...SIMPLE_NAMES),
-        fc.constantFrom(`${PKG}.Address`, `${PKG}.Nope`, `${PKG}.Category$Key`, `${PKG}.Genre`, "Author", "ORG.EXTENT.SAMPLE.AUTHOR", "jdoql", "query", "jpql", "%ZZ", "%2E%2E", "org.extent.sample.Author%00", "", "java.lang.Object"),
+        fc.constantFrom(
+          `${PKG}.Address`,
+          `${PKG}.Nope`,
+          `${PKG}.Category$Key`,
+          `${PKG}.Genre`,
+          "Author",
+          "ORG.EXTENT.SAMPLE.AUTHOR",
+          "jdoql",
+          "query",
+          "jpql",
+          "%ZZ",
+          "%2E%2E",
+          "org.extent.sample.Author%00",
+          "",
+          "java.lang.Object",
+        ),
       )
       .map(([simple, segment]) => ({ simple, segment })),
   },
@@ -231,7 +321,10 @@ const planParams = fc.record(
   {
     group: fc.tuple(
       fc.constantFrom("fetchGroup", "fetch"),
-      fc.oneof({ weight: 4, arbitrary: fc.constantFrom("default", "all", "withAuthor", "all,withAuthor") }, { weight: 1, arbitrary: fc.constantFrom("bogus", "", " all ", "ALL", "default,bogus", "withAuthor,,", "%ZZ") }),
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom("default", "all", "withAuthor", "all,withAuthor") },
+        { weight: 1, arbitrary: fc.constantFrom("bogus", "", " all ", "ALL", "default,bogus", "withAuthor,,", "%ZZ") },
+      ),
     ),
     depth: fc.oneof(
       { weight: 4, arbitrary: fc.constantFrom("1", "2", "3", "-1", "10") },
@@ -255,9 +348,9 @@ export const query = (pairs: string[]): string => (pairs.length ? `?${pairs.join
 // --- Write and read requests ----------------------------------------------------------------------
 
 export const createRequest: fc.Arbitrary<FuzzRequest> = classSegment.chain(({ simple, segment }) =>
-  fc.record({ body: bodyText(simple), type: contentType, plan: fetchPlanPairs }).map(({ body, type, plan }) =>
-    request("create", "POST", `/${segment}${query(plan)}`, body, { "content-type": type }),
-  ),
+  fc
+    .record({ body: bodyText(simple), type: contentType, plan: fetchPlanPairs })
+    .map(({ body, type, plan }) => request("create", "POST", `/${segment}${query(plan)}`, body, { "content-type": type })),
 );
 
 export const updateRequest: fc.Arbitrary<FuzzRequest> = classSegment.chain(({ simple, segment }) =>
@@ -277,9 +370,18 @@ export const updateRequest: fc.Arbitrary<FuzzRequest> = classSegment.chain(({ si
 export const deleteRequest: fc.Arbitrary<FuzzRequest> = classSegment.chain(({ simple, segment }) =>
   fc.oneof(
     // An empty key included: `DELETE /{class}/` is a 400, never the whole extent.
-    fc.record({ key: keySegment(simple), match: ifMatch }).map(({ key, match }) => request("delete", "DELETE", `/${segment}/${key}`, undefined, match ? { "if-match": match } : {})),
     fc
-      .record({ key: fc.oneof(keyValue(simple).map((k) => jsonText(keyObject(simple, k))), hostile.map(jsonText).filter((t) => t.trim() !== "")), type: contentType, qs: fc.oneof({ weight: 12, arbitrary: fc.constant("") }, { weight: 1, arbitrary: fc.constantFrom("?filter=true", "?x", "?") }) })
+      .record({ key: keySegment(simple), match: ifMatch })
+      .map(({ key, match }) => request("delete", "DELETE", `/${segment}/${key}`, undefined, match ? { "if-match": match } : {})),
+    fc
+      .record({
+        key: fc.oneof(
+          keyValue(simple).map((k) => jsonText(keyObject(simple, k))),
+          hostile.map(jsonText).filter((t) => t.trim() !== ""),
+        ),
+        type: contentType,
+        qs: fc.oneof({ weight: 12, arbitrary: fc.constant("") }, { weight: 1, arbitrary: fc.constantFrom("?filter=true", "?x", "?") }),
+      })
       .map(({ key, type, qs }) => request("delete", "DELETE", `/${segment}${qs}`, key, { "content-type": type })),
   ),
 );
@@ -309,11 +411,15 @@ export const methodRequest: fc.Arbitrary<FuzzRequest> = fc
   })
   .map(({ method, cls, shape, key, body }) => {
     const path =
-      shape === "class" ? `/${cls.segment}`
-      : shape === "key" ? `/${cls.segment}/${key}`
-      : shape === "deeper" ? `/${cls.segment}/${key}/works`
-      : shape === "query" ? `/${["jdoql", "jpql", "query"][key.length % 3]}`
-      : "/";
+      shape === "class"
+        ? `/${cls.segment}`
+        : shape === "key"
+          ? `/${cls.segment}/${key}`
+          : shape === "deeper"
+            ? `/${cls.segment}/${key}/works`
+            : shape === "query"
+              ? `/${["jdoql", "jpql", "query"][key.length % 3]}`
+              : "/";
     const sent = method === "GET" ? undefined : body; // fetch refuses a GET with a body
     return request("method", method, path, sent, sent ? { "content-type": "application/json" } : {});
   });

@@ -47,7 +47,8 @@ function conditions(kinds: Entity[], lang: "jpql" | "jdoql"): fc.Arbitrary<strin
     if (how === 4) return `${vi}.id ${ne} ${vj}.id`;
     if (how === 5) return lang === "jpql" ? `${vi}.name IS NOT NULL` : `${vi}.name != null`;
     if (how === 6) return lang === "jpql" ? `${vi}.name LIKE '%'` : `${vi}.name.startsWith('')`;
-    if (how === 7 && kinds[j] === MANY[kinds[i]!].of) return lang === "jpql" ? `${vj} MEMBER OF ${vi}.${MANY[kinds[i]!].field}` : `${vi}.${MANY[kinds[i]!].field}.contains(${vj})`;
+    if (how === 7 && kinds[j] === MANY[kinds[i]!].of)
+      return lang === "jpql" ? `${vj} MEMBER OF ${vi}.${MANY[kinds[i]!].field}` : `${vi}.${MANY[kinds[i]!].field}.contains(${vj})`;
     if (how === 8) return `${vi}.id ${eq} ${vj}.id`; // collapses the pair (when both are of one extent)
     return `${vi}.id > 0`;
   });
@@ -67,7 +68,14 @@ const cartesianJpql: fc.Arbitrary<string> = variables.chain((kinds) => {
   return fc
     .record({
       items,
-      join: sometimes(fc.constantFrom(...(kinds[0] === "Employee" ? ["JOIN v0.projects p JOIN p.members m", "JOIN v0.projects p", "LEFT JOIN v0.projects p"] : ["JOIN v0.members m JOIN m.projects p", "JOIN v0.members m"])), 0.2),
+      join: sometimes(
+        fc.constantFrom(
+          ...(kinds[0] === "Employee"
+            ? ["JOIN v0.projects p JOIN p.members m", "JOIN v0.projects p", "LEFT JOIN v0.projects p"]
+            : ["JOIN v0.members m JOIN m.projects p", "JOIN v0.members m"]),
+        ),
+        0.2,
+      ),
       where: conditions(kinds, "jpql"),
       order: sometimes(fc.constantFrom("v0.id", `v${n - 1}.name DESC`, "v0.name, v1.id DESC"), 0.25),
     })
@@ -118,7 +126,11 @@ export const cartesianRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
 const plan = fc
   .record({
     group: fc.constantFrom("all", "all", "all", "default", "all,default"),
-    depth: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 10 }) }, { weight: 2, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.constantFrom(11, 0, -2) }),
+    depth: fc.oneof(
+      { weight: 4, arbitrary: fc.integer({ min: 1, max: 10 }) },
+      { weight: 2, arbitrary: fc.constant(-1) },
+      { weight: 1, arbitrary: fc.constantFrom(11, 0, -2) },
+    ),
   })
   .map(({ group, depth }) => `fetchGroup=${q(group)}&maxFetchDepth=${depth}`);
 
@@ -129,8 +141,24 @@ const key = (e: Entity) => fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...K
 const reads: fc.Arbitrary<FuzzRequest> = fc.tuple(entity, plan, fc.nat(), fc.constantFrom("GET", "GET", "GET", "HEAD")).chain(([e, p, n, method]) => {
   const cls = `${BOUNDS}.${e}`;
   const filter = pick(["id >= 1", "name.startsWith('employee')", `${MANY[e].field}.size() > 1`, `${MANY[e].field}.contains(x) && x.id > 0`, "true"], n);
-  const jdoql = pick([`SELECT FROM ${cls}`, `SELECT FROM ${cls} WHERE id > 0 RANGE 0, 3`, `SELECT this FROM ${cls} ORDER BY id DESC`, `SELECT FROM ${cls} WHERE ${MANY[e].field}.contains(x) VARIABLES ${BOUNDS}.${MANY[e].of} x`], n);
-  const jpql = pick([`SELECT x FROM ${e} x`, `SELECT x FROM ${e} x JOIN x.${MANY[e].field} y`, `SELECT x, y FROM ${e} x, ${MANY[e].of} y`, `SELECT DISTINCT y FROM ${e} x JOIN x.${MANY[e].field} y`], n);
+  const jdoql = pick(
+    [
+      `SELECT FROM ${cls}`,
+      `SELECT FROM ${cls} WHERE id > 0 RANGE 0, 3`,
+      `SELECT this FROM ${cls} ORDER BY id DESC`,
+      `SELECT FROM ${cls} WHERE ${MANY[e].field}.contains(x) VARIABLES ${BOUNDS}.${MANY[e].of} x`,
+    ],
+    n,
+  );
+  const jpql = pick(
+    [
+      `SELECT x FROM ${e} x`,
+      `SELECT x FROM ${e} x JOIN x.${MANY[e].field} y`,
+      `SELECT x, y FROM ${e} x, ${MANY[e].of} y`,
+      `SELECT DISTINCT y FROM ${e} x JOIN x.${MANY[e].field} y`,
+    ],
+    n,
+  );
   return fc.oneof(
     { weight: 4, arbitrary: key(e).map((k) => request("read", method, `/${cls}/${k}?${p}`)) },
     { weight: 2, arbitrary: fc.constant(request("filter", method, `/${cls}?${p}`)) },

@@ -81,8 +81,10 @@ export async function measured<T>(run: () => Promise<T>): Promise<{ value: T } &
 
 /** What is over budget in `m`, or undefined. */
 export function overBudget(m: Measure): string | undefined {
-  if (m.ms > TIME_BUDGET_MS) return `took ${m.ms.toFixed(0)} ms, past its budget of ${TIME_BUDGET_MS} ms (requestTimeMs ${FUZZ_LIMITS.requestTimeMs} + ${TIME_MARGIN_MS})`;
-  if (m.memoryBytes > MEMORY_BUDGET_BYTES) return `grew the process by ${mib(m.memoryBytes)} (peak RSS ${mib(m.rssBytes)}, heap ${mib(m.heapBytes)}), past its budget of ${mib(MEMORY_BUDGET_BYTES)}`;
+  if (m.ms > TIME_BUDGET_MS)
+    return `took ${m.ms.toFixed(0)} ms, past its budget of ${TIME_BUDGET_MS} ms (requestTimeMs ${FUZZ_LIMITS.requestTimeMs} + ${TIME_MARGIN_MS})`;
+  if (m.memoryBytes > MEMORY_BUDGET_BYTES)
+    return `grew the process by ${mib(m.memoryBytes)} (peak RSS ${mib(m.rssBytes)}, heap ${mib(m.heapBytes)}), past its budget of ${mib(MEMORY_BUDGET_BYTES)}`;
   return undefined;
 }
 

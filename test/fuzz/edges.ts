@@ -96,28 +96,101 @@ export const longKeyRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(...longKeyRequ
 
 const zeros = (n: number) => "0".repeat(n);
 const LONGS = [
-  "9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "18446744073709551615", "18446744073709551616",
-  "9007199254740991", "9007199254740992", "9007199254740993", "-9007199254740993", "4611686018427387904", "2147483647", "2147483648", "-2147483649",
-  "1e19", "-1e19", "9.223372036854775807e18", "0", "-0", `1${zeros(400)}`, `-1${zeros(40)}`, "1e308", "1e309", "5e-324",
+  "9223372036854775807",
+  "9223372036854775808",
+  "-9223372036854775808",
+  "-9223372036854775809",
+  "18446744073709551615",
+  "18446744073709551616",
+  "9007199254740991",
+  "9007199254740992",
+  "9007199254740993",
+  "-9007199254740993",
+  "4611686018427387904",
+  "2147483647",
+  "2147483648",
+  "-2147483649",
+  "1e19",
+  "-1e19",
+  "9.223372036854775807e18",
+  "0",
+  "-0",
+  `1${zeros(400)}`,
+  `-1${zeros(40)}`,
+  "1e308",
+  "1e309",
+  "5e-324",
 ];
 const DOUBLES = [
-  "1e308", "1.7976931348623157e308", "1.7976931348623158e308", "1.8e308", "-1.7976931348623157e308", "5e-324", "4.9e-324", "2.4e-324",
-  "2.2250738585072014e-308", "2.225073858507201e-308", "-0", "-0.0", "0.0", "1e-400", "1e999", "-1e999", "0.1", "1e16", "123456789.123456789",
+  "1e308",
+  "1.7976931348623157e308",
+  "1.7976931348623158e308",
+  "1.8e308",
+  "-1.7976931348623157e308",
+  "5e-324",
+  "4.9e-324",
+  "2.4e-324",
+  "2.2250738585072014e-308",
+  "2.225073858507201e-308",
+  "-0",
+  "-0.0",
+  "0.0",
+  "1e-400",
+  "1e999",
+  "-1e999",
+  "0.1",
+  "1e16",
+  "123456789.123456789",
 ];
 const DECIMALS = [
-  "123456789012345678901234567890.123456789", `${"9".repeat(300)}.${"9".repeat(300)}`, `-${"1234567890".repeat(20)}`, `0.${zeros(400)}1`,
-  `1${zeros(2000)}`, "1e-400", "1e+400", "9.99999999999999999999e307", "-0.00", "12.50",
+  "123456789012345678901234567890.123456789",
+  `${"9".repeat(300)}.${"9".repeat(300)}`,
+  `-${"1234567890".repeat(20)}`,
+  `0.${zeros(400)}1`,
+  `1${zeros(2000)}`,
+  "1e-400",
+  "1e+400",
+  "9.99999999999999999999e307",
+  "-0.00",
+  "12.50",
 ];
 const DATES = [
-  "8640000000000000", "8640000000000001", "-8640000000000000", "-8640000000000001", "9223372036854775807", "-9223372036854775808", "1e20",
-  "253402300799999", "-62167219200000", "-62167219200001", "0", "-1",
-  ...["+275760-09-13T00:00:00.000Z", "+275760-09-13T00:00:00.001Z", "-271821-04-20T00:00:00.000Z", "-271821-04-19T23:59:59.999Z", "9999-12-31T23:59:59.999Z",
-    "0000-01-01T00:00:00Z", "-000001-12-31T00:00:00Z", "+010000-01-01", "275760-09-13", "2024-02-29", "1970-01-01T00:00:00.000000001Z"].map((d) => JSON.stringify(d)),
+  "8640000000000000",
+  "8640000000000001",
+  "-8640000000000000",
+  "-8640000000000001",
+  "9223372036854775807",
+  "-9223372036854775808",
+  "1e20",
+  "253402300799999",
+  "-62167219200000",
+  "-62167219200001",
+  "0",
+  "-1",
+  ...[
+    "+275760-09-13T00:00:00.000Z",
+    "+275760-09-13T00:00:00.001Z",
+    "-271821-04-20T00:00:00.000Z",
+    "-271821-04-19T23:59:59.999Z",
+    "9999-12-31T23:59:59.999Z",
+    "0000-01-01T00:00:00Z",
+    "-000001-12-31T00:00:00Z",
+    "+010000-01-01",
+    "275760-09-13",
+    "2024-02-29",
+    "1970-01-01T00:00:00.000000001Z",
+  ].map((d) => JSON.stringify(d)),
 ];
 
 /** Raw JSON text of a number of each kind: a listed extreme, or a random one of the kind's range and beyond. */
-const longNumber = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...LONGS) }, { weight: 1, arbitrary: fc.bigInt({ min: -(2n ** 65n), max: 2n ** 65n }).map(String) });
-const doubleText = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...DOUBLES) }, { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => (Object.is(d, -0) ? "-0" : String(d))) });
+const longNumber = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...LONGS) },
+  { weight: 1, arbitrary: fc.bigInt({ min: -(2n ** 65n), max: 2n ** 65n }).map(String) },
+);
+const doubleText = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...DOUBLES) },
+  { weight: 1, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => (Object.is(d, -0) ? "-0" : String(d))) },
+);
 const decimalText = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...DECIMALS) },
   { weight: 1, arbitrary: fc.tuple(fc.stringMatching(/^-?[1-9][0-9]{20,400}$/), fc.stringMatching(/^[0-9]{0,400}$/)).map(([i, f]) => (f ? `${i}.${f}` : i)) },
@@ -127,46 +200,103 @@ const numberText = fc.oneof(longNumber, doubleText, decimalText);
 
 /** A body with extreme values in some of the fields of a class (the others plain). */
 const extremeBodies: fc.Arbitrary<{ cls: string; body: string }> = fc.oneof(
-  fc.record({ id: fc.option(longNumber), pages: fc.option(longNumber), price: fc.option(fc.oneof(decimalText, doubleText)), published: fc.option(dateText), version: fc.option(longNumber) }).map((v) => ({
-    cls: "Book",
-    body: `{"title":"extreme"${Object.entries(v).map(([f, t]) => (t === null ? "" : `,"${f}":${t}`)).join("")}}`,
-  })),
+  fc
+    .record({
+      id: fc.option(longNumber),
+      pages: fc.option(longNumber),
+      price: fc.option(fc.oneof(decimalText, doubleText)),
+      published: fc.option(dateText),
+      version: fc.option(longNumber),
+    })
+    .map((v) => ({
+      cls: "Book",
+      body: `{"title":"extreme"${Object.entries(v)
+        .map(([f, t]) => (t === null ? "" : `,"${f}":${t}`))
+        .join("")}}`,
+    })),
   fc.record({ born: dateText }).map((v) => ({ cls: "Author", body: `{"name":"extreme","born":${v.born}}` })),
   fc.tuple(fc.nat(), dateText).map(([n, joined]) => ({ cls: "Member", body: `{"email":"n${n}@extreme.example","name":"x","joined":${joined}}` })),
-  fc.tuple(longNumber, fc.option(longNumber)).map(([id, parent]) => ({ cls: "Category", body: `{"id":${id},"kind":"x","name":"extreme"${parent ? `,"parent":{"id":${parent},"kind":"genre"}` : ""}}` })),
+  fc
+    .tuple(longNumber, fc.option(longNumber))
+    .map(([id, parent]) => ({ cls: "Category", body: `{"id":${id},"kind":"x","name":"extreme"${parent ? `,"parent":{"id":${parent},"kind":"genre"}` : ""}}` })),
   fc.tuple(fc.constantFrom("issue", "price"), numberText).map(([f, t]) => ({ cls: "Magazine", body: `{"title":"extreme","${f}":${t}}` })),
 );
 
 /** JDOQL and JPQL texts with extreme literals, or `:p` to be given one; aggregates over what was stored. */
 const JDOQL_TEMPLATES = [
-  `SELECT FROM ${PKG}.Item WHERE id == $`, `SELECT FROM ${PKG}.Item WHERE price > $`, `SELECT FROM ${PKG}.Book WHERE pages < $`, `SELECT FROM ${PKG}.Item WHERE price == $ || id != $`,
-  `SELECT id + $ FROM ${PKG}.Item`, `SELECT id * $ FROM ${PKG}.Item`, `SELECT $ / id FROM ${PKG}.Item`, `SELECT $ % 7 FROM ${PKG}.Item`, `SELECT Math.abs($) FROM ${PKG}.Item`,
-  `SELECT Math.sqrt($), Math.exp($) FROM ${PKG}.Item`, `SELECT (int) $ FROM ${PKG}.Item`, `SELECT (long) $ FROM ${PKG}.Item`, `SELECT (double) $ FROM ${PKG}.Item`,
-  `SELECT max(price) - $ FROM ${PKG}.Item`, `SELECT price FROM ${PKG}.Item ORDER BY price RANGE 0, $`, `SELECT FROM ${PKG}.Item WHERE JDOHelper.getVersion(this) == $`,
+  `SELECT FROM ${PKG}.Item WHERE id == $`,
+  `SELECT FROM ${PKG}.Item WHERE price > $`,
+  `SELECT FROM ${PKG}.Book WHERE pages < $`,
+  `SELECT FROM ${PKG}.Item WHERE price == $ || id != $`,
+  `SELECT id + $ FROM ${PKG}.Item`,
+  `SELECT id * $ FROM ${PKG}.Item`,
+  `SELECT $ / id FROM ${PKG}.Item`,
+  `SELECT $ % 7 FROM ${PKG}.Item`,
+  `SELECT Math.abs($) FROM ${PKG}.Item`,
+  `SELECT Math.sqrt($), Math.exp($) FROM ${PKG}.Item`,
+  `SELECT (int) $ FROM ${PKG}.Item`,
+  `SELECT (long) $ FROM ${PKG}.Item`,
+  `SELECT (double) $ FROM ${PKG}.Item`,
+  `SELECT max(price) - $ FROM ${PKG}.Item`,
+  `SELECT price FROM ${PKG}.Item ORDER BY price RANGE 0, $`,
+  `SELECT FROM ${PKG}.Item WHERE JDOHelper.getVersion(this) == $`,
 ];
 const JDOQL_FIXED = [
-  `SELECT sum(id), sum(version), avg(price) FROM ${PKG}.Item`, `SELECT sum(price), max(price), min(price) FROM ${PKG}.Item`, `SELECT sum(pages), avg(pages) FROM ${PKG}.Book`,
-  `SELECT Long.MAX_VALUE + 1, Long.MIN_VALUE - 1, Long.MIN_VALUE / -1, -Long.MIN_VALUE FROM ${PKG}.Item`, `SELECT Math.abs(Long.MIN_VALUE) FROM ${PKG}.Item`,
-  `SELECT id * 9223372036854775807 FROM ${PKG}.Item`, `SELECT sum(id * 4611686018427387904) FROM ${PKG}.Item`, `SELECT FROM ${PKG}.Item ORDER BY price DESC, published`,
-  `SELECT published, count(this) FROM ${PKG}.Item GROUP BY published`, `SELECT max(born), min(born) FROM ${PKG}.Author`, `SELECT FROM ${PKG}.Member ORDER BY joined`,
-  `SELECT published.getYear(), published.getMonth() FROM ${PKG}.Item`, `SELECT born.getYear() FROM ${PKG}.Author`, `SELECT FROM ${PKG}.Category ORDER BY id`,
+  `SELECT sum(id), sum(version), avg(price) FROM ${PKG}.Item`,
+  `SELECT sum(price), max(price), min(price) FROM ${PKG}.Item`,
+  `SELECT sum(pages), avg(pages) FROM ${PKG}.Book`,
+  `SELECT Long.MAX_VALUE + 1, Long.MIN_VALUE - 1, Long.MIN_VALUE / -1, -Long.MIN_VALUE FROM ${PKG}.Item`,
+  `SELECT Math.abs(Long.MIN_VALUE) FROM ${PKG}.Item`,
+  `SELECT id * 9223372036854775807 FROM ${PKG}.Item`,
+  `SELECT sum(id * 4611686018427387904) FROM ${PKG}.Item`,
+  `SELECT FROM ${PKG}.Item ORDER BY price DESC, published`,
+  `SELECT published, count(this) FROM ${PKG}.Item GROUP BY published`,
+  `SELECT max(born), min(born) FROM ${PKG}.Author`,
+  `SELECT FROM ${PKG}.Member ORDER BY joined`,
+  `SELECT published.getYear(), published.getMonth() FROM ${PKG}.Item`,
+  `SELECT born.getYear() FROM ${PKG}.Author`,
+  `SELECT FROM ${PKG}.Category ORDER BY id`,
 ];
 const JPQL_TEMPLATES = [
-  "SELECT e FROM Item e WHERE e.id = $", "SELECT e FROM Item e WHERE e.price > $", "SELECT e.id + $, e.id * $ FROM Item e", "SELECT ABS($), SQRT($), SIGN($) FROM Item e",
-  "SELECT MOD($, 7), MOD(7, $) FROM Item e", "SELECT POWER($, 2), EXP($), LN($) FROM Item e", "SELECT ROUND($, 2), ROUND(e.price, $) FROM Item e", "SELECT FLOOR($), CEILING($) FROM Item e",
-  "SELECT CAST($ AS INTEGER), CAST($ AS DOUBLE) FROM Item e", "SELECT e FROM Book e WHERE e.pages BETWEEN $ AND $", "SELECT e FROM Item e WHERE e.id IN ($, 1, 2)",
+  "SELECT e FROM Item e WHERE e.id = $",
+  "SELECT e FROM Item e WHERE e.price > $",
+  "SELECT e.id + $, e.id * $ FROM Item e",
+  "SELECT ABS($), SQRT($), SIGN($) FROM Item e",
+  "SELECT MOD($, 7), MOD(7, $) FROM Item e",
+  "SELECT POWER($, 2), EXP($), LN($) FROM Item e",
+  "SELECT ROUND($, 2), ROUND(e.price, $) FROM Item e",
+  "SELECT FLOOR($), CEILING($) FROM Item e",
+  "SELECT CAST($ AS INTEGER), CAST($ AS DOUBLE) FROM Item e",
+  "SELECT e FROM Book e WHERE e.pages BETWEEN $ AND $",
+  "SELECT e FROM Item e WHERE e.id IN ($, 1, 2)",
 ];
 const JPQL_FIXED = [
-  "SELECT SUM(e.id), SUM(e.price), AVG(e.price) FROM Item e", "SELECT SUM(b.pages), MAX(b.pages) FROM Book b", "SELECT MAX(e.published), MIN(e.published) FROM Item e",
-  "SELECT EXTRACT(YEAR FROM e.published) FROM Item e", "SELECT e FROM Item e ORDER BY e.price, e.published", "SELECT c FROM Category c ORDER BY c.id DESC",
-  "SELECT SUM(e.id * 4611686018427387904) FROM Item e", "SELECT MOD(-9223372036854775808, -1), -(-9223372036854775808) FROM Item e",
+  "SELECT SUM(e.id), SUM(e.price), AVG(e.price) FROM Item e",
+  "SELECT SUM(b.pages), MAX(b.pages) FROM Book b",
+  "SELECT MAX(e.published), MIN(e.published) FROM Item e",
+  "SELECT EXTRACT(YEAR FROM e.published) FROM Item e",
+  "SELECT e FROM Item e ORDER BY e.price, e.published",
+  "SELECT c FROM Category c ORDER BY c.id DESC",
+  "SELECT SUM(e.id * 4611686018427387904) FROM Item e",
+  "SELECT MOD(-9223372036854775808, -1), -(-9223372036854775808) FROM Item e",
 ];
 
 /** A query literal: the number's text as the grammar may write it (JDOQL takes L, d and f suffixes). */
 const literal = (lang: "jdoql" | "jpql") =>
   fc.oneof(
     numberText.map((t) => (t.startsWith("-") ? `(${t})` : t)),
-    lang === "jdoql" ? fc.constantFrom("9223372036854775807L", "Long.MAX_VALUE", "Long.MIN_VALUE", "Integer.MAX_VALUE", "1e308d", "1.0e-45f", "3.4028235e38f", "0x7fffffffffffffff") : fc.constantFrom("9223372036854775807L", "1e308D", "3.4028235e38F", "-9223372036854775808"),
+    lang === "jdoql"
+      ? fc.constantFrom(
+          "9223372036854775807L",
+          "Long.MAX_VALUE",
+          "Long.MIN_VALUE",
+          "Integer.MAX_VALUE",
+          "1e308d",
+          "1.0e-45f",
+          "3.4028235e38f",
+          "0x7fffffffffffffff",
+        )
+      : fc.constantFrom("9223372036854775807L", "1e308D", "3.4028235e38F", "-9223372036854775808"),
   );
 
 const queryRequests: fc.Arbitrary<FuzzRequest>[] = (["jdoql", "jpql"] as const).flatMap((lang) => {
@@ -182,12 +312,28 @@ const queryRequests: fc.Arbitrary<FuzzRequest>[] = (["jdoql", "jpql"] as const).
 });
 
 const dateQueries = fc
-  .tuple(fc.constantFrom(`SELECT FROM ${PKG}.Item WHERE published < :p`, `SELECT FROM ${PKG}.Author WHERE born >= :p`, `SELECT FROM ${PKG}.Member WHERE joined == :p`, `SELECT FROM ${PKG}.Item WHERE published.getYear() > :p`), dateText)
+  .tuple(
+    fc.constantFrom(
+      `SELECT FROM ${PKG}.Item WHERE published < :p`,
+      `SELECT FROM ${PKG}.Author WHERE born >= :p`,
+      `SELECT FROM ${PKG}.Member WHERE joined == :p`,
+      `SELECT FROM ${PKG}.Item WHERE published.getYear() > :p`,
+    ),
+    dateText,
+  )
   .map(([text, p]) => request("jdoql", "GET", `/jdoql?query=${q(text)}&params=${q(`{"p":${p}}`)}`));
 
 export const extremeNumberRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
   { weight: 4, arbitrary: extremeBodies.map(({ cls, body }) => request("create", "POST", `/${PKG}.${cls}`, body, JSON_TYPE)) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(1, 2, 3), extremeBodies.filter((b) => b.cls === "Book")).map(([id, { body }]) => request("update", "PUT", `/${PKG}.Book/${id}`, body.replace(/,"id":[^,}]+/, ""), JSON_TYPE)) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom(1, 2, 3),
+        extremeBodies.filter((b) => b.cls === "Book"),
+      )
+      .map(([id, { body }]) => request("update", "PUT", `/${PKG}.Book/${id}`, body.replace(/,"id":[^,}]+/, ""), JSON_TYPE)),
+  },
   { weight: 1, arbitrary: longNumber.map((id) => request("read", "GET", `/${PKG}.Item/${q(id)}`)) },
   { weight: 1, arbitrary: longNumber.map((id) => request("read", "GET", `/${PKG}.Category/${q(`{"id":${id},"kind":"genre"}`)}`)) },
   { weight: 6, arbitrary: fc.oneof(...queryRequests) },

@@ -28,7 +28,9 @@ export function jsonText(value: unknown): string {
   if (value instanceof Long) return JSON.stringify(value.value);
   if (Array.isArray(value)) return `[${value.map(jsonText).join(",")}]`;
   if (value !== null && typeof value === "object") {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`).join(",")}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${jsonText(v)}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
@@ -44,30 +46,77 @@ export class Long {
   }
 }
 
-const rawNumbers = fc.constantFrom("-0", "-0.0", "1e999", "-1e999", "1e-999", "123456789012345678901234567890", "0.1e1", "1E2", "9007199254740993", "-9007199254740993", "4.9e-324", "1.7976931348623157e308").map((t) => new Raw(t, t));
+const rawNumbers = fc
+  .constantFrom(
+    "-0",
+    "-0.0",
+    "1e999",
+    "-1e999",
+    "1e-999",
+    "123456789012345678901234567890",
+    "0.1e1",
+    "1E2",
+    "9007199254740993",
+    "-9007199254740993",
+    "4.9e-324",
+    "1.7976931348623157e308",
+  )
+  .map((t) => new Raw(t, t));
 
 /** Nesting far deeper than any object graph: arrays or objects, well-formed or left open. */
 export const deepNesting = fc
   .tuple(fc.integer({ min: 65, max: 20_000 }), fc.constantFrom("array", "object", "open-array", "open-object", "mixed"))
   .map(([n, shape]) => {
     const text =
-      shape === "array" ? "[".repeat(n) + "]".repeat(n)
-      : shape === "object" ? '{"a":'.repeat(n) + "1" + "}".repeat(n)
-      : shape === "open-array" ? "[".repeat(n)
-      : shape === "open-object" ? '{"a":'.repeat(n)
-      : '[{"a":'.repeat(n) + "0" + "}]".repeat(n);
+      shape === "array"
+        ? "[".repeat(n) + "]".repeat(n)
+        : shape === "object"
+          ? '{"a":'.repeat(n) + "1" + "}".repeat(n)
+          : shape === "open-array"
+            ? "[".repeat(n)
+            : shape === "open-object"
+              ? '{"a":'.repeat(n)
+              : '[{"a":'.repeat(n) + "0" + "}]".repeat(n);
     return new Raw(text, `${shape} nested ${n} deep`);
   });
 
 const nastyStrings = fc.constantFrom(
-  "", " ", "NaN", "Infinity", "-Infinity", "1e999", "null", "true", "0x10", "1_000", "٣", "１", "\u0000", "a\u0000b", "\ud800", "\udfff",
-  "2024-02-30", "2024-01-01T25:00:00Z", "+275760-09-13T00:00:00Z", "-271821-04-19T00:00:00Z", "99:99", "23:59:59.999999999", "1970-01-01",
-  "FICTION", "fiction", "eHl6", "not base64!", "'; DROP TABLE ITEM; --", "\u202e", "𝕏", "\r\n", "\\", '"',
+  "",
+  " ",
+  "NaN",
+  "Infinity",
+  "-Infinity",
+  "1e999",
+  "null",
+  "true",
+  "0x10",
+  "1_000",
+  "٣",
+  "１",
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "\udfff",
+  "2024-02-30",
+  "2024-01-01T25:00:00Z",
+  "+275760-09-13T00:00:00Z",
+  "-271821-04-19T00:00:00Z",
+  "99:99",
+  "23:59:59.999999999",
+  "1970-01-01",
+  "FICTION",
+  "fiction",
+  "eHl6",
+  "not base64!",
+  "'; DROP TABLE ITEM; --",
+  "\u202e",
+  "𝕏",
+  "\r\n",
+  "\\",
+  '"',
 );
 
-const longStrings = fc
-  .tuple(fc.integer({ min: 1_000, max: 100_000 }), fc.constantFrom("x", "é", "𝕏", "\"", "\\"))
-  .map(([n, ch]) => new Long(ch.repeat(n)));
+const longStrings = fc.tuple(fc.integer({ min: 1_000, max: 100_000 }), fc.constantFrom("x", "é", "𝕏", '"', "\\")).map(([n, ch]) => new Long(ch.repeat(n)));
 
 const primitives = fc.oneof(
   fc.constantFrom(null, true, false, 0, -1, 1.5, 2 ** 31, 2 ** 53, -(2 ** 53), Number.MAX_VALUE, Number.MIN_VALUE, 1e308, -1e308),
@@ -90,6 +139,23 @@ export const hostile: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Field names no class has, and near misses of real ones. */
 export const unknownName = fc.oneof(
-  fc.constantFrom("bogus", "__proto__", "constructor", "toString", "_id", "id", "class ", "Name", "TITLE", "", "title\u0000", "works.title", "/name", "0", "_version ", "$ref"),
+  fc.constantFrom(
+    "bogus",
+    "__proto__",
+    "constructor",
+    "toString",
+    "_id",
+    "id",
+    "class ",
+    "Name",
+    "TITLE",
+    "",
+    "title\u0000",
+    "works.title",
+    "/name",
+    "0",
+    "_version ",
+    "$ref",
+  ),
   fc.string({ maxLength: 8 }),
 );

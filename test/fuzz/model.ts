@@ -12,8 +12,19 @@ export const SHELF_CODE = "0f8fad5b-d9cb-469f-a165-70867728950e";
 export type Simple = "Author" | "Item" | "Book" | "Magazine" | "Shelf" | "Member" | "Category";
 
 export type FieldKind =
-  | "string" | "int" | "long" | "decimal" | "date" | "localdate" | "instant" | "uuid" | "enum"
-  | "strings" | "map" | "address" | "categoryKey"
+  | "string"
+  | "int"
+  | "long"
+  | "decimal"
+  | "date"
+  | "localdate"
+  | "instant"
+  | "uuid"
+  | "enum"
+  | "strings"
+  | "map"
+  | "address"
+  | "categoryKey"
   | { ref: Simple }
   | { many: Simple };
 
@@ -28,7 +39,12 @@ export interface ClassInfo {
 }
 
 const ITEM_FIELDS: Record<string, FieldKind> = {
-  version: "long", title: "string", published: "date", price: "decimal", tags: "strings", author: { ref: "Author" },
+  version: "long",
+  title: "string",
+  published: "date",
+  price: "decimal",
+  tags: "strings",
+  author: { ref: "Author" },
 };
 
 export const CLASSES: Record<Simple, ClassInfo> = {
@@ -53,7 +69,10 @@ export const EXISTING_KEYS: Record<Simple, unknown[]> = {
   Magazine: [4],
   Shelf: [SHELF_CODE, SHELF_CODE.toUpperCase()],
   Member: ["ada@example.org", "bob@example.org"],
-  Category: [{ id: 1, kind: "genre" }, { id: 2, kind: "genre", parent: { id: 1, kind: "genre" } }],
+  Category: [
+    { id: 1, kind: "genre" },
+    { id: 2, kind: "genre", parent: { id: 1, kind: "genre" } },
+  ],
 };
 
 export const MISSING_KEYS: Record<Simple, unknown[]> = {
@@ -63,7 +82,11 @@ export const MISSING_KEYS: Record<Simple, unknown[]> = {
   Magazine: [1, 99],
   Shelf: ["6ba7b810-9dad-11d1-80b4-00c04fd430c8"],
   Member: ["nobody@example.org", "", " ada@example.org"],
-  Category: [{ id: 3, kind: "genre" }, { id: 1, kind: "genre", parent: { id: 9, kind: "x" } }, { id: 2, kind: "genre", parent: { id: 2, kind: "genre", parent: { id: 1, kind: "genre" } } }],
+  Category: [
+    { id: 3, kind: "genre" },
+    { id: 1, kind: "genre", parent: { id: 9, kind: "x" } },
+    { id: 2, kind: "genre", parent: { id: 2, kind: "genre", parent: { id: 1, kind: "genre" } } },
+  ],
 };
 
 /**

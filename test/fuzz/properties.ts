@@ -16,7 +16,20 @@ import fc from "fast-check";
 import { DEFAULT_LIMITS } from "../../src/config/limits.ts";
 import { databaseDigest } from "../support/digest.ts";
 import type { Reply } from "../support/harness.ts";
-import { type FuzzRequest, type RequestKind, classSegment, createRequest, deleteRequest, describeRequest, fetchPlanPairs, methodRequest, query, readRequest, request, updateRequest } from "./arbitraries.ts";
+import {
+  type FuzzRequest,
+  type RequestKind,
+  classSegment,
+  createRequest,
+  deleteRequest,
+  describeRequest,
+  fetchPlanPairs,
+  methodRequest,
+  query,
+  readRequest,
+  request,
+  updateRequest,
+} from "./arbitraries.ts";
 import { cartesianRequest, denseReadRequest, denseWriteRequest } from "./bounds.ts";
 import { Hang, type Measure, measured, overBudget } from "./budget.ts";
 import { extremeNumberRequest, longKeyRequest } from "./edges.ts";
@@ -41,15 +54,19 @@ const textOf = (arb: fc.Arbitrary<Frag>): fc.Arbitrary<QueryText> =>
 
 /** The named form `?{name}=Q&params=...&fetchGroup=...`, or the raw form `?Q` (no other parameters). */
 function queryRequest(kind: RequestKind, method: string, base: string, name: string, q: QueryText): fc.Arbitrary<FuzzRequest> {
-  return fc.record({ raw: fc.integer({ min: 0, max: 3 }).map((n) => n === 0), params: paramsFor(q.params), plan: fetchPlanPairs }).map(({ raw, params, plan }) => {
-    if (raw) return request(kind, method, `${base}?${encode(q.text)}`);
-    const pairs = [`${name}=${encode(q.text)}`, ...(params === undefined ? [] : [`params=${encode(params)}`]), ...plan];
-    return request(kind, method, base + query(pairs));
-  });
+  return fc
+    .record({ raw: fc.integer({ min: 0, max: 3 }).map((n) => n === 0), params: paramsFor(q.params), plan: fetchPlanPairs })
+    .map(({ raw, params, plan }) => {
+      if (raw) return request(kind, method, `${base}?${encode(q.text)}`);
+      const pairs = [`${name}=${encode(q.text)}`, ...(params === undefined ? [] : [`params=${encode(params)}`]), ...plan];
+      return request(kind, method, base + query(pairs));
+    });
 }
 
 export const filterRequest: fc.Arbitrary<FuzzRequest> = classSegment.chain(({ simple, segment }) =>
-  fc.tuple(textOf(jdoqlFilter(simple)), fc.constantFrom("GET", "GET", "GET", "HEAD")).chain(([q, method]) => queryRequest("filter", method, `/${segment}`, "filter", q)),
+  fc
+    .tuple(textOf(jdoqlFilter(simple)), fc.constantFrom("GET", "GET", "GET", "HEAD"))
+    .chain(([q, method]) => queryRequest("filter", method, `/${segment}`, "filter", q)),
 );
 
 export const jdoqlRequest: fc.Arbitrary<FuzzRequest> = fc
@@ -102,7 +119,16 @@ export const PROPERTIES: FuzzProperty[] = [
 // --- Judging an answer -----------------------------------------------------------------------------
 
 const WRITES = new Set<RequestKind>(["create", "update", "delete"]);
-const SUCCESS: Record<RequestKind, number[]> = { create: [201], update: [200], delete: [204], read: [200], filter: [200], jdoql: [200], jpql: [200], method: [] };
+const SUCCESS: Record<RequestKind, number[]> = {
+  create: [201],
+  update: [200],
+  delete: [204],
+  read: [200],
+  filter: [200],
+  jdoql: [200],
+  jpql: [200],
+  method: [],
+};
 const ERRORS: Record<RequestKind, number[]> = {
   create: [400, 404, 409, 422],
   update: [400, 404, 409, 422],
@@ -141,7 +167,8 @@ export function judge(r: FuzzRequest, reply: Reply): string | undefined {
   const { status } = reply;
   if (status >= 500 && status !== 503) return `answered ${status}: ${reply.text.slice(0, 300)}`;
   if (status === 503 && reply.headers.get("retry-after") === null) return `answered 503 without Retry-After: ${reply.text.slice(0, 300)}`;
-  if (!allowedStatuses(r).has(status)) return `answered ${status}, which this request may not answer (allowed: ${[...allowedStatuses(r)].join(", ")}): ${reply.text.slice(0, 300)}`;
+  if (!allowedStatuses(r).has(status))
+    return `answered ${status}, which this request may not answer (allowed: ${[...allowedStatuses(r)].join(", ")}): ${reply.text.slice(0, 300)}`;
   if (status === 405 && !reply.headers.get("allow")) return "answered 405 without an Allow header";
   if (r.method === "HEAD") return reply.text === "" ? undefined : "answered HEAD with a body";
   if (status === 304) return reply.text === "" ? undefined : "answered 304 with a body";
@@ -153,11 +180,13 @@ export function judge(r: FuzzRequest, reply: Reply): string | undefined {
     if (reply.body === undefined) return `answered ${status} with a body that is not JSON: ${reply.text.slice(0, 200)}`;
     return undefined;
   }
-  if (!type.startsWith("application/problem+json")) return `answered ${status} as ${JSON.stringify(type)}, not application/problem+json: ${reply.text.slice(0, 200)}`;
+  if (!type.startsWith("application/problem+json"))
+    return `answered ${status} as ${JSON.stringify(type)}, not application/problem+json: ${reply.text.slice(0, 200)}`;
   const body = reply.body as Record<string, unknown> | undefined;
   if (!body || typeof body !== "object") return `answered ${status} with a problem document that is not a JSON object: ${reply.text.slice(0, 200)}`;
   if (body.status !== status) return `answered ${status} with a problem document whose status is ${JSON.stringify(body.status)}`;
-  if (typeof body.detail !== "string" || typeof body.title !== "string" || typeof body.type !== "string") return `answered ${status} without string type, title and detail: ${reply.text.slice(0, 200)}`;
+  if (typeof body.detail !== "string" || typeof body.title !== "string" || typeof body.type !== "string")
+    return `answered ${status} without string type, title and detail: ${reply.text.slice(0, 200)}`;
   if (/\n\s+at |SQLITE_|LibsqlError/.test(reply.text)) return `answered ${status} with a stack trace or a store error: ${reply.text.slice(0, 300)}`;
   return undefined;
 }

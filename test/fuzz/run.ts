@@ -61,7 +61,10 @@ for (const [index, property] of properties.entries()) {
   world.close();
   tried += done;
   failed += failures.length;
-  const statuses = [...stats.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(" ");
+  const statuses = [...stats.statuses.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([s, n]) => `${s}×${n}`)
+    .join(" ");
   console.log(`${property.name}: ${done} cases, ${failures.length} failures; answers ${statuses}`);
   if (stats.slowest) console.log(`  slowest ${stats.slowest.ms.toFixed(0)} ms: ${cut(stats.slowest.request)}`);
   if (stats.largest) console.log(`  largest memory growth ${mib(stats.largest.bytes)}: ${cut(stats.largest.request)}`);

@@ -38,7 +38,17 @@ export const FUZZ_LIMITS = { requestTimeMs: 1000, answerBytes: 1024 * 1024 } as 
 
 /** A Shelf holding items 1 and 4, and Bob's loans: rows for SHELF_ITEMS and LOANS. */
 const EXTRA: [string, unknown][] = [
-  ["org.extent.sample.Shelf", { code: SHELF_CODE, label: "New arrivals", items: [{ class: "org.extent.sample.Book", id: 1 }, { class: "org.extent.sample.Magazine", id: 4 }] }],
+  [
+    "org.extent.sample.Shelf",
+    {
+      code: SHELF_CODE,
+      label: "New arrivals",
+      items: [
+        { class: "org.extent.sample.Book", id: 1 },
+        { class: "org.extent.sample.Magazine", id: 4 },
+      ],
+    },
+  ],
   ["org.extent.sample.Member", { email: "bob@example.org", name: "Bob", borrowed: [{ id: 1 }, { id: 2 }] }],
 ];
 

@@ -18,7 +18,14 @@ type DatabaseClass = new (path: string, options?: { readonly?: boolean }) => Nat
 export async function openReadOnly(file: string): Promise<{ rows(sql: string, ...params: unknown[]): unknown[][]; close(): void }> {
   const { default: Database } = (await import("libsql")) as unknown as { default: DatabaseClass };
   const db = new Database(file, { readonly: true });
-  return { rows: (sql, ...params) => db.prepare(sql).raw(true).all(...params), close: () => db.close() };
+  return {
+    rows: (sql, ...params) =>
+      db
+        .prepare(sql)
+        .raw(true)
+        .all(...params),
+    close: () => db.close(),
+  };
 }
 
 export interface DatabaseReport {
@@ -43,10 +50,16 @@ export async function checkSampleDatabase(file: string): Promise<DatabaseReport>
     const each = (what: string, sql: string) => {
       for (const row of db.rows(sql)) problems.push(`${what}: ${JSON.stringify(row)}`);
     };
-    each("Item.author names no Author (item id, author)", `SELECT i.id, i.author FROM ITEM i WHERE i.author IS NOT NULL AND NOT EXISTS (SELECT 1 FROM AUTHOR a WHERE a._id = i.author)`);
+    each(
+      "Item.author names no Author (item id, author)",
+      `SELECT i.id, i.author FROM ITEM i WHERE i.author IS NOT NULL AND NOT EXISTS (SELECT 1 FROM AUTHOR a WHERE a._id = i.author)`,
+    );
     each("Item row with a discriminator of no concrete class (id, KIND)", `SELECT id, KIND FROM ITEM WHERE KIND IS NULL OR KIND NOT IN ('BOOK', 'MAGAZINE')`);
     each("Book without its BOOK row (id)", `SELECT id FROM ITEM WHERE KIND = 'BOOK' AND id NOT IN (SELECT id FROM BOOK)`);
-    each("BOOK row without a Book in ITEM (id, KIND)", `SELECT b.id, i.KIND FROM BOOK b LEFT JOIN ITEM i ON i.id = b.id WHERE i.id IS NULL OR i.KIND IS NOT 'BOOK'`);
+    each(
+      "BOOK row without a Book in ITEM (id, KIND)",
+      `SELECT b.id, i.KIND FROM BOOK b LEFT JOIN ITEM i ON i.id = b.id WHERE i.id IS NULL OR i.KIND IS NOT 'BOOK'`,
+    );
     each("Book with a Magazine's column set (id, issue)", `SELECT id, issue FROM ITEM WHERE KIND = 'BOOK' AND issue IS NOT NULL`);
     each("Item without a version (id, VERSION)", `SELECT id, VERSION FROM ITEM WHERE VERSION IS NULL OR VERSION < 1`);
     each("loan of no Member (email, book)", `SELECT MEMBER_EMAIL, BOOK_ID FROM LOANS WHERE MEMBER_EMAIL NOT IN (SELECT email FROM MEMBER)`);
@@ -55,8 +68,14 @@ export async function checkSampleDatabase(file: string): Promise<DatabaseReport>
     each("shelf entry of no Shelf (code, item)", `SELECT SHELF_CODE, ITEM_ID FROM SHELF_ITEMS WHERE SHELF_CODE NOT IN (SELECT code FROM SHELF)`);
     each("shelf entry of no Item (code, item)", `SELECT SHELF_CODE, ITEM_ID FROM SHELF_ITEMS WHERE ITEM_ID NOT IN (SELECT id FROM ITEM)`);
     each("extent_guard holds a row", `SELECT * FROM extent_guard`);
-    each("Author sequence behind its keys (next, max)", `SELECT s.next_value, (SELECT max(_id) FROM AUTHOR) m FROM extent_sequence s WHERE s.name = '${S}.Author' AND s.next_value <= m`);
-    each("Item sequence behind its keys (next, max)", `SELECT s.next_value, (SELECT max(id) FROM ITEM) m FROM extent_sequence s WHERE s.name = '${S}.Item' AND s.next_value <= m`);
+    each(
+      "Author sequence behind its keys (next, max)",
+      `SELECT s.next_value, (SELECT max(_id) FROM AUTHOR) m FROM extent_sequence s WHERE s.name = '${S}.Author' AND s.next_value <= m`,
+    );
+    each(
+      "Item sequence behind its keys (next, max)",
+      `SELECT s.next_value, (SELECT max(id) FROM ITEM) m FROM extent_sequence s WHERE s.name = '${S}.Item' AND s.next_value <= m`,
+    );
     const categories = db.rows("SELECT id, kind, parent FROM CATEGORY");
     const known = new Set(categories.map(([id, kind, parent]) => JSON.stringify([id, kind, parent ?? ""])));
     for (const [id, kind, parent] of categories) {
@@ -112,7 +131,8 @@ export function inverseProblems(authors: readonly Json[], items: readonly Json[]
     const naming = byAuthor.get(author._id) ?? new Set<number>();
     const extra = [...listed].filter((id) => !naming.has(id));
     const missing = [...naming].filter((id) => !listed.has(id));
-    if (extra.length || missing.length) problems.push(`Author ${author._id}: works lists ${JSON.stringify(extra)} whose author is not it, misses ${JSON.stringify(missing)} that name it`);
+    if (extra.length || missing.length)
+      problems.push(`Author ${author._id}: works lists ${JSON.stringify(extra)} whose author is not it, misses ${JSON.stringify(missing)} that name it`);
   }
   return problems;
 }

@@ -10,7 +10,13 @@ export async function databaseDigest(sql: RunSql): Promise<string> {
   const parts: string[] = [];
   for (const table of tables) {
     const rows = await sql(`SELECT * FROM "${table.replaceAll('"', '""')}"`);
-    const lines = rows.map((row) => JSON.stringify(row, (_, v) => (typeof v === "bigint" ? `${v}n` : v instanceof ArrayBuffer || ArrayBuffer.isView(v) ? [...new Uint8Array(v as ArrayBuffer)] : v))).sort();
+    const lines = rows
+      .map((row) =>
+        JSON.stringify(row, (_, v) =>
+          typeof v === "bigint" ? `${v}n` : v instanceof ArrayBuffer || ArrayBuffer.isView(v) ? [...new Uint8Array(v as ArrayBuffer)] : v,
+        ),
+      )
+      .sort();
     parts.push(`${table}\n${lines.join("\n")}`);
   }
   const bytes = new TextEncoder().encode(parts.join("\n\n"));

@@ -47,7 +47,11 @@ export interface HarnessHooks {
 }
 
 /** Starts a handler on a temp-file database; `context` gives the model (metadata/models). */
-export async function startHarness(context: Omit<PersistenceContext, "name" | "url"> & { url?: string }, options: Omit<RestHandlerOptions, "context" | "store"> = {}, hooks: HarnessHooks = {}): Promise<Harness> {
+export async function startHarness(
+  context: Omit<PersistenceContext, "name" | "url"> & { url?: string },
+  options: Omit<RestHandlerOptions, "context" | "store"> = {},
+  hooks: HarnessHooks = {},
+): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "extent-test-"));
   const url = context.url ?? `file:${join(dir, "test.db")}`;
   const embedded = await EmbeddedStore.open(embeddedPath(url)!, { checkColumns: distinctColumns, heapLimitBytes: hooks.heapLimitBytes });

@@ -10,9 +10,11 @@ export function withParams(url: string, params?: unknown): string {
 export function queryClient(harness: () => Harness) {
   return {
     /** GET /jdoql?query=Q[&params=P][extra] */
-    jdoql: (query: string, params?: unknown, extra = ""): Promise<Reply> => harness().get(withParams(`/jdoql?query=${encodeURIComponent(query)}`, params) + extra),
+    jdoql: (query: string, params?: unknown, extra = ""): Promise<Reply> =>
+      harness().get(withParams(`/jdoql?query=${encodeURIComponent(query)}`, params) + extra),
     /** GET /{class}?filter=F[&params=P][extra] */
-    filter: (cls: string, f: string, params?: unknown, extra = ""): Promise<Reply> => harness().get(withParams(`/${cls}?filter=${encodeURIComponent(f)}`, params) + extra),
+    filter: (cls: string, f: string, params?: unknown, extra = ""): Promise<Reply> =>
+      harness().get(withParams(`/${cls}?filter=${encodeURIComponent(f)}`, params) + extra),
     /** HEAD /{class}?filter=F[&params=P] */
     head: (cls: string, f: string, params?: unknown): Promise<Reply> => harness().call("HEAD", withParams(`/${cls}?filter=${encodeURIComponent(f)}`, params)),
   };

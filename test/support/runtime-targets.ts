@@ -57,7 +57,19 @@ async function startIn(dir: string, name: TargetName): Promise<Target> {
 
 async function wrangler(dir: string, port: number, probe: string, extra: string[]): Promise<Running> {
   const inspector = await freePort();
-  const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspector), "--persist-to", join(dir, "state"), "--show-interactive-dev-session=false", ...extra];
+  const args = [
+    "dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--inspector-port",
+    String(inspector),
+    "--persist-to",
+    join(dir, "state"),
+    "--show-interactive-dev-session=false",
+    ...extra,
+  ];
   return startServer(BIN("wrangler"), args, { cwd: ROOT, probe, timeoutMs: 90_000 });
 }
 

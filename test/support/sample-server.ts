@@ -75,12 +75,16 @@ export async function startSample(config: SampleConfig, options: { timeoutMs?: n
  * `server.url` is set) and rejects if it exits first. For killing a server during its start-up.
  */
 export function spawnSample(config: SampleConfig, args: string[] = []): { server: SampleServer; ready: Promise<void>; fail(message: string): void } {
-  const child = spawn(process.execPath, [BIN, "serve", "--config", config.dir, "--persistence-context", "sample", "--host", "127.0.0.1", "--port", "0", ...args], {
-    cwd: config.dir,
-    env: { ...process.env, NO_COLOR: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, "serve", "--config", config.dir, "--persistence-context", "sample", "--host", "127.0.0.1", "--port", "0", ...args],
+    {
+      cwd: config.dir,
+      env: { ...process.env, NO_COLOR: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
   let output = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const server: SampleServer = {

@@ -32,7 +32,8 @@ function classOf(c: C): ClassMeta {
   if (!meta || meta.embeddedOnly) {
     if (QUERY_NAMES.has(name)) {
       // GET /jdoql/x: the query path has nothing below it; another method on it is the 405.
-      if (c.req.method === "GET" || c.req.method === "HEAD") throw new HttpError(404, `no resource at ${new URL(c.req.url).pathname}: give a query as /${name}?query=...`);
+      if (c.req.method === "GET" || c.req.method === "HEAD")
+        throw new HttpError(404, `no resource at ${new URL(c.req.url).pathname}: give a query as /${name}?query=...`);
       throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: QUERY_ALLOW } });
     }
     throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
@@ -61,7 +62,8 @@ function tagged(object: Pick<ObjectJson, "version">): Record<string, string> {
 /** One object; 412 when `If-Match` fails, 304 when `If-None-Match` does (src/http/conditional.ts). */
 function objectAnswer(c: C, meta: ClassMeta, key: unknown[], object: Pick<ObjectJson, "version"> & { json?: string }): Response {
   const headers = tagged(object);
-  if (notModified(c.req.raw, headers.etag, `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`)) return new Response(null, { status: 304, headers });
+  if (notModified(c.req.raw, headers.etag, `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`))
+    return new Response(null, { status: 304, headers });
   // HEAD (no JSON read): GET's status and headers.
   return jsonText(object.json ?? "", 200, headers);
 }
@@ -116,7 +118,11 @@ export const objects: readonly Resource[] = [
       const key = await bodyKey(c, meta);
       if (key) return objectAnswer(c, meta, key, await getObject(rt, meta, key, fetch));
       // Text when the extent fits one page, else a stream of pages (see src/service/read-extent.ts).
-      return unlessNotModified(c, `the extent of ${meta.name}`, async () => new Response(await extentBody(rt, meta, fetch), { headers: { "content-type": JSON_TYPE } }));
+      return unlessNotModified(
+        c,
+        `the extent of ${meta.name}`,
+        async () => new Response(await extentBody(rt, meta, fetch), { headers: { "content-type": JSON_TYPE } }),
+      );
     },
     /** A filter's HEAD says how many objects match (200 for exactly one, else 404); the others read no object. */
     HEAD: async (c) => {
@@ -150,7 +156,8 @@ export const objects: readonly Resource[] = [
       const url = new URL(c.req.url);
       if (url.search.length > 1) throw new HttpError(400, "DELETE of a class takes no query: deleting by filter is not supported");
       // `/{class}/` is an empty key, not the class: it must never delete the whole extent.
-      if (url.pathname.endsWith("/")) throw new HttpError(400, `the key is empty: DELETE ${url.pathname}{key} deletes one object, DELETE ${url.pathname.slice(0, -1)} the whole extent`);
+      if (url.pathname.endsWith("/"))
+        throw new HttpError(400, `the key is empty: DELETE ${url.pathname}{key} deletes one object, DELETE ${url.pathname.slice(0, -1)} the whole extent`);
       const key = await bodyKey(c, meta);
       if (key) await deleteObject(rt, meta, key, writePreconditions(c.req.raw, meta));
       else {

@@ -65,7 +65,11 @@ export function classDecorator<O>(name: string, vocabulary: Vocabulary, spec: Cl
 }
 
 /** A class decorator whose argument is required (`@DiscriminatorValue("BOOK")`, `@IdClass(Key)`). */
-export function classDecoratorWith<A>(name: string, vocabulary: Vocabulary, spec: { props: (arg: A) => Record<string, unknown>; list?: (arg: A) => [string, unknown] }): (arg: A) => ClassDecorator {
+export function classDecoratorWith<A>(
+  name: string,
+  vocabulary: Vocabulary,
+  spec: { props: (arg: A) => Record<string, unknown>; list?: (arg: A) => [string, unknown] },
+): (arg: A) => ClassDecorator {
   return (arg: A) => {
     const use = { decorator: name, vocabulary, props: spec.props(arg), site: callSite(), list: spec.list?.(arg) };
     return (...applied: unknown[]) => recordClass(use, applied);

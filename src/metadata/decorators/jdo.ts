@@ -128,7 +128,8 @@ export const NotPersistent: OptionalFieldDecorator<never> = fieldDecorator("NotP
 export const Transactional: OptionalFieldDecorator<never> = fieldDecorator("Transactional", "jdo", () => ({ persistenceModifier: "transactional" }));
 
 /** `@Column("NAME")` or `@Column({ name, jdbcType, length, allowsNull, ... })`. */
-export const Column = (column: string | ColumnDecl) => fieldDecorator<never>("Column", "jdo", () => ({ column: typeof column === "string" ? { name: column } : column }))();
+export const Column = (column: string | ColumnDecl) =>
+  fieldDecorator<never>("Column", "jdo", () => ({ column: typeof column === "string" ? { name: column } : column }))();
 
 /** An embedded object; `members` maps its fields to columns of the owner's table. */
 export const Embedded: OptionalFieldDecorator<{ members?: Record<string, string>; nullIndicatorColumn?: string }> = fieldDecorator("Embedded", "jdo", (o) => ({
@@ -137,14 +138,23 @@ export const Embedded: OptionalFieldDecorator<{ members?: Record<string, string>
   nullIndicatorColumn: o?.nullIndicatorColumn,
 }));
 
-export const Join: OptionalFieldDecorator<{ table?: string; column?: string }> = fieldDecorator("Join", "jdo", (o) => ({ join: { column: o?.column }, joinTable: o?.table }));
+export const Join: OptionalFieldDecorator<{ table?: string; column?: string }> = fieldDecorator("Join", "jdo", (o) => ({
+  join: { column: o?.column },
+  joinTable: o?.table,
+}));
 export const Element: OptionalFieldDecorator<{ column?: string; types?: TypeRef; dependent?: boolean }> = fieldDecorator("Element", "jdo", (o) => ({
   elementColumn: o?.column,
   elementType: o?.types,
   dependent: o?.dependent,
 }));
-export const Key: OptionalFieldDecorator<{ column?: string; types?: TypeRef }> = fieldDecorator("Key", "jdo", (o) => ({ keyColumn: o?.column, keyType: o?.types }));
-export const Value: OptionalFieldDecorator<{ column?: string; types?: TypeRef }> = fieldDecorator("Value", "jdo", (o) => ({ valueColumn: o?.column, valueType: o?.types }));
+export const Key: OptionalFieldDecorator<{ column?: string; types?: TypeRef }> = fieldDecorator("Key", "jdo", (o) => ({
+  keyColumn: o?.column,
+  keyType: o?.types,
+}));
+export const Value: OptionalFieldDecorator<{ column?: string; types?: TypeRef }> = fieldDecorator("Value", "jdo", (o) => ({
+  valueColumn: o?.column,
+  valueType: o?.types,
+}));
 export const Order: OptionalFieldDecorator<{ column?: string }> = fieldDecorator("Order", "jdo", (o) => ({ orderColumn: o?.column ?? "IDX" }));
 
 /**

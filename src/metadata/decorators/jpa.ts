@@ -33,7 +33,9 @@ export interface EntityOptions {
 }
 
 const cls = (kind: "entity" | "mapped-superclass" | "embeddable", name: string) =>
-  classDecorator<EntityOptions>(name, "jpa", { props: (o) => ({ kind, entityName: kind === "entity" ? o?.name : undefined, package: o?.package, abstract: o?.abstract }) });
+  classDecorator<EntityOptions>(name, "jpa", {
+    props: (o) => ({ kind, entityName: kind === "entity" ? o?.name : undefined, package: o?.package, abstract: o?.abstract }),
+  });
 
 export const Entity: OptionalClassDecorator<EntityOptions> = cls("entity", "Entity");
 export const MappedSuperclass: OptionalClassDecorator<Omit<EntityOptions, "name">> = cls("mapped-superclass", "MappedSuperclass");
@@ -52,9 +54,13 @@ export const IdClass = classDecoratorWith<TypeRef>("IdClass", "jpa", { props: (t
 export const Inheritance: OptionalClassDecorator<{ strategy?: JpaInheritance }> = classDecorator("Inheritance", "jpa", {
   props: (o) => ({ inheritance: o?.strategy ?? "SINGLE_TABLE" }),
 });
-export const DiscriminatorColumn: OptionalClassDecorator<{ name?: string; discriminatorType?: "STRING" | "CHAR" | "INTEGER" }> = classDecorator("DiscriminatorColumn", "jpa", {
-  props: (o) => ({ discriminatorColumn: { name: o?.name, type: o?.discriminatorType } }),
-});
+export const DiscriminatorColumn: OptionalClassDecorator<{ name?: string; discriminatorType?: "STRING" | "CHAR" | "INTEGER" }> = classDecorator(
+  "DiscriminatorColumn",
+  "jpa",
+  {
+    props: (o) => ({ discriminatorColumn: { name: o?.name, type: o?.discriminatorType } }),
+  },
+);
 export const DiscriminatorValue = classDecoratorWith<string>("DiscriminatorValue", "jpa", { props: (v) => ({ discriminatorValue: v }) });
 
 export interface NamedEntityGraphOptions {
@@ -137,11 +143,14 @@ export const ManyToMany: OptionalFieldDecorator<ToManyOptions> = fieldDecorator(
   dependent: dependent(o),
 }));
 
-export const ElementCollection: OptionalFieldDecorator<{ targetClass?: TypeRef; type?: string; fetch?: FetchType; enumConstants?: EnumConstants }> = fieldDecorator(
-  "ElementCollection",
-  "jpa",
-  (o) => ({ ...kind("element-collection"), target: o?.targetClass, type: o?.type, fetch: o?.fetch, enumConstants: enumConstantNames(o?.enumConstants) }),
-);
+export const ElementCollection: OptionalFieldDecorator<{ targetClass?: TypeRef; type?: string; fetch?: FetchType; enumConstants?: EnumConstants }> =
+  fieldDecorator("ElementCollection", "jpa", (o) => ({
+    ...kind("element-collection"),
+    target: o?.targetClass,
+    type: o?.type,
+    fetch: o?.fetch,
+    enumConstants: enumConstantNames(o?.enumConstants),
+  }));
 export const Embedded: OptionalFieldDecorator<{ type?: TypeRef }> = fieldDecorator("Embedded", "jpa", (o) => ({ ...kind("embedded"), type: o?.type }));
 
 // ---- mapping --------------------------------------------------------------------------------

@@ -60,7 +60,8 @@ export function readDecoratedClasses(classes: readonly unknown[], options: ReadO
       const fix = "add @PersistenceCapable (JDO) or @Entity, @MappedSuperclass, @Embeddable (JPA)";
       // Its field decorators know where the class is written; without any, the referrer does.
       const member = ownMemberRecords(cls)[0];
-      if (member) report(member.site, `class ${cls.name} has decorated fields but no class decorator: ${fix}`, qualified(cls.name, options.package), member.name);
+      if (member)
+        report(member.site, `class ${cls.name} has decorated fields but no class decorator: ${fix}`, qualified(cls.name, options.package), member.name);
       else report(from?.site ?? { file: DECORATED_SOURCE }, `class ${cls.name || "(anonymous)"} carries no Extent decorator: ${fix}`, from?.cls, from?.field);
       return;
     }
@@ -91,27 +92,29 @@ export function readDecoratedClasses(classes: readonly unknown[], options: ReadO
 
   while (queue.length) visit(queue.shift());
 
-  const resolver = (owner: Class, site: SourceRef, field?: string) => (ref: unknown): string | undefined => {
-    if (ref === undefined || ref === null) return undefined;
-    if (typeof ref === "string") return qualifyType(ref, pkgOf(owner) ?? "");
-    if (typeof ref !== "function") {
-      report(site, `a type must be a type name, a class or a function returning a class, not ${typeof ref}`, nameOf(owner), field);
-      return undefined;
-    }
-    const builtin = BUILTIN_TYPES.get(ref);
-    if (builtin) return builtin;
-    if (classRecord(ref)) {
-      if (!records.has(ref as Class)) {
-        visit(ref, { site, cls: nameOf(owner), field });
-        while (queue.length) visit(queue.shift());
+  const resolver =
+    (owner: Class, site: SourceRef, field?: string) =>
+    (ref: unknown): string | undefined => {
+      if (ref === undefined || ref === null) return undefined;
+      if (typeof ref === "string") return qualifyType(ref, pkgOf(owner) ?? "");
+      if (typeof ref !== "function") {
+        report(site, `a type must be a type name, a class or a function returning a class, not ${typeof ref}`, nameOf(owner), field);
+        return undefined;
       }
-      return nameOf(ref as Class);
-    }
-    // An arrow function (no prototype) defers the reference: `() => Book`.
-    if (!("prototype" in ref) || ref.prototype === undefined) return resolver(owner, site, field)((ref as () => unknown)());
-    // A plain class is fine as a key class (JDO objectid-class, JPA @IdClass), named in the owner's package.
-    return qualifyType((ref as Class).name, pkgOf(owner) ?? "");
-  };
+      const builtin = BUILTIN_TYPES.get(ref);
+      if (builtin) return builtin;
+      if (classRecord(ref)) {
+        if (!records.has(ref as Class)) {
+          visit(ref, { site, cls: nameOf(owner), field });
+          while (queue.length) visit(queue.shift());
+        }
+        return nameOf(ref as Class);
+      }
+      // An arrow function (no prototype) defers the reference: `() => Book`.
+      if (!("prototype" in ref) || ref.prototype === undefined) return resolver(owner, site, field)((ref as () => unknown)());
+      // A plain class is fine as a key class (JDO objectid-class, JPA @IdClass), named in the owner's package.
+      return qualifyType((ref as Class).name, pkgOf(owner) ?? "");
+    };
 
   const jdo: ClassDecl[] = [];
   const jpa: JpaClass[] = [];
@@ -124,7 +127,8 @@ export function readDecoratedClasses(classes: readonly unknown[], options: ReadO
       const name = nameOf(cls);
       if (record.props.mixedVocabulary) report(record.site, "the class mixes JDO and JPA decorators: use one vocabulary per class", name);
       for (const m of record.members.values()) {
-        if (m.vocabulary !== record.vocabulary || m.props.mixedVocabulary) report(m.site, `@${m.decorators.join(", @")} mixes JDO and JPA decorators on a ${record.vocabulary.toUpperCase()} class`, name, m.name);
+        if (m.vocabulary !== record.vocabulary || m.props.mixedVocabulary)
+          report(m.site, `@${m.decorators.join(", @")} mixes JDO and JPA decorators on a ${record.vocabulary.toUpperCase()} class`, name, m.name);
       }
       const parent = persistentSuperclass(cls);
       const superclass = parent && nameOf(parent);
@@ -158,7 +162,13 @@ function persistentSuperclass(cls: Class, onHalfDecorated?: (c: Class) => void):
 type Resolve = (ref: unknown) => string | undefined;
 
 /** A JDO class's recorded options → its declaration (shared with the Java sources' reader, src/metadata/java/). */
-export function jdoClass(name: string, superclass: string | undefined, record: ClassRecord, resolve: Resolve, resolveFor: (m: MemberRecord) => Resolve): ClassDecl {
+export function jdoClass(
+  name: string,
+  superclass: string | undefined,
+  record: ClassRecord,
+  resolve: Resolve,
+  resolveFor: (m: MemberRecord) => Resolve,
+): ClassDecl {
   const p = record.props as Record<string, any>;
   const site = record.site;
   const fields: FieldDecl[] = [];
@@ -183,7 +193,8 @@ export function jdoClass(name: string, superclass: string | undefined, record: C
         defaultFetchGroup: f.defaultFetchGroup,
         mappedBy: f.mappedBy,
         embedded: f.embedded,
-        embeddedFields: f.embeddedColumns && Object.entries(f.embeddedColumns as Record<string, string>).map(([n, c]) => ({ name: n, source: m.site, column: { name: c } })),
+        embeddedFields:
+          f.embeddedColumns && Object.entries(f.embeddedColumns as Record<string, string>).map(([n, c]) => ({ name: n, source: m.site, column: { name: c } })),
         nullIndicatorColumn: f.nullIndicatorColumn,
         column: f.column && defined({ ...f.column }),
         joinTable: f.joinTable,

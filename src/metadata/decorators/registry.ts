@@ -149,7 +149,8 @@ export function classRecord(cls: object): ClassRecord | undefined {
 /** The member decorators of a class that carries no class decorator (for locating the problem). */
 export function ownMemberRecords(cls: object): MemberRecord[] {
   const metadata = Object.prototype.hasOwnProperty.call(cls, METADATA) ? (cls as Record<symbol, MetadataBag | undefined>)[METADATA] : undefined;
-  const members = metadata && Object.prototype.hasOwnProperty.call(metadata, MEMBERS) ? (metadata[MEMBERS] as Map<string, MemberRecord>) : legacyMembers.get(cls);
+  const members =
+    metadata && Object.prototype.hasOwnProperty.call(metadata, MEMBERS) ? (metadata[MEMBERS] as Map<string, MemberRecord>) : legacyMembers.get(cls);
   return [...(members?.values() ?? [])];
 }
 

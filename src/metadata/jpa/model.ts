@@ -7,17 +7,7 @@
 import type { ColumnDecl, SourceRef } from "../declarations.ts";
 
 export type JpaAttributeKind =
-  | "id"
-  | "embedded-id"
-  | "basic"
-  | "version"
-  | "many-to-one"
-  | "one-to-many"
-  | "one-to-one"
-  | "many-to-many"
-  | "element-collection"
-  | "embedded"
-  | "transient";
+  "id" | "embedded-id" | "basic" | "version" | "many-to-one" | "one-to-many" | "one-to-one" | "many-to-many" | "element-collection" | "embedded" | "transient";
 
 export const JPA_INHERITANCE = ["SINGLE_TABLE", "JOINED", "TABLE_PER_CLASS"] as const;
 export type JpaInheritance = (typeof JPA_INHERITANCE)[number];

@@ -98,7 +98,8 @@ class OrmReader extends XmlReader {
           type: this.oneOf(discriminator, "discriminator-type", JPA_DISCRIMINATOR_TYPES, className),
         }),
       discriminatorValue: child(el, "discriminator-value")?.text,
-      datastoreId: child(el, "datastore-id") && defined({ strategy: child(el, "datastore-id")!.attrs["strategy"], column: child(el, "datastore-id")!.attrs["column"] }),
+      datastoreId:
+        child(el, "datastore-id") && defined({ strategy: child(el, "datastore-id")!.attrs["strategy"], column: child(el, "datastore-id")!.attrs["column"] }),
       abstract: this.extensionFlag(el, "abstract", className),
       attributes: [],
       graphs: childrenNamed(el, "named-entity-graph").map((g) => this.readGraph(g, el.attrs["name"] ?? raw.slice(raw.lastIndexOf(".") + 1), className)),
@@ -147,9 +148,12 @@ class OrmReader extends XmlReader {
       enumerated: enumerated && this.enumerated(enumerated, cls, name),
       enumConstants: this.enumConstants(el, cls, name),
       overrides: overrides.length
-        ? Object.fromEntries(overrides.flatMap((o) => (o.attrs["name"] && child(o, "column")?.attrs["name"] ? [[o.attrs["name"], child(o, "column")!.attrs["name"]!]] : [])))
+        ? Object.fromEntries(
+            overrides.flatMap((o) => (o.attrs["name"] && child(o, "column")?.attrs["name"] ? [[o.attrs["name"], child(o, "column")!.attrs["name"]!]] : [])),
+          )
         : undefined,
-      dependent: this.bool(el, "orphan-removal", cls, name) || (cascade && (child(cascade, "cascade-remove") || child(cascade, "cascade-all")) ? true : undefined),
+      dependent:
+        this.bool(el, "orphan-removal", cls, name) || (cascade && (child(cascade, "cascade-remove") || child(cascade, "cascade-all")) ? true : undefined),
     });
   }
 
@@ -203,7 +207,10 @@ class OrmReader extends XmlReader {
   enumConstants(el: XmlElement, cls: string, field: string): string[] | undefined {
     const ext = this.extension(el, "enum-constants");
     if (!ext) return undefined;
-    const constants = (ext.attrs["value"] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+    const constants = (ext.attrs["value"] ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (!constants.length) this.problem(ext, 'the "enum-constants" extension lists no constants', cls, field);
     return constants.length ? constants : undefined;
   }

@@ -64,7 +64,12 @@ export function translateJpa(classes: readonly JpaClass[], others: readonly JpaC
   return { classes: out, problems };
 }
 
-function translateClass(c: JpaClass, byName: ReadonlyMap<string, JpaClass>, declarations: ReadonlyMap<string, JpaClass[]>, problems: ModelProblem[]): ClassDecl {
+function translateClass(
+  c: JpaClass,
+  byName: ReadonlyMap<string, JpaClass>,
+  declarations: ReadonlyMap<string, JpaClass[]>,
+  problems: ModelProblem[],
+): ClassDecl {
   const problem = (message: string, a?: JpaAttribute) =>
     problems.push(defined({ file: (a ?? c).source.file, line: (a ?? c).source.line, class: c.className, field: a?.name, message }));
 

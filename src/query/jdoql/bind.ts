@@ -23,10 +23,27 @@ const BINDERS: Binders = {
   subquery: (outer, source) => bindQuery(outer.model, source, outer.params, outer).query,
 };
 
-export function newScope(model: Model, candidate: ClassMeta, source: SQuery | undefined, params: ParamCollector, outer?: Scope, excludeSubclasses = false): Scope {
+export function newScope(
+  model: Model,
+  candidate: ClassMeta,
+  source: SQuery | undefined,
+  params: ParamCollector,
+  outer?: Scope,
+  excludeSubclasses = false,
+): Scope {
   const pos = source?.pos ?? { offset: 0, line: 1, column: 1 };
   const binding: Binding = { name: "this", type: { kind: "entity", meta: candidate }, excludeSubclasses, pos };
-  const query: QQuery = { candidate: binding, variables: [], result: null, shape: "candidates", distinct: false, unique: false, groupBy: [], orderBy: [], outer: outer?.query };
+  const query: QQuery = {
+    candidate: binding,
+    variables: [],
+    result: null,
+    shape: "candidates",
+    distinct: false,
+    unique: false,
+    groupBy: [],
+    orderBy: [],
+    outer: outer?.query,
+  };
   return {
     model,
     names: { packageName: packageOf(candidate.name), imports: [...(source?.imports ?? []), ...(outer?.names.imports ?? [])] },
@@ -49,7 +66,8 @@ export function bindQuery(model: Model, source: SQuery, params = new ParamCollec
     // `FROM this.department.employees e`: the candidates are the elements of an outer collection.
     if (!outer) fail("only a subquery may take its candidates from a collection", from.pos);
     const path = bindExpr(outer, from.path);
-    if (path.type.kind !== "collection" || path.type.element.kind !== "entity") fail(`FROM needs a collection of persistent objects, not ${describeType(path.type)}`, from.pos);
+    if (path.type.kind !== "collection" || path.type.element.kind !== "entity")
+      fail(`FROM needs a collection of persistent objects, not ${describeType(path.type)}`, from.pos);
     scope = newScope(model, path.type.element.meta, source, params, outer);
     scope.query.candidate.source = path;
   } else {
@@ -87,7 +105,13 @@ export function fillQuery(scope: Scope, source: SQuery): void {
   const q = scope.query;
   declareParameters(scope, source.parameters);
   declareVariables(scope, source.variables);
-  inferImplicitVariables(scope, [source.where, ...(source.result ?? []).map((r) => r.expr), source.having, ...source.groupBy, ...source.orderBy.map((o) => o.expr)]);
+  inferImplicitVariables(scope, [
+    source.where,
+    ...(source.result ?? []).map((r) => r.expr),
+    source.having,
+    ...source.groupBy,
+    ...source.orderBy.map((o) => o.expr),
+  ]);
   if (source.where) {
     q.where = bindExpr(scope, source.where);
     requireBoolean(q.where, "the filter");
@@ -152,15 +176,30 @@ function inferImplicitVariables(scope: Scope, roots: (SExpr | undefined)[]): voi
 
 function forEachChild(e: SExpr, visit: (e: SExpr) => void): void {
   switch (e.type) {
-    case "Member": return visit(e.object);
-    case "Call": if (e.object) visit(e.object); return e.args.forEach(visit);
-    case "Aggregate": return visit(e.arg);
-    case "Unary": return visit(e.operand);
-    case "Binary": visit(e.left); return visit(e.right);
-    case "InstanceOf": case "Cast": return visit(e.operand);
-    case "Conditional": visit(e.test); visit(e.consequent); return visit(e.alternate);
-    case "New": return e.args.forEach((a) => visit(a.expr));
-    case "ArrayLiteral": return e.elements.forEach(visit);
-    default: return;
+    case "Member":
+      return visit(e.object);
+    case "Call":
+      if (e.object) visit(e.object);
+      return e.args.forEach(visit);
+    case "Aggregate":
+      return visit(e.arg);
+    case "Unary":
+      return visit(e.operand);
+    case "Binary":
+      visit(e.left);
+      return visit(e.right);
+    case "InstanceOf":
+    case "Cast":
+      return visit(e.operand);
+    case "Conditional":
+      visit(e.test);
+      visit(e.consequent);
+      return visit(e.alternate);
+    case "New":
+      return e.args.forEach((a) => visit(a.expr));
+    case "ArrayLiteral":
+      return e.elements.forEach(visit);
+    default:
+      return;
   }
 }

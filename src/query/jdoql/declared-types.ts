@@ -16,8 +16,14 @@ export interface TypeScope {
 
 export function primitiveTypeOf(typeName: string): QType | undefined {
   const map: Record<string, QType> = {
-    boolean: BOOLEAN, byte: { kind: "number", numeric: "byte" }, short: { kind: "number", numeric: "short" }, int: INT, long: LONG,
-    float: { kind: "number", numeric: "float" }, double: DOUBLE, char: { kind: "string", char: true },
+    boolean: BOOLEAN,
+    byte: { kind: "number", numeric: "byte" },
+    short: { kind: "number", numeric: "short" },
+    int: INT,
+    long: LONG,
+    float: { kind: "number", numeric: "float" },
+    double: DOUBLE,
+    char: { kind: "string", char: true },
   };
   return map[typeName];
 }
@@ -31,16 +37,30 @@ export function declaredType(scope: TypeScope, typeName: string, pos: Pos): QTyp
   const generic = /^(?:java\.util\.)?(Collection|List|Set|Map)(?:<(.+)>)?$/.exec(typeName);
   if (generic) {
     const parts = generic[2]?.split(",") ?? [];
-    if (generic[1] === "Map") return { kind: "map", key: parts[0] ? declaredType(scope, parts[0], pos) : UNKNOWN, value: parts[1] ? declaredType(scope, parts[1], pos) : UNKNOWN };
+    if (generic[1] === "Map")
+      return { kind: "map", key: parts[0] ? declaredType(scope, parts[0], pos) : UNKNOWN, value: parts[1] ? declaredType(scope, parts[1], pos) : UNKNOWN };
     return { kind: "collection", element: parts[0] ? declaredType(scope, parts[0], pos) : UNKNOWN, ordered: generic[1] === "List" };
   }
   const wrappers: Record<string, QType> = {
-    Boolean: BOOLEAN, Byte: { kind: "number", numeric: "byte" }, Short: { kind: "number", numeric: "short" }, Integer: INT, Long: LONG,
-    Float: { kind: "number", numeric: "float" }, Double: DOUBLE, Character: { kind: "string", char: true }, String: STRING,
-    BigDecimal: { kind: "number", numeric: "decimal" }, BigInteger: { kind: "number", numeric: "biginteger" },
-    Date: { kind: "temporal", basic: "date" }, LocalDate: { kind: "temporal", basic: "local-date" }, LocalDateTime: { kind: "temporal", basic: "local-date-time" },
-    LocalTime: { kind: "temporal", basic: "local-time" }, Instant: { kind: "temporal", basic: "instant" }, Timestamp: { kind: "temporal", basic: "timestamp" },
-    UUID: { kind: "uuid" }, Object: UNKNOWN,
+    Boolean: BOOLEAN,
+    Byte: { kind: "number", numeric: "byte" },
+    Short: { kind: "number", numeric: "short" },
+    Integer: INT,
+    Long: LONG,
+    Float: { kind: "number", numeric: "float" },
+    Double: DOUBLE,
+    Character: { kind: "string", char: true },
+    String: STRING,
+    BigDecimal: { kind: "number", numeric: "decimal" },
+    BigInteger: { kind: "number", numeric: "biginteger" },
+    Date: { kind: "temporal", basic: "date" },
+    LocalDate: { kind: "temporal", basic: "local-date" },
+    LocalDateTime: { kind: "temporal", basic: "local-date-time" },
+    LocalTime: { kind: "temporal", basic: "local-time" },
+    Instant: { kind: "temporal", basic: "instant" },
+    Timestamp: { kind: "temporal", basic: "timestamp" },
+    UUID: { kind: "uuid" },
+    Object: UNKNOWN,
   };
   const simple = typeName.slice(typeName.lastIndexOf(".") + 1);
   if (wrappers[simple] && (typeName === simple || /^java\.(lang|util|math|time|sql)\./.test(typeName))) return wrappers[simple]!;
@@ -57,7 +77,10 @@ export function enumNamed(model: Model, name: string, names: TypeNames): QType |
       const t = f.type.kind === "collection" ? f.type.element : f.type;
       if (t.kind !== "enum") continue;
       const simple = t.name.slice(t.name.lastIndexOf(".") + 1);
-      if (t.name === name || (simple === name && (packageOf(t.name) === names.packageName || names.imports.some((i) => i === t.name || i === `${packageOf(t.name)}.*`)))) {
+      if (
+        t.name === name ||
+        (simple === name && (packageOf(t.name) === names.packageName || names.imports.some((i) => i === t.name || i === `${packageOf(t.name)}.*`)))
+      ) {
         return { kind: "enum", type: t, ordinal: f.enumOrdinal };
       }
     }

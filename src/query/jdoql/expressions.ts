@@ -7,7 +7,22 @@ import { type ClassMeta, subtree } from "../../metadata/model.ts";
 import { fail } from "../shared/errors.ts";
 import { type Pos, type QExpr, type QType, node } from "../shared/model.ts";
 import { fieldExpr } from "../shared/navigate.ts";
-import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, isIntegral, isNumber, longValue, orderable, promote } from "../shared/types.ts";
+import {
+  BOOLEAN,
+  DOUBLE,
+  INT,
+  LONG,
+  NULL,
+  STRING,
+  UNKNOWN,
+  comparable,
+  describeType,
+  isIntegral,
+  isNumber,
+  longValue,
+  orderable,
+  promote,
+} from "../shared/types.ts";
 import { containsAggregate } from "../shared/validate.ts";
 import { declaredType, enumNamed, wrapperLimit } from "./declared-types.ts";
 import { bindCall } from "./methods.ts";
@@ -50,8 +65,14 @@ export function bindExpr(scope: Scope, e: SExpr, expected?: QType): QExpr {
       requireBoolean(when, "the IF condition");
       const then = bindExpr(scope, e.consequent, expected);
       const otherwise = bindExpr(scope, e.alternate, then.type);
-      if (!comparable(scope.model, then.type, otherwise.type)) fail(`IF and ELSE give different types (${describeType(then.type)} and ${describeType(otherwise.type)})`, e.pos);
-      const type = then.type.kind === "null" ? otherwise.type : then.type.kind === "number" && otherwise.type.kind === "number" ? { kind: "number" as const, numeric: promote(then.type.numeric, otherwise.type.numeric) } : then.type;
+      if (!comparable(scope.model, then.type, otherwise.type))
+        fail(`IF and ELSE give different types (${describeType(then.type)} and ${describeType(otherwise.type)})`, e.pos);
+      const type =
+        then.type.kind === "null"
+          ? otherwise.type
+          : then.type.kind === "number" && otherwise.type.kind === "number"
+            ? { kind: "number" as const, numeric: promote(then.type.numeric, otherwise.type.numeric) }
+            : then.type;
       return node({ kind: "case", whens: [{ when, then }], otherwise, type }, e.pos);
     }
     case "Subquery": {
@@ -85,14 +106,18 @@ function bindLiteral(e: Extract<SExpr, { type: "Literal" }>, expected?: QType): 
       // Stored text never holds U+0000 (bodies refuse it), and SQLite's pattern functions stop at it.
       if (value.includes("\u0000")) fail("a string literal holds the character U+0000, which no stored text can hold", e.pos);
       // A one-character literal is a char too (one UTF-16 unit, as Java's): in numeric context it is its code.
-      if (expected && isNumber(expected) && expected.kind === "number" && value.length === 1) return node({ kind: "literal", value: value.charCodeAt(0), type: INT }, e.pos);
+      if (expected && isNumber(expected) && expected.kind === "number" && value.length === 1)
+        return node({ kind: "literal", value: value.charCodeAt(0), type: INT }, e.pos);
       return node({ kind: "literal", value, type: value.length === 1 ? { kind: "string", char: true } : STRING }, e.pos);
     }
     case "float":
     case "double":
       return node({ kind: "literal", value: e.value, text: numberText(e.raw), type: { kind: "number", numeric: e.kind } }, e.pos);
     default:
-      return node({ kind: "literal", value: e.kind === "biginteger" ? Number(e.value) : e.value, text: numberText(e.raw), type: { kind: "number", numeric: e.kind } }, e.pos);
+      return node(
+        { kind: "literal", value: e.kind === "biginteger" ? Number(e.value) : e.value, text: numberText(e.raw), type: { kind: "number", numeric: e.kind } },
+        e.pos,
+      );
   }
 }
 
@@ -122,16 +147,20 @@ function bindName(scope: Scope, name: string, pos: Pos): QExpr {
     const candidate = (s.query.candidate.type as { meta: ClassMeta }).meta;
     // In an aliased subquery, bare names are the outer candidate's fields.
     if (!s.alias || !s.outer) {
-      if (candidate.fields.has(name)) return fieldExpr(s.model, node({ kind: "binding", binding: s.query.candidate, type: s.query.candidate.type }, pos), name, pos);
+      if (candidate.fields.has(name))
+        return fieldExpr(s.model, node({ kind: "binding", binding: s.query.candidate, type: s.query.candidate.type }, pos), name, pos);
     }
   }
-  if (resolveClass(scope.model, scope.names, name) || enumNamed(scope.model, name, scope.names) || ["Math", "JDOHelper", "java.lang.Math", "javax.jdo.JDOHelper"].includes(name)) {
+  if (
+    resolveClass(scope.model, scope.names, name) ||
+    enumNamed(scope.model, name, scope.names) ||
+    ["Math", "JDOHelper", "java.lang.Math", "javax.jdo.JDOHelper"].includes(name)
+  ) {
     return fail(`"${name}" is a type, not a value`, pos);
   }
   // An implicit variable must come from a collection (`coll.contains(v)`): otherwise it has no type.
   return fail(`unknown name "${name}": not a parameter, variable or field of ${(scope.query.candidate.type as { meta: ClassMeta }).meta.name}`, pos);
 }
-
 
 /** A dotted name that is not a value: a class, enum or static member, e.g. `org.x.Status.ACTIVE`. */
 function qualifiedName(e: SExpr): string | undefined {
@@ -218,10 +247,13 @@ function bindUnary(scope: Scope, e: Extract<SExpr, { type: "Unary" }>): QExpr {
 function bindBinary(scope: Scope, e: Extract<SExpr, { type: "Binary" }>): QExpr {
   const model = scope.model;
   switch (e.op) {
-    case "&&": case "||": case "&": case "|": {
+    case "&&":
+    case "||":
+    case "&":
+    case "|": {
       const left = bindExpr(scope, e.left, BOOLEAN);
       const right = bindExpr(scope, e.right, BOOLEAN);
-      if (left.type.kind !== "boolean" && left.type.kind !== "unknown" || right.type.kind !== "boolean" && right.type.kind !== "unknown") {
+      if ((left.type.kind !== "boolean" && left.type.kind !== "unknown") || (right.type.kind !== "boolean" && right.type.kind !== "unknown")) {
         if ((e.op === "&" || e.op === "|") && left.type.kind === "number") fail(`bitwise ${e.op} on numbers is not supported`, e.pos);
         fail(`${e.op} needs booleans, not ${describeType(left.type)} and ${describeType(right.type)}`, e.pos);
       }
@@ -231,13 +263,19 @@ function bindBinary(scope: Scope, e: Extract<SExpr, { type: "Binary" }>): QExpr 
     }
     case "^":
       return fail("^ (exclusive or) is not supported", e.pos);
-    case "==": case "!=": case "<": case "<=": case ">": case ">=": {
+    case "==":
+    case "!=":
+    case "<":
+    case "<=":
+    case ">":
+    case ">=": {
       let left = bindExpr(scope, e.left);
       let right = bindExpr(scope, e.right, left.type);
       if (left.type.kind === "unknown" && left.kind === "param") left = retypeParam(scope, left, right.type);
       if (right.type.kind === "unknown" && right.kind === "param") right = retypeParam(scope, right, left.type);
       if (!comparable(model, left.type, right.type)) fail(`cannot compare ${describeType(left.type)} with ${describeType(right.type)}`, e.pos);
-      if (e.op !== "==" && e.op !== "!=" && (!orderable(left.type) || !orderable(right.type))) fail(`${e.op} needs values that can be ordered, not ${describeType(left.type)}`, e.pos);
+      if (e.op !== "==" && e.op !== "!=" && (!orderable(left.type) || !orderable(right.type)))
+        fail(`${e.op} needs values that can be ordered, not ${describeType(left.type)}`, e.pos);
       const op = e.op === "==" ? "=" : e.op === "!=" ? "<>" : e.op;
       if (right.type.kind === "null" || left.type.kind === "null") {
         if (op !== "=" && op !== "<>") return node({ kind: "literal", value: null, type: BOOLEAN }, e.pos);
@@ -250,14 +288,24 @@ function bindBinary(scope: Scope, e: Extract<SExpr, { type: "Binary" }>): QExpr 
       let left = bindExpr(scope, e.left);
       const right = bindExpr(scope, e.right, left.type);
       if (left.type.kind === "unknown" && left.kind === "param") left = retypeParam(scope, left, right.type);
-      if (e.op === "+" && (left.type.kind === "string" && !left.type.char || right.type.kind === "string" && !right.type.char)) {
+      if (e.op === "+" && ((left.type.kind === "string" && !left.type.char) || (right.type.kind === "string" && !right.type.char))) {
         return node({ kind: "concat", items: [left, right], type: STRING }, e.pos);
       }
       const numeric = (t: QType) => t.kind === "number" || t.kind === "unknown" || (t.kind === "string" && t.char);
       if (!numeric(left.type) || !numeric(right.type)) fail(`${e.op} needs numbers, not ${describeType(left.type)} and ${describeType(right.type)}`, e.pos);
       const kindOf = (t: QType) => (t.kind === "number" ? t.numeric : t.kind === "string" ? "int" : "double");
       const numericKind = promote(kindOf(left.type), kindOf(right.type));
-      return node({ kind: "arith", op: e.op as "+" | "-" | "*" | "/" | "%", left, right, integer: isIntegral(numericKind), type: { kind: "number", numeric: numericKind } }, e.pos);
+      return node(
+        {
+          kind: "arith",
+          op: e.op as "+" | "-" | "*" | "/" | "%",
+          left,
+          right,
+          integer: isIntegral(numericKind),
+          type: { kind: "number", numeric: numericKind },
+        },
+        e.pos,
+      );
     }
   }
 }
@@ -266,10 +314,14 @@ function bindCast(scope: Scope, typeName: string, operand: QExpr, pos: Pos): QEx
   const target = declaredType(scope, typeName, pos);
   if (target.kind === "entity") {
     if (operand.type.kind !== "entity" && operand.type.kind !== "unknown") fail(`cannot cast ${describeType(operand.type)} to ${typeName}`, pos);
-    if (operand.type.kind === "entity" && !comparable(scope.model, operand.type, target)) fail(`cannot cast ${operand.type.meta.name} to ${typeName}: the classes are unrelated`, pos);
+    if (operand.type.kind === "entity" && !comparable(scope.model, operand.type, target))
+      fail(`cannot cast ${operand.type.meta.name} to ${typeName}: the classes are unrelated`, pos);
     return node({ kind: "cast", operand, type: target }, pos);
   }
-  if (target.kind === "number" && (operand.type.kind === "number" || operand.type.kind === "unknown" || (operand.type.kind === "string" && operand.type.char))) {
+  if (
+    target.kind === "number" &&
+    (operand.type.kind === "number" || operand.type.kind === "unknown" || (operand.type.kind === "string" && operand.type.char))
+  ) {
     return node({ kind: "cast", operand, type: target }, pos);
   }
   if (comparable(scope.model, target, operand.type)) return { ...operand, type: operand.type.kind === "unknown" ? target : operand.type };

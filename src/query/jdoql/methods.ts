@@ -9,11 +9,11 @@ import { BOOLEAN, DOUBLE, INT, STRING, describeType, hasPart } from "../shared/t
 import { type Scope, retypeParam } from "./scope.ts";
 import type { SExpr } from "./syntax.ts";
 
-
 type Call = Extract<SExpr, { type: "Call" }>;
 
 function arity(call: Call, ...allowed: number[]): void {
-  if (!allowed.includes(call.args.length)) fail(`${call.name} takes ${allowed.join(" or ")} argument${allowed.at(-1) === 1 ? "" : "s"}, not ${call.args.length}`, call.pos);
+  if (!allowed.includes(call.args.length))
+    fail(`${call.name} takes ${allowed.join(" or ")} argument${allowed.at(-1) === 1 ? "" : "s"}, not ${call.args.length}`, call.pos);
 }
 
 function args(scope: Scope, call: Call, types: QType[]): QExpr[] {
@@ -35,9 +35,26 @@ function accepts(want: QType, got: QType): boolean {
 
 const UNKNOWN_TYPE: QType = { kind: "unknown" };
 
-const asCollection = (scope: Scope, e: QExpr): QExpr => (e.kind === "param" && e.type.kind === "unknown" ? retypeParam(scope, e, { kind: "collection", element: UNKNOWN_TYPE }) : e);
+const asCollection = (scope: Scope, e: QExpr): QExpr =>
+  e.kind === "param" && e.type.kind === "unknown" ? retypeParam(scope, e, { kind: "collection", element: UNKNOWN_TYPE }) : e;
 
-const STRING_METHODS = new Set(["startsWith", "endsWith", "indexOf", "substring", "toLowerCase", "toUpperCase", "length", "trim", "trimLeft", "trimRight", "charAt", "matches", "equals", "equalsIgnoreCase", "concat"]);
+const STRING_METHODS = new Set([
+  "startsWith",
+  "endsWith",
+  "indexOf",
+  "substring",
+  "toLowerCase",
+  "toUpperCase",
+  "length",
+  "trim",
+  "trimLeft",
+  "trimRight",
+  "charAt",
+  "matches",
+  "equals",
+  "equalsIgnoreCase",
+  "concat",
+]);
 
 const fn = (name: FnName, a: QExpr[], type: QType, pos: Pos) => node({ kind: "fn", name, args: a, type }, pos);
 
@@ -125,7 +142,10 @@ export function bindCall(scope: Scope, call: Call): QExpr {
         const elementType = t.kind === "collection" ? t.element : element.type;
         // A collection parameter takes its element type from what it is asked to contain.
         const untypedElements = t.kind === "unknown" || (t.kind === "collection" && t.element.kind === "unknown");
-        const coll = receiver.kind === "param" && untypedElements ? retypeParam(scope, { ...receiver, type: UNKNOWN_TYPE }, { kind: "collection", element: element.type }) : receiver;
+        const coll =
+          receiver.kind === "param" && untypedElements
+            ? retypeParam(scope, { ...receiver, type: UNKNOWN_TYPE }, { kind: "collection", element: element.type })
+            : receiver;
         const typedElement = element.kind === "param" && element.type.kind === "unknown" ? retypeParam(scope, element, elementType) : element;
         return node({ kind: "contains", collection: coll, element: typedElement, type: BOOLEAN }, pos);
       }
@@ -168,8 +188,18 @@ export function bindCall(scope: Scope, call: Call): QExpr {
 
   if (t.kind === "temporal") {
     const parts: Record<string, FnName> = {
-      getYear: "year", getMonth: "month0", getMonthValue: "month1", getDate: "day", getDayOfMonth: "day",
-      getHour: "hour", getHours: "hour", getMinute: "minute", getMinutes: "minute", getSecond: "second", getSeconds: "second", getDayOfWeek: "dayOfWeek",
+      getYear: "year",
+      getMonth: "month0",
+      getMonthValue: "month1",
+      getDate: "day",
+      getDayOfMonth: "day",
+      getHour: "hour",
+      getHours: "hour",
+      getMinute: "minute",
+      getMinutes: "minute",
+      getSecond: "second",
+      getSeconds: "second",
+      getDayOfWeek: "dayOfWeek",
     };
     const part = parts[call.name];
     if (part) {
@@ -206,19 +236,35 @@ function checkIndexes(s: QExpr, indexes: QExpr[], method: "substring" | "charAt"
   const [first, second] = known;
   const what = method === "charAt" ? "charAt's index" : "substring's begin index";
   if (first !== undefined && first < 0) fail(`${what} ${first} is below 0: no string has it (Java throws StringIndexOutOfBoundsException)`, indexes[0]!.pos);
-  if (first !== undefined && second !== undefined && second < first) fail(`substring's end index ${second} is before its begin index ${first} (Java throws StringIndexOutOfBoundsException)`, indexes[1]!.pos);
+  if (first !== undefined && second !== undefined && second < first)
+    fail(`substring's end index ${second} is before its begin index ${first} (Java throws StringIndexOutOfBoundsException)`, indexes[1]!.pos);
   if (s.kind !== "literal" || typeof s.value !== "string") return;
   const length = [...s.value].length;
   const last = method === "charAt" ? length - 1 : length;
   known.forEach((index, i) => {
-    if (index !== undefined && index > last) fail(`${method === "charAt" ? "charAt's index" : "substring's index"} ${index} is past the end of ${JSON.stringify(s.value)} (length ${length}; Java throws StringIndexOutOfBoundsException)`, indexes[i]!.pos);
+    if (index !== undefined && index > last)
+      fail(
+        `${method === "charAt" ? "charAt's index" : "substring's index"} ${index} is past the end of ${JSON.stringify(s.value)} (length ${length}; Java throws StringIndexOutOfBoundsException)`,
+        indexes[i]!.pos,
+      );
   });
 }
 
 const MATH: Record<string, { fn: FnName; args: number }> = {
-  abs: { fn: "abs", args: 1 }, sqrt: { fn: "sqrt", args: 1 }, ceil: { fn: "ceil", args: 1 }, floor: { fn: "floor", args: 1 },
-  exp: { fn: "exp", args: 1 }, log: { fn: "log", args: 1 }, sin: { fn: "sin", args: 1 }, cos: { fn: "cos", args: 1 }, tan: { fn: "tan", args: 1 },
-  asin: { fn: "asin", args: 1 }, acos: { fn: "acos", args: 1 }, atan: { fn: "atan", args: 1 }, round: { fn: "round", args: 1 }, signum: { fn: "sign", args: 1 },
+  abs: { fn: "abs", args: 1 },
+  sqrt: { fn: "sqrt", args: 1 },
+  ceil: { fn: "ceil", args: 1 },
+  floor: { fn: "floor", args: 1 },
+  exp: { fn: "exp", args: 1 },
+  log: { fn: "log", args: 1 },
+  sin: { fn: "sin", args: 1 },
+  cos: { fn: "cos", args: 1 },
+  tan: { fn: "tan", args: 1 },
+  asin: { fn: "asin", args: 1 },
+  acos: { fn: "acos", args: 1 },
+  atan: { fn: "atan", args: 1 },
+  round: { fn: "round", args: 1 },
+  signum: { fn: "sign", args: 1 },
   pow: { fn: "power", args: 2 },
 };
 
@@ -237,6 +283,7 @@ function bindStatic(scope: Scope, receiver: string, call: Call): QExpr {
   arity(call, m.args);
   const a = args(scope, call, Array(m.args).fill({ kind: "number", numeric: "double" }));
   const first = a[0]!.type;
-  const type: QType = m.fn === "abs" || m.fn === "sign" ? (first.kind === "number" ? first : DOUBLE) : m.fn === "round" ? { kind: "number", numeric: "long" } : DOUBLE;
+  const type: QType =
+    m.fn === "abs" || m.fn === "sign" ? (first.kind === "number" ? first : DOUBLE) : m.fn === "round" ? { kind: "number", numeric: "long" } : DOUBLE;
   return fn(m.fn, a, type, pos);
 }

@@ -24,7 +24,14 @@ export function resolveClass(model: Model, names: TypeNames, name: string, pos?:
   if (single) return model.classes.get(single);
   const local = model.classes.get(names.packageName ? `${names.packageName}.${name}` : name);
   if (local) return local;
-  const onDemand = [...new Set(names.imports.filter((i) => i.endsWith(".*")).map((i) => `${i.slice(0, -2)}.${name}`).filter((n) => model.classes.has(n)))];
+  const onDemand = [
+    ...new Set(
+      names.imports
+        .filter((i) => i.endsWith(".*"))
+        .map((i) => `${i.slice(0, -2)}.${name}`)
+        .filter((n) => model.classes.has(n)),
+    ),
+  ];
   if (onDemand.length > 1) fail(`"${name}" is ambiguous: it is imported from ${onDemand.map(packageOf).join(" and ")}`, pos);
   return onDemand[0] ? model.classes.get(onDemand[0]) : undefined;
 }
@@ -32,5 +39,9 @@ export function resolveClass(model: Model, names: TypeNames, name: string, pos?:
 /** Java names that are not persistent classes but may appear as types: wrappers, String, dates, collections. */
 export function isJavaTypeName(name: string): boolean {
   const canonical = canonicalTypeName(name.replace(/<.*>$/, ""));
-  return !!basicType(canonical) || /^java\.util\.(Collection|List|Set|Map|HashSet|ArrayList|HashMap)$/.test(canonical) || ["Collection", "List", "Set", "Map", "Object", "java.lang.Object"].includes(canonical);
+  return (
+    !!basicType(canonical) ||
+    /^java\.util\.(Collection|List|Set|Map|HashSet|ArrayList|HashMap)$/.test(canonical) ||
+    ["Collection", "List", "Set", "Map", "Object", "java.lang.Object"].includes(canonical)
+  );
 }

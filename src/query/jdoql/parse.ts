@@ -32,36 +32,27 @@ function run(text: string, startRule: "Query" | "Filter"): unknown {
 // --- Error messages -----------------------------------------------------------------------------
 
 /** Binary operators, as the parser describes them; many of them at once read "an operator". */
-const OPERATORS = new Set(
-  ["*", "/", "%", "+", "-", "<", "<=", ">", ">=", "==", "!=", "&", "^", "|", "&&", "||", "instanceof"].map((op) =>
-    JSON.stringify(op),
-  ),
-);
+const OPERATORS = new Set(["*", "/", "%", "+", "-", "<", "<=", ">", ">=", "==", "!=", "&", "^", "|", "&&", "||", "instanceof"].map((op) => JSON.stringify(op)));
 
 /** What can start an operand; all of them at once read "an expression". */
 const OPERAND_STARTS = new Set([
   "literal",
   "identifier",
   "primitive type",
-  ...["(", "{", "!", "~", "+", "-", ":", "?", "this", "new", "IF", "COUNT", "SUM", "AVG", "MIN", "MAX", "SELECT"].map((t) =>
-    JSON.stringify(t),
-  ),
+  ...["(", "{", "!", "~", "+", "-", ":", "?", "this", "new", "IF", "COUNT", "SUM", "AVG", "MIN", "MAX", "SELECT"].map((t) => JSON.stringify(t)),
 ]);
-
 
 const VOCABULARY = { operandStarts: OPERAND_STARTS, operators: OPERATORS, operatorMarker: JSON.stringify("&&") };
 
 /** Words the grammar refuses as bare names (JDOQL keywords in either case, Java's reserved words). */
-const RESERVED_WORDS = new Set(
-  [
-    ..."as asc ascending avg by count desc descending distinct exclude first from group having into last max min nulls order parameters range select subclasses sum unique variables where if else this new instanceof import true false null"
-      .split(" ")
-      .flatMap((k) => [k, k.toUpperCase()]),
-    ..."abstract assert boolean break byte case catch char class const continue default do double enum extends final finally float for goto implements int interface long native package private protected public return short static strictfp super switch synchronized throw throws transient try void volatile while".split(
-      " ",
-    ),
-  ],
-);
+const RESERVED_WORDS = new Set([
+  ..."as asc ascending avg by count desc descending distinct exclude first from group having into last max min nulls order parameters range select subclasses sum unique variables where if else this new instanceof import true false null"
+    .split(" ")
+    .flatMap((k) => [k, k.toUpperCase()]),
+  ..."abstract assert boolean break byte case catch char class const continue default do double enum extends final finally float for goto implements int interface long native package private protected public return short static strictfp super switch synchronized throw throws transient try void volatile while".split(
+    " ",
+  ),
+]);
 
 function toJdoqlError(e: parser.SyntaxError, text: string): JdoqlSyntaxError {
   const { line, column, offset } = e.location.start;
@@ -75,8 +66,7 @@ function toJdoqlError(e: parser.SyntaxError, text: string): JdoqlSyntaxError {
   const token = tokenAt(text, offset);
   const found = token === null ? END : JSON.stringify(token);
   // Where a name (not any expression) is expected, say why a keyword does not do.
-  const reserved =
-    token !== null && expected.includes("identifier") && !expected.includes("literal") && RESERVED_WORDS.has(token);
+  const reserved = token !== null && expected.includes("identifier") && !expected.includes("literal") && RESERVED_WORDS.has(token);
   return new JdoqlSyntaxError(
     `${where}: expected ${summarise(expected, VOCABULARY)}, found ${found}${reserved ? " (a reserved word, not allowed as a name)" : ""}`,
     position,

@@ -31,7 +31,11 @@ export function bindJpql(model: Model, statement: JSelectStatement, params = new
 /** A query answering its candidates, as the projection of the candidate (for compound selects). */
 function asProjection(q: QQuery): QQuery {
   if (q.shape !== "candidates") return q;
-  return { ...q, result: [{ expr: node({ kind: "binding", binding: q.candidate, type: q.candidate.type }, q.candidate.pos), alias: q.candidate.name }], shape: "value" };
+  return {
+    ...q,
+    result: [{ expr: node({ kind: "binding", binding: q.candidate, type: q.candidate.type }, q.candidate.pos), alias: q.candidate.name }],
+    shape: "value",
+  };
 }
 
 function bindSelect(model: Model, source: JSelectQuery, params: ParamCollector, outer?: JScope): QQuery {
@@ -61,11 +65,29 @@ function declareFrom(model: Model, from: readonly JFromItem[], params: ParamColl
   else {
     if (!outer) fail("a query's first FROM declaration names an entity", first.pos);
     candidateSource = bindJpqlExpr(outer, first.path);
-    if (candidateSource.type.kind !== "collection" || candidateSource.type.element.kind !== "entity") fail("FROM takes a collection of entities here", first.pos);
+    if (candidateSource.type.kind !== "collection" || candidateSource.type.element.kind !== "entity")
+      fail("FROM takes a collection of entities here", first.pos);
     candidateMeta = candidateSource.type.element.meta;
   }
-  const candidate: Binding = { name: (first as { variable?: string }).variable ?? "this", type: { kind: "entity", meta: candidateMeta }, excludeSubclasses: false, source: candidateSource, pos: first.pos };
-  scope.query = { candidate, variables: [], result: null, shape: "candidates", distinct: false, unique: false, groupBy: [], orderBy: [], joinVariables: true, outer: outer?.query };
+  const candidate: Binding = {
+    name: (first as { variable?: string }).variable ?? "this",
+    type: { kind: "entity", meta: candidateMeta },
+    excludeSubclasses: false,
+    source: candidateSource,
+    pos: first.pos,
+  };
+  scope.query = {
+    candidate,
+    variables: [],
+    result: null,
+    shape: "candidates",
+    distinct: false,
+    unique: false,
+    groupBy: [],
+    orderBy: [],
+    joinVariables: true,
+    outer: outer?.query,
+  };
   declare(scope, candidate, first.pos);
   const add = (binding: Binding) => {
     declare(scope, binding, binding.pos);
@@ -73,7 +95,11 @@ function declareFrom(model: Model, from: readonly JFromItem[], params: ParamColl
   };
   from.forEach((item, index) => {
     if (index > 0 && item.kind === "range") {
-      add({ name: item.variable ?? fail("every FROM declaration after the first needs a variable", item.pos), type: { kind: "entity", meta: entityNamed(model, item.entity, item.pos) }, pos: item.pos });
+      add({
+        name: item.variable ?? fail("every FROM declaration after the first needs a variable", item.pos),
+        type: { kind: "entity", meta: entityNamed(model, item.entity, item.pos) },
+        pos: item.pos,
+      });
     } else if (index > 0 && item.kind !== "range") {
       const path = bindJpqlExpr(scope, item.path as Parameters<typeof bindJpqlExpr>[1]);
       add(joinBinding(item.variable, path, false, item.pos));
@@ -94,7 +120,8 @@ function declareFrom(model: Model, from: readonly JFromItem[], params: ParamColl
       const binding = joinBinding(j.variable ?? `fetch#${j.pos.offset}`, path, j.kind === "left", j.pos);
       if (j.fetch && path.kind === "field") (scope.query.fetchFields ??= []).push(`${path.field.declaringClass}.${path.field.name}`);
       if (treated) {
-        if (binding.type.kind !== "entity" || !isAncestor(model, binding.type.meta.name, treated.name)) fail(`TREAT: ${treated.name} is not a subclass of the joined entity`, target.pos);
+        if (binding.type.kind !== "entity" || !isAncestor(model, binding.type.meta.name, treated.name))
+          fail(`TREAT: ${treated.name} is not a subclass of the joined entity`, target.pos);
         binding.type = { kind: "entity", meta: treated };
       }
       add(binding);
@@ -210,7 +237,9 @@ function requireInnerJoins(q: QQuery): void {
   if (q.having) visit(q.having);
   if (!required.length) return;
   const notNull = required.map((operand): QExpr => node({ kind: "isNull", operand, negated: true, type: BOOLEAN_TYPE }, operand.pos));
-  q.where = q.where ? node({ kind: "and", items: [q.where, ...notNull], type: BOOLEAN_TYPE }, q.where.pos) : node({ kind: "and", items: notNull, type: BOOLEAN_TYPE }, notNull[0]!.pos);
+  q.where = q.where
+    ? node({ kind: "and", items: [q.where, ...notNull], type: BOOLEAN_TYPE }, q.where.pos)
+    : node({ kind: "and", items: notNull, type: BOOLEAN_TYPE }, notNull[0]!.pos);
 }
 
 const BOOLEAN_TYPE: QType = { kind: "boolean" };

@@ -8,7 +8,23 @@ import { fail } from "../shared/errors.ts";
 import { type FnName, type Pos, type QExpr, type QType, node } from "../shared/model.ts";
 import { fieldExpr } from "../shared/navigate.ts";
 import { numberOfText } from "../sql/number-text.ts";
-import { BOOLEAN, DOUBLE, INT, LONG, NULL, STRING, UNKNOWN, comparable, describeType, hasPart, isIntegral, isNumber, longValue, orderable, promote } from "../shared/types.ts";
+import {
+  BOOLEAN,
+  DOUBLE,
+  INT,
+  LONG,
+  NULL,
+  STRING,
+  UNKNOWN,
+  comparable,
+  describeType,
+  hasPart,
+  isIntegral,
+  isNumber,
+  longValue,
+  orderable,
+  promote,
+} from "../shared/types.ts";
 import { entityNamed } from "./names.ts";
 import { type JScope, lookupVariable } from "./scope.ts";
 import type { JExpr, JPathExpr } from "./syntax.ts";
@@ -45,7 +61,8 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
     case "Treat": {
       const operand = bindJpqlExpr(scope, e.path as JExpr);
       const meta = entityNamed(scope.model, e.entity, pos);
-      if (operand.type.kind !== "entity" || !comparable(scope.model, operand.type, { kind: "entity", meta })) fail(`TREAT needs an entity related to ${meta.name}`, pos);
+      if (operand.type.kind !== "entity" || !comparable(scope.model, operand.type, { kind: "entity", meta }))
+        fail(`TREAT needs an entity related to ${meta.name}`, pos);
       return node({ kind: "cast", operand, type: { kind: "entity", meta } }, pos);
     }
     case "Binary":
@@ -125,13 +142,22 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       if (fn === "count") type = LONG;
       else if (fn === "avg" || fn === "sum") {
         if (arg.type.kind !== "number" && arg.type.kind !== "unknown") fail(`${e.fn} needs a number, not ${describeType(arg.type)}`, pos);
-        type = fn === "avg" ? DOUBLE : arg.type.kind === "number" && isIntegral(arg.type.numeric) && arg.type.numeric !== "biginteger" ? LONG : arg.type.kind === "number" ? arg.type : DOUBLE;
+        type =
+          fn === "avg"
+            ? DOUBLE
+            : arg.type.kind === "number" && isIntegral(arg.type.numeric) && arg.type.numeric !== "biginteger"
+              ? LONG
+              : arg.type.kind === "number"
+                ? arg.type
+                : DOUBLE;
       } else if (!orderable(arg.type)) fail(`${e.fn} needs values that can be ordered`, pos);
       return node({ kind: "aggregate", fn, distinct: e.distinct, arg, type }, pos);
     }
     case "Case": {
       const whens = e.whens.map((w) => {
-        const when = e.operand ? compare(scope, "=", bindJpqlExpr(scope, e.operand), bindJpqlExpr(scope, w.when), w.pos) : requireBoolean(bindJpqlExpr(scope, w.when, BOOLEAN), "WHEN");
+        const when = e.operand
+          ? compare(scope, "=", bindJpqlExpr(scope, e.operand), bindJpqlExpr(scope, w.when), w.pos)
+          : requireBoolean(bindJpqlExpr(scope, w.when, BOOLEAN), "WHEN");
         return { when, then: bindJpqlExpr(scope, w.then) };
       });
       const otherwise = bindJpqlExpr(scope, e.else, whens[0]?.then.type);
@@ -156,22 +182,51 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
     }
     case "Extract": {
       const from = bindJpqlExpr(scope, e.from);
-      const parts: Record<string, FnName> = { YEAR: "year", QUARTER: "quarter", MONTH: "month1", WEEK: "isoWeek", DAY: "day", HOUR: "hour", MINUTE: "minute", SECOND: "second", DATE: "datePart", TIME: "timePart" };
+      const parts: Record<string, FnName> = {
+        YEAR: "year",
+        QUARTER: "quarter",
+        MONTH: "month1",
+        WEEK: "isoWeek",
+        DAY: "day",
+        HOUR: "hour",
+        MINUTE: "minute",
+        SECOND: "second",
+        DATE: "datePart",
+        TIME: "timePart",
+      };
       const part = parts[e.field] ?? fail(`EXTRACT(${e.field} FROM ...) is not supported`, pos);
       if (from.type.kind !== "temporal") fail("EXTRACT needs a date or time", pos);
-      if (!hasPart(from.type.basic, part)) fail(`a ${describeType(from.type)} has no ${e.field}: EXTRACT(${e.field} FROM ...) needs a ${["HOUR", "MINUTE", "SECOND", "TIME"].includes(e.field) ? "time of day" : "date"}`, pos);
+      if (!hasPart(from.type.basic, part))
+        fail(
+          `a ${describeType(from.type)} has no ${e.field}: EXTRACT(${e.field} FROM ...) needs a ${["HOUR", "MINUTE", "SECOND", "TIME"].includes(e.field) ? "time of day" : "date"}`,
+          pos,
+        );
       const type: QType = e.field === "DATE" ? { kind: "temporal", basic: "local-date" } : e.field === "TIME" ? { kind: "temporal", basic: "local-time" } : INT;
       return node({ kind: "fn", name: part, args: [from], type }, pos);
     }
     case "Cast": {
       const operand = bindJpqlExpr(scope, e.operand);
-      const type: QType = e.target === "STRING" ? STRING : e.target === "INTEGER" ? INT : e.target === "LONG" ? LONG : e.target === "FLOAT" ? { kind: "number", numeric: "float" } : DOUBLE;
+      const type: QType =
+        e.target === "STRING"
+          ? STRING
+          : e.target === "INTEGER"
+            ? INT
+            : e.target === "LONG"
+              ? LONG
+              : e.target === "FLOAT"
+                ? { kind: "number", numeric: "float" }
+                : DOUBLE;
       if (type.kind !== "number") return node({ kind: "cast", operand, type }, pos);
-      if (!["number", "string", "unknown", "null"].includes(operand.type.kind)) fail(`CAST(... AS ${e.target}) converts a number or a text, not a ${describeType(operand.type)}`, operand.pos);
+      if (!["number", "string", "unknown", "null"].includes(operand.type.kind))
+        fail(`CAST(... AS ${e.target}) converts a number or a text, not a ${describeType(operand.type)}`, operand.pos);
       // Text written in the query is read now: a number, or the query's error (SQLite would read 'Alice' as 0).
       if (operand.kind === "literal" && typeof operand.value === "string") {
         const value = numberOfText(operand.value, type.numeric);
-        if (value === undefined) fail(`${JSON.stringify(operand.value)} is not ${isIntegral(type.numeric) ? `an integer within ${e.target}'s range` : `a finite decimal number`}: CAST(... AS ${e.target}) cannot convert it`, operand.pos);
+        if (value === undefined)
+          fail(
+            `${JSON.stringify(operand.value)} is not ${isIntegral(type.numeric) ? `an integer within ${e.target}'s range` : `a finite decimal number`}: CAST(... AS ${e.target}) cannot convert it`,
+            operand.pos,
+          );
         return lit(value, type, pos);
       }
       return node({ kind: "cast", operand, type }, pos);
@@ -276,7 +331,14 @@ function compare(scope: JScope, op: "=" | "<>" | "<" | "<=" | ">" | ">=", left: 
 }
 
 /** `x op ALL (sub)` = no row of sub fails it; `x op ANY|SOME (sub)` = some row satisfies it. */
-function quantified(scope: JScope, op: "=" | "<>" | "<" | "<=" | ">" | ">=", left: QExpr, sub: import("./syntax.ts").JSelectQuery, quantifier: "ALL" | "ANY" | "SOME", pos: Pos): QExpr {
+function quantified(
+  scope: JScope,
+  op: "=" | "<>" | "<" | "<=" | ">" | ">=",
+  left: QExpr,
+  sub: import("./syntax.ts").JSelectQuery,
+  quantifier: "ALL" | "ANY" | "SOME",
+  pos: Pos,
+): QExpr {
   const query = scope.binders.subquery(scope, sub);
   const item = query.result?.[0]?.expr ?? fail("the subquery must select one expression", pos);
   const test = compare(scope, op, left, item, pos);
@@ -307,7 +369,8 @@ function binary(scope: JScope, e: Extract<JExpr, { type: "Binary" }>): QExpr {
   if (["=", "<>", "<", "<=", ">", ">="].includes(e.op)) return compare(scope, e.op as "=", left, right, pos);
   const l = typed(scope, left, right.type);
   const r = typed(scope, right, l.type);
-  if (!isNumber(l.type) && l.type.kind !== "unknown" || !isNumber(r.type) && r.type.kind !== "unknown") fail(`${e.op} needs numbers, not ${describeType(l.type)} and ${describeType(r.type)}`, pos);
+  if ((!isNumber(l.type) && l.type.kind !== "unknown") || (!isNumber(r.type) && r.type.kind !== "unknown"))
+    fail(`${e.op} needs numbers, not ${describeType(l.type)} and ${describeType(r.type)}`, pos);
   const kind = (t: QType) => (t.kind === "number" ? t.numeric : "double");
   const numeric = promote(kind(l.type), kind(r.type));
   return node({ kind: "arith", op: e.op as "+", left: l, right: r, integer: isIntegral(numeric), type: { kind: "number", numeric } }, pos);
@@ -321,7 +384,8 @@ function typeComparison(scope: JScope, typeSide: JExpr, other: JExpr, op: "=" | 
   let meta: ClassMeta;
   if (other.type === "Path" && typeof other.head === "string") meta = entityNamed(scope.model, [other.head, ...other.names].join("."), other.pos);
   else return fail("TYPE(...) is compared with an entity name", other.pos);
-  if (!isAncestor(scope.model, operand.type.meta.name, meta.name) && !isAncestor(scope.model, meta.name, operand.type.meta.name)) fail(`${meta.name} is not a type of ${operand.type.meta.name}`, pos);
+  if (!isAncestor(scope.model, operand.type.meta.name, meta.name) && !isAncestor(scope.model, meta.name, operand.type.meta.name))
+    fail(`${meta.name} is not a type of ${operand.type.meta.name}`, pos);
   const test = node({ kind: "instanceOf", operand, classes: [meta], type: BOOLEAN }, pos);
   return op === "=" ? test : node({ kind: "not", operand: test, type: BOOLEAN }, pos);
 }
@@ -347,22 +411,40 @@ function fn(scope: JScope, name: string, rawArgs: JExpr[], pos: Pos): QExpr {
       const args = [arg(1, STRING), arg(0, STRING), ...(rawArgs.length > 2 ? [minus1(arg(2, INT))] : [])];
       return plus1(call("indexOf", args, INT));
     }
-    case "LOWER": return call("lower", [arg(0, STRING)], STRING);
-    case "UPPER": return call("upper", [arg(0, STRING)], STRING);
-    case "LENGTH": return call("length", [arg(0, STRING)], INT);
-    case "LEFT": return call("left", [arg(0, STRING), arg(1, INT)], STRING);
-    case "RIGHT": return call("right", [arg(0, STRING), arg(1, INT)], STRING);
-    case "REPLACE": return call("replace", [arg(0, STRING), arg(1, STRING), arg(2, STRING)], STRING);
-    case "ABS": { const a = arg(0, DOUBLE); return call("abs", [a], a.type); }
-    case "SQRT": return call("sqrt", [arg(0, DOUBLE)], DOUBLE);
-    case "MOD": return call("mod", [arg(0, INT), arg(1, INT)], INT);
-    case "CEILING": return call("ceil", [arg(0, DOUBLE)], DOUBLE);
-    case "FLOOR": return call("floor", [arg(0, DOUBLE)], DOUBLE);
-    case "EXP": return call("exp", [arg(0, DOUBLE)], DOUBLE);
-    case "LN": return call("log", [arg(0, DOUBLE)], DOUBLE);
-    case "POWER": return call("power", [arg(0, DOUBLE), arg(1, DOUBLE)], DOUBLE);
-    case "ROUND": return call("roundTo", [arg(0, DOUBLE), arg(1, INT)], DOUBLE);
-    case "SIGN": return call("sign", [arg(0, DOUBLE)], INT);
+    case "LOWER":
+      return call("lower", [arg(0, STRING)], STRING);
+    case "UPPER":
+      return call("upper", [arg(0, STRING)], STRING);
+    case "LENGTH":
+      return call("length", [arg(0, STRING)], INT);
+    case "LEFT":
+      return call("left", [arg(0, STRING), arg(1, INT)], STRING);
+    case "RIGHT":
+      return call("right", [arg(0, STRING), arg(1, INT)], STRING);
+    case "REPLACE":
+      return call("replace", [arg(0, STRING), arg(1, STRING), arg(2, STRING)], STRING);
+    case "ABS": {
+      const a = arg(0, DOUBLE);
+      return call("abs", [a], a.type);
+    }
+    case "SQRT":
+      return call("sqrt", [arg(0, DOUBLE)], DOUBLE);
+    case "MOD":
+      return call("mod", [arg(0, INT), arg(1, INT)], INT);
+    case "CEILING":
+      return call("ceil", [arg(0, DOUBLE)], DOUBLE);
+    case "FLOOR":
+      return call("floor", [arg(0, DOUBLE)], DOUBLE);
+    case "EXP":
+      return call("exp", [arg(0, DOUBLE)], DOUBLE);
+    case "LN":
+      return call("log", [arg(0, DOUBLE)], DOUBLE);
+    case "POWER":
+      return call("power", [arg(0, DOUBLE), arg(1, DOUBLE)], DOUBLE);
+    case "ROUND":
+      return call("roundTo", [arg(0, DOUBLE), arg(1, INT)], DOUBLE);
+    case "SIGN":
+      return call("sign", [arg(0, DOUBLE)], INT);
     case "SIZE": {
       const c = arg(0);
       if (c.type.kind !== "collection" && c.type.kind !== "map") fail("SIZE needs a collection", pos);
@@ -378,9 +460,15 @@ function fn(scope: JScope, name: string, rawArgs: JExpr[], pos: Pos): QExpr {
       if (e.type.kind !== "entity") fail("VERSION needs an entity", pos);
       return node({ kind: "version", operand: e, type: LONG }, pos);
     }
-    case "CURRENT_DATE": case "LOCAL DATE": return call("currentDate", [], { kind: "temporal", basic: "local-date" });
-    case "CURRENT_TIME": case "LOCAL TIME": return call("currentTime", [], { kind: "temporal", basic: "local-time" });
-    case "CURRENT_TIMESTAMP": case "LOCAL DATETIME": return call("currentTimestamp", [], { kind: "temporal", basic: "local-date-time" });
+    case "CURRENT_DATE":
+    case "LOCAL DATE":
+      return call("currentDate", [], { kind: "temporal", basic: "local-date" });
+    case "CURRENT_TIME":
+    case "LOCAL TIME":
+      return call("currentTime", [], { kind: "temporal", basic: "local-time" });
+    case "CURRENT_TIMESTAMP":
+    case "LOCAL DATETIME":
+      return call("currentTimestamp", [], { kind: "temporal", basic: "local-date-time" });
     default:
       return fail(`${name}(...) is not supported`, pos);
   }

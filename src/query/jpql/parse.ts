@@ -34,11 +34,7 @@ function checkParameterStyle(statement: JStatement): void {
   const other = params.find((p) => p.type !== first?.type);
   if (first && other) {
     const { line, column } = other.pos;
-    throw new JpqlSyntaxError(
-      `line ${line}, column ${column}: named and positional parameters cannot be mixed in one statement`,
-      { ...other.pos },
-      [],
-    );
+    throw new JpqlSyntaxError(`line ${line}, column ${column}: named and positional parameters cannot be mixed in one statement`, { ...other.pos }, []);
   }
 }
 
@@ -58,12 +54,7 @@ function collectParams(node: unknown, out: JParam[]): void {
 const quoted = (tokens: string[]) => tokens.map((t) => JSON.stringify(t));
 
 /** What may follow an operand; all of them at once read "an operator". */
-const OPERATORS = new Set(
-  quoted([
-    ..."* / + - || = <> < <= > >=".split(" "),
-    ..."NOT BETWEEN LIKE IN IS MEMBER AND OR".split(" "),
-  ]),
-);
+const OPERATORS = new Set(quoted([..."* / + - || = <> < <= > >=".split(" "), ..."NOT BETWEEN LIKE IN IS MEMBER AND OR".split(" ")]));
 
 /** What can start an operand; all of them at once read "an expression". */
 const OPERAND_STARTS = new Set([
@@ -73,13 +64,9 @@ const OPERAND_STARTS = new Set([
   "string literal",
   ...quoted(["(", "{", "+", "-", ":", "?"]),
   ...quoted(
-    (
-      "NOT EXISTS CASE COALESCE NULLIF COUNT SUM AVG MIN MAX TRIM EXTRACT CAST FUNCTION REPLACE CONCAT " +
-      "LOCAL TYPE TREAT KEY VALUE ENTRY"
-    ).split(" "),
+    ("NOT EXISTS CASE COALESCE NULLIF COUNT SUM AVG MIN MAX TRIM EXTRACT CAST FUNCTION REPLACE CONCAT " + "LOCAL TYPE TREAT KEY VALUE ENTRY").split(" "),
   ),
 ]);
-
 
 const VOCABULARY = {
   operandStarts: OPERAND_STARTS,
@@ -117,10 +104,7 @@ function toJpqlError(e: parser.SyntaxError, text: string): JpqlSyntaxError {
   const found = token === null ? END : /^\s$/.test(token) ? "whitespace" : JSON.stringify(token);
   // Where a name (not any expression) is expected, say why a reserved identifier does not do.
   const reserved =
-    token !== null &&
-    NAME_EXPECTATIONS.some((x) => expected.includes(x)) &&
-    !expected.includes("literal") &&
-    RESERVED_WORDS.has(token.toUpperCase());
+    token !== null && NAME_EXPECTATIONS.some((x) => expected.includes(x)) && !expected.includes("literal") && RESERVED_WORDS.has(token.toUpperCase());
   return new JpqlSyntaxError(
     `${where}: expected ${summarise(expected, VOCABULARY)}, found ${found}${reserved ? " (a reserved identifier, not allowed as a name)" : ""}`,
     position,

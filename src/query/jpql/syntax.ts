@@ -22,19 +22,7 @@ export type { Pos };
  * suffix), `decimal` (`BD`; value: the digits as written), `date`/`time`/`timestamp` (JDBC escapes;
  * value: ISO `yyyy-mm-dd`, `hh:mm:ss`, `yyyy-mm-ddThh:mm:ss[.f...]`).
  */
-export type LiteralKind =
-  | "int"
-  | "long"
-  | "biginteger"
-  | "float"
-  | "double"
-  | "decimal"
-  | "string"
-  | "boolean"
-  | "null"
-  | "date"
-  | "time"
-  | "timestamp";
+export type LiteralKind = "int" | "long" | "biginteger" | "float" | "double" | "decimal" | "string" | "boolean" | "null" | "date" | "time" | "timestamp";
 
 export interface JLiteral {
   type: "Literal";
@@ -108,10 +96,7 @@ export interface JBetween {
 }
 
 /** What follows IN: `(item, ...)`, `(subquery)`, or a collection-valued parameter (`IN :ids`). */
-export type JInSource =
-  | { kind: "list"; items: JExpr[] }
-  | { kind: "subquery"; subquery: JSubquery }
-  | { kind: "param"; param: JParam };
+export type JInSource = { kind: "list"; items: JExpr[] } | { kind: "subquery"; subquery: JSubquery } | { kind: "param"; param: JParam };
 
 /** `x [NOT] IN ...`. */
 export interface JIn {

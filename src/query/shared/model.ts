@@ -57,63 +57,70 @@ export interface ParamRef {
 export type CompareOp = "=" | "<>" | "<" | "<=" | ">" | ">=";
 export type ArithOp = "+" | "-" | "*" | "/" | "%";
 
-export type QExpr = (
+export type QExpr =
   /** `text`: a number's digits as written, which a BigDecimal compares with exactly (a double may round them). */
-  | { kind: "literal"; value: unknown; text?: string }
-  | { kind: "param"; ref: ParamRef }
-  /** A binding itself (`this`, a variable): an entity or a value. */
-  | { kind: "binding"; binding: Binding }
-  /** One step of navigation from an entity or an embedded object. */
-  | { kind: "field"; from: QExpr; field: FieldMeta; owner: ClassMeta }
-  /**
-   * Comparison. `nullEquals` (JDOQL): null == null is true and null != x is true; otherwise SQL's
-   * three-valued logic (JPQL).
-   */
-  | { kind: "compare"; op: CompareOp; left: QExpr; right: QExpr; nullEquals: boolean }
-  | { kind: "and"; items: QExpr[] }
-  | { kind: "or"; items: QExpr[] }
-  | { kind: "not"; operand: QExpr }
-  | { kind: "isNull"; operand: QExpr; negated: boolean }
-  | { kind: "arith"; op: ArithOp; left: QExpr; right: QExpr; integer: boolean }
-  | { kind: "negate"; operand: QExpr }
-  | { kind: "bitnot"; operand: QExpr }
-  | { kind: "concat"; items: QExpr[] }
-  /**
-   * Scalar functions, with JDOQL's and JPQL's position conventions already normalized to 0-based.
-   * `javaBounds` (JDOQL's substring and charAt): an index outside the string, where Java throws,
-   * makes the value null, as a failed navigation does; without it (JPQL), SQL's clamping.
-   */
-  | { kind: "fn"; name: FnName; args: QExpr[]; javaBounds?: boolean }
-  | { kind: "contains"; collection: QExpr; element: QExpr }
-  | { kind: "isEmpty"; collection: QExpr }
-  | { kind: "size"; collection: QExpr }
-  | { kind: "mapGet"; map: QExpr; key: QExpr }
-  /** `list.get(i)`, 0-based. */
-  | { kind: "listGet"; list: QExpr; index: QExpr }
-  | { kind: "containsKey"; map: QExpr; key: QExpr }
-  | { kind: "containsValue"; map: QExpr; value: QExpr }
-  | { kind: "instanceOf"; operand: QExpr; classes: ClassMeta[] }
-  /** A cast to a class narrows an entity (null when it is not one); a numeric cast converts. */
-  | { kind: "cast"; operand: QExpr }
-  | { kind: "aggregate"; fn: "count" | "sum" | "avg" | "min" | "max"; distinct: boolean; arg: QExpr }
-  | { kind: "case"; whens: { when: QExpr; then: QExpr }[]; otherwise: QExpr }
-  | { kind: "subquery"; query: QQuery }
-  | { kind: "exists"; query: QQuery }
-  /** `JDOHelper.getObjectId(x)`: the key of an entity. */
-  | { kind: "objectId"; operand: QExpr }
-  | { kind: "version"; operand: QExpr }
-  /** JPQL KEY(v): the key of the map entry a variable ranges over (VALUE(v) is the variable itself). */
-  | { kind: "entryKey"; operand: QExpr }
-  /** JPQL TYPE(e) as a value: the runtime class name. */
-  | { kind: "classOf"; operand: QExpr }
-  /** A list of values (`{a, b}`, a collection parameter) used with contains. */
-  | { kind: "list"; items: QExpr[] }
-) & { type: QType; pos: Pos };
+  (
+    | { kind: "literal"; value: unknown; text?: string }
+    | { kind: "param"; ref: ParamRef }
+    /** A binding itself (`this`, a variable): an entity or a value. */
+    | { kind: "binding"; binding: Binding }
+    /** One step of navigation from an entity or an embedded object. */
+    | { kind: "field"; from: QExpr; field: FieldMeta; owner: ClassMeta }
+    /**
+     * Comparison. `nullEquals` (JDOQL): null == null is true and null != x is true; otherwise SQL's
+     * three-valued logic (JPQL).
+     */
+    | { kind: "compare"; op: CompareOp; left: QExpr; right: QExpr; nullEquals: boolean }
+    | { kind: "and"; items: QExpr[] }
+    | { kind: "or"; items: QExpr[] }
+    | { kind: "not"; operand: QExpr }
+    | { kind: "isNull"; operand: QExpr; negated: boolean }
+    | { kind: "arith"; op: ArithOp; left: QExpr; right: QExpr; integer: boolean }
+    | { kind: "negate"; operand: QExpr }
+    | { kind: "bitnot"; operand: QExpr }
+    | { kind: "concat"; items: QExpr[] }
+    /**
+     * Scalar functions, with JDOQL's and JPQL's position conventions already normalized to 0-based.
+     * `javaBounds` (JDOQL's substring and charAt): an index outside the string, where Java throws,
+     * makes the value null, as a failed navigation does; without it (JPQL), SQL's clamping.
+     */
+    | { kind: "fn"; name: FnName; args: QExpr[]; javaBounds?: boolean }
+    | { kind: "contains"; collection: QExpr; element: QExpr }
+    | { kind: "isEmpty"; collection: QExpr }
+    | { kind: "size"; collection: QExpr }
+    | { kind: "mapGet"; map: QExpr; key: QExpr }
+    /** `list.get(i)`, 0-based. */
+    | { kind: "listGet"; list: QExpr; index: QExpr }
+    | { kind: "containsKey"; map: QExpr; key: QExpr }
+    | { kind: "containsValue"; map: QExpr; value: QExpr }
+    | { kind: "instanceOf"; operand: QExpr; classes: ClassMeta[] }
+    /** A cast to a class narrows an entity (null when it is not one); a numeric cast converts. */
+    | { kind: "cast"; operand: QExpr }
+    | { kind: "aggregate"; fn: "count" | "sum" | "avg" | "min" | "max"; distinct: boolean; arg: QExpr }
+    | { kind: "case"; whens: { when: QExpr; then: QExpr }[]; otherwise: QExpr }
+    | { kind: "subquery"; query: QQuery }
+    | { kind: "exists"; query: QQuery }
+    /** `JDOHelper.getObjectId(x)`: the key of an entity. */
+    | { kind: "objectId"; operand: QExpr }
+    | { kind: "version"; operand: QExpr }
+    /** JPQL KEY(v): the key of the map entry a variable ranges over (VALUE(v) is the variable itself). */
+    | { kind: "entryKey"; operand: QExpr }
+    /** JPQL TYPE(e) as a value: the runtime class name. */
+    | { kind: "classOf"; operand: QExpr }
+    /** A list of values (`{a, b}`, a collection parameter) used with contains. */
+    | { kind: "list"; items: QExpr[] }
+  ) & { type: QType; pos: Pos };
 
 export type FnName =
-  | "lower" | "upper" | "length" | "trim" | "trimLeft" | "trimRight"
+  | "lower"
+  | "upper"
+  | "length"
+  | "trim"
+  | "trimLeft"
+  | "trimRight"
   /** (s, prefix[, from]) */
-  | "startsWith" | "endsWith"
+  | "startsWith"
+  | "endsWith"
   /** 0-based: (s, search[, from]) → index or -1 */
   | "indexOf"
   /** 0-based, end exclusive: (s, begin[, end]) */
@@ -122,12 +129,47 @@ export type FnName =
   /** (s, pattern): a Java regex subset */
   | "matches"
   | "equalsIgnoreCase"
-  | "abs" | "sqrt" | "ceil" | "floor" | "exp" | "log" | "sin" | "cos" | "tan" | "asin" | "acos" | "atan" | "round" | "sign" | "power" | "mod"
-  | "year" | "month0" | "month1" | "day" | "hour" | "minute" | "second" | "dayOfWeek" | "quarter" | "isoWeek" | "datePart" | "timePart"
-  | "ordinal" | "enumName"
-  | "coalesce" | "nullif"
+  | "abs"
+  | "sqrt"
+  | "ceil"
+  | "floor"
+  | "exp"
+  | "log"
+  | "sin"
+  | "cos"
+  | "tan"
+  | "asin"
+  | "acos"
+  | "atan"
+  | "round"
+  | "sign"
+  | "power"
+  | "mod"
+  | "year"
+  | "month0"
+  | "month1"
+  | "day"
+  | "hour"
+  | "minute"
+  | "second"
+  | "dayOfWeek"
+  | "quarter"
+  | "isoWeek"
+  | "datePart"
+  | "timePart"
+  | "ordinal"
+  | "enumName"
+  | "coalesce"
+  | "nullif"
   /** JPQL: LIKE (case-sensitive: `%`, `_`, optional escape), LEFT, RIGHT, REPLACE, ROUND(x, n), current date/time. */
-  | "like" | "left" | "right" | "replace" | "roundTo" | "currentDate" | "currentTime" | "currentTimestamp";
+  | "like"
+  | "left"
+  | "right"
+  | "replace"
+  | "roundTo"
+  | "currentDate"
+  | "currentTime"
+  | "currentTimestamp";
 
 export interface ResultItem {
   expr: QExpr;

@@ -32,7 +32,14 @@ function valueQType(model: Model, t: ValueType, ordinal: boolean): QType {
           return { kind: "uuid" };
         case "bytes":
           return { kind: "bytes" };
-        case "byte": case "short": case "int": case "long": case "biginteger": case "float": case "double": case "decimal":
+        case "byte":
+        case "short":
+        case "int":
+        case "long":
+        case "biginteger":
+        case "float":
+        case "double":
+        case "decimal":
           return { kind: "number", numeric: t.basic };
         default:
           return { kind: "temporal", basic: t.basic };
@@ -42,7 +49,8 @@ function valueQType(model: Model, t: ValueType, ordinal: boolean): QType {
 
 export function fieldQType(model: Model, field: FieldMeta): QType {
   const t: FieldType = field.type;
-  if (t.kind === "collection") return { kind: "collection", element: valueQType(model, t.element, field.enumOrdinal), ordered: t.collection === "list" || t.collection === "array" };
+  if (t.kind === "collection")
+    return { kind: "collection", element: valueQType(model, t.element, field.enumOrdinal), ordered: t.collection === "list" || t.collection === "array" };
   if (t.kind === "map") return { kind: "map", key: valueQType(model, t.key, false), value: valueQType(model, t.value, false) };
   return valueQType(model, t, field.enumOrdinal);
 }
@@ -73,7 +81,9 @@ export function describeType(t: QType): string {
   switch (t.kind) {
     case "number":
       return t.numeric;
-    case "entity": case "embedded": case "key":
+    case "entity":
+    case "embedded":
+    case "key":
       return t.meta.name;
     case "enum":
       return t.type.name;
@@ -96,8 +106,13 @@ export function describeType(t: QType): string {
 type TemporalKind = Extract<QType, { kind: "temporal" }>["basic"];
 
 const TEMPORAL_NAMES: Record<TemporalKind, string> = {
-  date: "java.util.Date", "sql-date": "java.sql.Date", timestamp: "java.sql.Timestamp", instant: "Instant",
-  "local-date": "LocalDate", "local-date-time": "LocalDateTime", "local-time": "LocalTime",
+  date: "java.util.Date",
+  "sql-date": "java.sql.Date",
+  timestamp: "java.sql.Timestamp",
+  instant: "Instant",
+  "local-date": "LocalDate",
+  "local-date-time": "LocalDateTime",
+  "local-time": "LocalTime",
 };
 
 const TIME_OF_DAY: ReadonlySet<FnName> = new Set<FnName>(["hour", "minute", "second", "timePart"]);

@@ -12,7 +12,6 @@ export function containsAggregate(e: QExpr): boolean {
   return childrenOf(e).some(containsAggregate);
 }
 
-
 /** With GROUP BY, every result, ordering and having item is grouped or aggregated (SQLite would not check). */
 export function checkGrouping(q: QQuery, pos: Pos): void {
   if (!q.groupBy.length) {
@@ -47,7 +46,17 @@ function dependsOnRows(e: QExpr): boolean {
 /** A structural key for an expression (positions left out), to compare grouping expressions. */
 function fingerprint(e: QExpr): string {
   return JSON.stringify(e, (k, v) =>
-    k === "pos" || k === "type" || k === "owner" ? undefined : k === "field" ? `${v.declaringClass}.${v.name}` : k === "binding" ? v.name : k === "query" ? "subquery" : typeof v === "bigint" ? `${v}n` : v,
+    k === "pos" || k === "type" || k === "owner"
+      ? undefined
+      : k === "field"
+        ? `${v.declaringClass}.${v.name}`
+        : k === "binding"
+          ? v.name
+          : k === "query"
+            ? "subquery"
+            : typeof v === "bigint"
+              ? `${v}n`
+              : v,
   );
 }
 

@@ -4,19 +4,47 @@ import type { QExpr, QQuery } from "./model.ts";
 /** Children within the same query (a subquery is a leaf here). */
 export function childrenOf(e: QExpr): QExpr[] {
   switch (e.kind) {
-    case "field": return [e.from];
-    case "compare": case "arith": return [e.left, e.right];
-    case "and": case "or": case "concat": case "list": return e.items;
-    case "fn": return e.args;
-    case "not": case "isNull": case "negate": case "bitnot": case "cast": case "instanceOf": case "objectId": case "version": case "classOf": case "entryKey": return [e.operand];
-    case "contains": return [e.collection, e.element];
-    case "isEmpty": case "size": return [e.collection];
-    case "mapGet": case "containsKey": return [e.map, e.key];
-    case "listGet": return [e.list, e.index];
-    case "containsValue": return [e.map, e.value];
-    case "aggregate": return [e.arg];
-    case "case": return [...e.whens.flatMap((w) => [w.when, w.then]), e.otherwise];
-    default: return [];
+    case "field":
+      return [e.from];
+    case "compare":
+    case "arith":
+      return [e.left, e.right];
+    case "and":
+    case "or":
+    case "concat":
+    case "list":
+      return e.items;
+    case "fn":
+      return e.args;
+    case "not":
+    case "isNull":
+    case "negate":
+    case "bitnot":
+    case "cast":
+    case "instanceOf":
+    case "objectId":
+    case "version":
+    case "classOf":
+    case "entryKey":
+      return [e.operand];
+    case "contains":
+      return [e.collection, e.element];
+    case "isEmpty":
+    case "size":
+      return [e.collection];
+    case "mapGet":
+    case "containsKey":
+      return [e.map, e.key];
+    case "listGet":
+      return [e.list, e.index];
+    case "containsValue":
+      return [e.map, e.value];
+    case "aggregate":
+      return [e.arg];
+    case "case":
+      return [...e.whens.flatMap((w) => [w.when, w.then]), e.otherwise];
+    default:
+      return [];
   }
 }
 
@@ -27,5 +55,14 @@ export function forEachChild(e: QExpr, visit: (x: QExpr) => void): void {
 }
 
 function queryExpressions(q: QQuery): QExpr[] {
-  return [q.where, q.having, q.candidate.source, ...(q.result ?? []).map((r) => r.expr), ...q.groupBy, ...q.orderBy.map((o) => o.expr), q.range?.from, q.range?.to].filter((x): x is QExpr => !!x);
+  return [
+    q.where,
+    q.having,
+    q.candidate.source,
+    ...(q.result ?? []).map((r) => r.expr),
+    ...q.groupBy,
+    ...q.orderBy.map((o) => o.expr),
+    q.range?.from,
+    q.range?.to,
+  ].filter((x): x is QExpr => !!x);
 }

@@ -32,7 +32,9 @@ export function keyOf(e: EntityRef): SQL[] {
 /** The column of a field stored in the object's row(s). */
 export function columnOf(model: Model, e: EntityRef, field: FieldMeta, column: string): SQL {
   // In a row, the field's table is the one its group holds (complete-table subclasses repeat fields).
-  const table = (e.kind === "row" ? e.group.classes.map((c) => c.fieldTables.get(field.name)).find((t) => t && e.group.tables.includes(t)) : undefined) ?? e.meta.fieldTables.get(field.name);
+  const table =
+    (e.kind === "row" ? e.group.classes.map((c) => c.fieldTables.get(field.name)).find((t) => t && e.group.tables.includes(t)) : undefined) ??
+    e.meta.fieldTables.get(field.name);
   if (!table) internal(`field ${field.name} has no column in ${e.meta.name}`);
   if (e.kind === "row") {
     const index = e.group.tables.indexOf(table);
@@ -93,7 +95,11 @@ export function rowsOfClass(model: Model, meta: ClassMeta, table: string, select
   const base = sql`${ident(table)} ${ident(x)}`;
   if (!filter) return sql`SELECT ${join(select(x))} FROM ${base} WHERE ${where(x)}`;
   const primary = `${x}p0`;
-  const on = keyEquals(group.keyColumns, group.keyColumns.map((k) => qualified(x, k)), primary);
+  const on = keyEquals(
+    group.keyColumns,
+    group.keyColumns.map((k) => qualified(x, k)),
+    primary,
+  );
   return sql`SELECT ${join(select(x))} FROM ${base} JOIN ${ident(group.primaryTable)} ${ident(primary)} ON ${on} WHERE ${where(x)} AND ${filter}`;
 }
 
@@ -101,7 +107,10 @@ export function rowsOfClass(model: Model, meta: ClassMeta, table: string, select
 export function classNameOf(model: Model, e: EntityRef): SQL {
   const group = e.kind === "row" ? e.group : singleGroup(model, e.meta);
   if (!group.discriminatorColumn) return sql`CASE WHEN ${keyOf(e)[0]} IS NOT NULL THEN ${group.classes[0]!.name} END`;
-  const cases = join([...group.byDiscriminator].map(([value, c]) => sql`WHEN ${value} THEN ${c.name}`), sql` `);
+  const cases = join(
+    [...group.byDiscriminator].map(([value, c]) => sql`WHEN ${value} THEN ${c.name}`),
+    sql` `,
+  );
   const discriminator =
     e.kind === "row"
       ? qualified(alias(0, e.prefix), group.discriminatorColumn)

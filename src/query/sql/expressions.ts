@@ -54,9 +54,25 @@ export class ExprCompiler {
       case "field":
         return this.navigate(e.from, e.field, meta, ctx);
       case "case":
-        return { kind: "key", meta, key: meta.keyColumns.map((_, i) => sql`CASE ${join(e.whens.map((w) => sql`WHEN ${this.cond(w.when, ctx)} THEN ${keyOf(this.entity(w.then, ctx))[i]}`), sql` `)} ELSE ${keyOf(this.entity(e.otherwise, ctx))[i]} END`) };
+        return {
+          kind: "key",
+          meta,
+          key: meta.keyColumns.map(
+            (_, i) =>
+              sql`CASE ${join(
+                e.whens.map((w) => sql`WHEN ${this.cond(w.when, ctx)} THEN ${keyOf(this.entity(w.then, ctx))[i]}`),
+                sql` `,
+              )} ELSE ${keyOf(this.entity(e.otherwise, ctx))[i]} END`,
+          ),
+        };
       case "listGet":
-        return { kind: "key", meta, key: meta.keyColumns.map((_, i) => sql`(SELECT ${sql.raw(`_e${i}`)} FROM (${this.orderedElements(e.list, ctx)}) LIMIT 1 OFFSET ${this.value(e.index, ctx)})`) };
+        return {
+          kind: "key",
+          meta,
+          key: meta.keyColumns.map(
+            (_, i) => sql`(SELECT ${sql.raw(`_e${i}`)} FROM (${this.orderedElements(e.list, ctx)}) LIMIT 1 OFFSET ${this.value(e.index, ctx)})`,
+          ),
+        };
       case "subquery":
         if (meta.keyColumns.length !== 1) fail("a subquery selecting objects with composite keys is not supported", e.pos);
         return { kind: "key", meta, key: [this.subquery(e.query, ctx, "scalar")] };
@@ -77,7 +93,17 @@ export class ExprCompiler {
       return {
         kind: "key",
         meta: target,
-        key: target.keyColumns.map((k) => sql`(${rowsOfClass(ctx.model, target, table, (x) => [qualified(x, k)], (x) => keyEquals(s.columns, ownerKey, x), ctx.nextAlias)} LIMIT 1)`),
+        key: target.keyColumns.map(
+          (k) =>
+            sql`(${rowsOfClass(
+              ctx.model,
+              target,
+              table,
+              (x) => [qualified(x, k)],
+              (x) => keyEquals(s.columns, ownerKey, x),
+              ctx.nextAlias,
+            )} LIMIT 1)`,
+        ),
       };
     }
     return fail(`navigation through ${field.name} (a ${s.inverse ? "join-inverse" : "join-table"} relation) is not supported`);
@@ -128,9 +154,15 @@ export class ExprCompiler {
       case "bitnot":
         return sql`(~ ${this.value(e.operand, ctx)})`;
       case "concat":
-        return sql`(${join(e.items.map((i) => this.value(i, ctx)), sql` || `)})`;
+        return sql`(${join(
+          e.items.map((i) => this.value(i, ctx)),
+          sql` || `,
+        )})`;
       case "fn":
-        return fnSql(e, e.args.map((a) => this.value(a, ctx)));
+        return fnSql(
+          e,
+          e.args.map((a) => this.value(a, ctx)),
+        );
       case "cast": {
         if (e.type.kind !== "number") return this.value(e.operand, ctx);
         // Text is read as Java reads a number (else null); a char is its code point, as (int) 'A' is 65.
@@ -139,13 +171,20 @@ export class ExprCompiler {
         const numberCast = (v: SQL) => sql`CAST(${v} AS ${sql.raw(isIntegral(target) ? "INTEGER" : "REAL")})`;
         if (t.kind === "string" && !t.char) return numberOfTextSql(this.value(e.operand, ctx), target);
         // A parameter of no known type is text or a number only when the query runs.
-        if (t.kind === "unknown") return computedOnce([this.value(e.operand, ctx)], ([v]) => sql`(CASE WHEN typeof(${v}) = 'text' THEN ${numberOfTextSql(v!, target)} ELSE ${numberCast(v!)} END)`);
+        if (t.kind === "unknown")
+          return computedOnce(
+            [this.value(e.operand, ctx)],
+            ([v]) => sql`(CASE WHEN typeof(${v}) = 'text' THEN ${numberOfTextSql(v!, target)} ELSE ${numberCast(v!)} END)`,
+          );
         return numberCast(this.numeric(e.operand, ctx));
       }
       case "aggregate":
         return this.aggregate(e, ctx);
       case "case":
-        return sql`CASE ${join(e.whens.map((w) => sql`WHEN ${this.cond(w.when, ctx)} THEN ${this.value(w.then, ctx)}`), sql` `)} ELSE ${this.value(e.otherwise, ctx)} END`;
+        return sql`CASE ${join(
+          e.whens.map((w) => sql`WHEN ${this.cond(w.when, ctx)} THEN ${this.value(w.then, ctx)}`),
+          sql` `,
+        )} ELSE ${this.value(e.otherwise, ctx)} END`;
       case "subquery":
         return this.subquery(e.query, ctx, "scalar");
       case "size":
@@ -278,9 +317,22 @@ export class ExprCompiler {
     const s = relationStorage(ctx.model, field);
     switch (s.kind) {
       case "target-fk":
-        return { sql: rowsOfClass(ctx.model, target, tableOfField(ctx.model, target, s.owning), (x) => target.keyColumns.map((k) => qualified(x, k)), (x) => keyEquals(s.columns, ownerKey, x), ctx.nextAlias), width: target.keyColumns.length };
+        return {
+          sql: rowsOfClass(
+            ctx.model,
+            target,
+            tableOfField(ctx.model, target, s.owning),
+            (x) => target.keyColumns.map((k) => qualified(x, k)),
+            (x) => keyEquals(s.columns, ownerKey, x),
+            ctx.nextAlias,
+          ),
+          width: target.keyColumns.length,
+        };
       case "join-table":
-        return { sql: sql`SELECT ${join(s.elementColumns.map((c) => ident(c)))} FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)}`, width: s.elementColumns.length };
+        return {
+          sql: sql`SELECT ${join(s.elementColumns.map((c) => ident(c)))} FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)}`,
+          width: s.elementColumns.length,
+        };
       default:
         return fail(`${field.name} is not a collection`, coll.pos);
     }
@@ -309,7 +361,10 @@ export class ExprCompiler {
       case "and":
         return this.conjunction(e.items, ctx);
       case "or":
-        return sql`(${join(e.items.map((i) => this.scoped(i, ctx)), sql` OR `)})`;
+        return sql`(${join(
+          e.items.map((i) => this.scoped(i, ctx)),
+          sql` OR `,
+        )})`;
       case "not":
         return sql`(NOT ${this.scoped(e.operand, ctx)})`;
       case "compare":
@@ -333,7 +388,12 @@ export class ExprCompiler {
       case "contains": {
         // A BigDecimal column among given BigDecimals: by sort keys (a parameter's are bound as `<name>.key`).
         const key = isDecimal(e.element.type) ? this.decimalKey(e.element, ctx) : undefined;
-        const given = e.collection.kind === "param" && e.collection.type.kind === "collection" && e.collection.type.element.kind === "number" ? sql`SELECT value FROM json_each(${placeholder(e.collection.ref, "key")})` : e.collection.kind === "list" ? this.listKeys(e.collection, ctx) : undefined;
+        const given =
+          e.collection.kind === "param" && e.collection.type.kind === "collection" && e.collection.type.element.kind === "number"
+            ? sql`SELECT value FROM json_each(${placeholder(e.collection.ref, "key")})`
+            : e.collection.kind === "list"
+              ? this.listKeys(e.collection, ctx)
+              : undefined;
         if (key && given) return sql`(${key} IN (${given}))`;
         const elements = this.elements(e.collection, ctx);
         const element = e.element.type.kind === "entity" ? tuple(keyOf(this.entity(e.element, ctx))) : this.value(e.element, ctx);
@@ -352,7 +412,10 @@ export class ExprCompiler {
       case "literal":
         return e.value === null ? sql`NULL` : e.value ? sql`1` : sql`0`;
       case "fn":
-        return fnSql(e, e.args.map((a) => this.value(a, ctx)));
+        return fnSql(
+          e,
+          e.args.map((a) => this.value(a, ctx)),
+        );
       default:
         return sql`(${this.value(e, ctx)} = 1)`;
     }
@@ -405,7 +468,7 @@ export class ExprCompiler {
       const group: QExpr[] = [];
       const vars = new Set<Binding>([variable]);
       // Items using the variable (and, transitively, the other variables they use).
-      for (let grew = true; grew; ) {
+      for (let grew = true; grew;) {
         grew = false;
         for (const item of [...pending]) {
           const used = unboundVariables(item, ctx);
@@ -453,7 +516,13 @@ export class ExprCompiler {
     const ready = (e: QExpr) => !unboundVariables(e, ctx).length;
     const rangeOf = (v: Binding) =>
       items.find((i) => !used.has(i) && i.kind === "contains" && i.element.kind === "binding" && i.element.binding === v && ready(i.collection)) ??
-      items.find((i) => !used.has(i) && ((i.kind === "containsKey" && i.key.kind === "binding" && i.key.binding === v) || (i.kind === "containsValue" && i.value.kind === "binding" && i.value.binding === v)) && ready(i.map));
+      items.find(
+        (i) =>
+          !used.has(i) &&
+          ((i.kind === "containsKey" && i.key.kind === "binding" && i.key.binding === v) ||
+            (i.kind === "containsValue" && i.value.kind === "binding" && i.value.binding === v)) &&
+          ready(i.map),
+      );
     const pending = [...vars];
     while (pending.length) {
       let v = pending.find((p) => rangeOf(p));
@@ -490,7 +559,11 @@ export class ExprCompiler {
     if (!collection) fail(`variable "${v.name}" must be taken from a collection with contains()`, v.pos);
     // json_each in FROM may read columns of the other FROM items and of outer queries; over a map
     // it also gives each entry's key.
-    ctx.bind(v, { kind: "value", value: sql`${ident(x)}.${ident("value")}`, key: collection.type.kind === "map" ? sql`${ident(x)}.${ident("key")}` : undefined });
+    ctx.bind(v, {
+      kind: "value",
+      value: sql`${ident(x)}.${ident("value")}`,
+      key: collection.type.kind === "map" ? sql`${ident(x)}.${ident("key")}` : undefined,
+    });
     return [sql`json_each(${this.jsonSource(collection, ctx)}) ${ident(x)}`];
   }
 
@@ -520,7 +593,11 @@ export function classFilter(ctx: GenContext, meta: ClassMeta, group: GroupLayout
 
 /** The table holding a field of a class (or of the subclass that declares it). */
 function tableOfField(model: Model, meta: ClassMeta, field: FieldMeta): string {
-  return meta.fieldTables.get(field.name) ?? classOf(model, field.declaringClass).fieldTables.get(field.name) ?? internal(`${field.name} has no table in ${meta.name}`);
+  return (
+    meta.fieldTables.get(field.name) ??
+    classOf(model, field.declaringClass).fieldTables.get(field.name) ??
+    internal(`${field.name} has no table in ${meta.name}`)
+  );
 }
 
 /** A BigDecimal: its column holds a sort key and its number (src/json/decimal.ts). */
@@ -536,4 +613,3 @@ export function unboundVariables(e: QExpr, ctx: GenContext): Binding[] {
   visit(e);
   return out;
 }
-

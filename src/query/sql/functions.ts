@@ -18,68 +18,121 @@ export function fnSql(e: Extract<QExpr, { kind: "fn" }>, a: SQL[]): SQL {
   const { name, args } = e;
   const [s, x, y] = a;
   switch (name) {
-    case "lower": return sql`lower(${s})`;
-    case "upper": return sql`upper(${s})`;
-    case "length": return sql`length(${s})`;
-    case "trim": return x ? sql`trim(${s}, ${x})` : sql`trim(${s})`;
-    case "trimLeft": return x ? sql`ltrim(${s}, ${x})` : sql`ltrim(${s})`;
-    case "trimRight": return x ? sql`rtrim(${s}, ${x})` : sql`rtrim(${s})`;
+    case "lower":
+      return sql`lower(${s})`;
+    case "upper":
+      return sql`upper(${s})`;
+    case "length":
+      return sql`length(${s})`;
+    case "trim":
+      return x ? sql`trim(${s}, ${x})` : sql`trim(${s})`;
+    case "trimLeft":
+      return x ? sql`ltrim(${s}, ${x})` : sql`ltrim(${s})`;
+    case "trimRight":
+      return x ? sql`rtrim(${s}, ${x})` : sql`rtrim(${s})`;
     // Java: an offset outside the string starts with nothing (false, not an error).
     case "startsWith":
-      return y ? computedOnce([s!, x!, y], ([v, p, at]) => sql`(${at} >= 0 AND ${at} <= length(${v}) AND substr(${v}, ${at} + 1, length(${p})) = ${p})`) : sql`(substr(${s}, 1, length(${x})) = ${x})`;
+      return y
+        ? computedOnce([s!, x!, y], ([v, p, at]) => sql`(${at} >= 0 AND ${at} <= length(${v}) AND substr(${v}, ${at} + 1, length(${p})) = ${p})`)
+        : sql`(substr(${s}, 1, length(${x})) = ${x})`;
     case "endsWith":
       return sql`(length(${x}) = 0 AND ${s} IS NOT NULL OR substr(${s}, -length(${x})) = ${x} AND length(${s}) >= length(${x}))`;
     case "indexOf":
       if (!y) return sql`(instr(${s}, ${x}) - 1)`;
       // Java: a negative start searches from 0.
-      return computedOnce([s!, x!, sql`max(${y}, 0)`], ([v, p, from]) => sql`(CASE WHEN instr(substr(${v}, ${from} + 1), ${p}) = 0 THEN -1 ELSE instr(substr(${v}, ${from} + 1), ${p}) + ${from} - 1 END)`);
+      return computedOnce(
+        [s!, x!, sql`max(${y}, 0)`],
+        ([v, p, from]) => sql`(CASE WHEN instr(substr(${v}, ${from} + 1), ${p}) = 0 THEN -1 ELSE instr(substr(${v}, ${from} + 1), ${p}) + ${from} - 1 END)`,
+      );
     case "substring":
       if (e.javaBounds) return y ? javaSubstring(s!, x!, y) : javaSubstring(s!, x!);
       return y ? sql`substr(${s}, ${x} + 1, ${y} - ${x})` : sql`substr(${s}, ${x} + 1)`;
     case "charAt":
       if (e.javaBounds) return computedOnce([s!, x!], ([v, i]) => sql`(CASE WHEN ${i} >= 0 AND ${i} < length(${v}) THEN substr(${v}, ${i} + 1, 1) END)`);
       return sql`substr(${s}, ${x} + 1, 1)`;
-    case "equalsIgnoreCase": return sql`(lower(${s}) = lower(${x}))`;
-    case "matches": return matches(s!, args[1]!);
-    case "abs": return sql`abs(${s})`;
+    case "equalsIgnoreCase":
+      return sql`(lower(${s}) = lower(${x}))`;
+    case "matches":
+      return matches(s!, args[1]!);
+    case "abs":
+      return sql`abs(${s})`;
     // Outside their domains Java answers NaN, which JSON has not: null (SQLite would raise an error).
-    case "sqrt": return sql`(CASE WHEN ${s} >= 0 THEN sqrt(${s}) END)`;
-    case "ceil": return sql`ceil(${s})`;
-    case "floor": return sql`floor(${s})`;
-    case "exp": return sql`exp(${s})`;
-    case "log": return sql`(CASE WHEN ${s} > 0 THEN ln(${s}) END)`;
-    case "asin": case "acos": return sql`(CASE WHEN ${s} BETWEEN -1 AND 1 THEN ${sql.raw(name)}(${s}) END)`;
-    case "sin": case "cos": case "tan": case "atan": return sql`${sql.raw(name)}(${s})`;
-    case "round": return sql`CAST(floor(${s} + 0.5) AS INTEGER)`;
-    case "sign": return sql`sign(${s})`;
-    case "power": return sql`power(${s}, ${x})`;
-    case "mod": return sql`(${s} % ${x})`;
-    case "year": return part("%Y", s!);
-    case "month0": return sql`(${part("%m", s!)} - 1)`;
-    case "month1": return part("%m", s!);
-    case "day": return part("%d", s!);
-    case "hour": return part("%H", s!);
-    case "minute": return part("%M", s!);
-    case "second": return part("%S", s!);
-    case "dayOfWeek": return sql`(${part("%w", s!)} + 1)`;
-    case "quarter": return sql`((${part("%m", s!)} - 1) / 3 + 1)`;
+    case "sqrt":
+      return sql`(CASE WHEN ${s} >= 0 THEN sqrt(${s}) END)`;
+    case "ceil":
+      return sql`ceil(${s})`;
+    case "floor":
+      return sql`floor(${s})`;
+    case "exp":
+      return sql`exp(${s})`;
+    case "log":
+      return sql`(CASE WHEN ${s} > 0 THEN ln(${s}) END)`;
+    case "asin":
+    case "acos":
+      return sql`(CASE WHEN ${s} BETWEEN -1 AND 1 THEN ${sql.raw(name)}(${s}) END)`;
+    case "sin":
+    case "cos":
+    case "tan":
+    case "atan":
+      return sql`${sql.raw(name)}(${s})`;
+    case "round":
+      return sql`CAST(floor(${s} + 0.5) AS INTEGER)`;
+    case "sign":
+      return sql`sign(${s})`;
+    case "power":
+      return sql`power(${s}, ${x})`;
+    case "mod":
+      return sql`(${s} % ${x})`;
+    case "year":
+      return part("%Y", s!);
+    case "month0":
+      return sql`(${part("%m", s!)} - 1)`;
+    case "month1":
+      return part("%m", s!);
+    case "day":
+      return part("%d", s!);
+    case "hour":
+      return part("%H", s!);
+    case "minute":
+      return part("%M", s!);
+    case "second":
+      return part("%S", s!);
+    case "dayOfWeek":
+      return sql`(${part("%w", s!)} + 1)`;
+    case "quarter":
+      return sql`((${part("%m", s!)} - 1) / 3 + 1)`;
     // ISO 8601 week: the day of the year of this week's Thursday, in weeks.
-    case "isoWeek": return sql`((CAST(strftime('%j', ${s} / 1000.0, 'unixepoch', '-3 days', 'weekday 4') AS INTEGER) - 1) / 7 + 1)`;
+    case "isoWeek":
+      return sql`((CAST(strftime('%j', ${s} / 1000.0, 'unixepoch', '-3 days', 'weekday 4') AS INTEGER) - 1) / 7 + 1)`;
     // Floor, not truncation: dates before 1970 are negative milliseconds.
-    case "datePart": return sql`(${s} - ((${s} % 86400000) + 86400000) % 86400000)`;
-    case "timePart": return sql`(((${s} % 86400000) + 86400000) % 86400000)`;
-    case "ordinal": return enumOrdinal(s!, args[0]!);
-    case "enumName": return enumName(s!, args[0]!);
-    case "coalesce": return sql`coalesce(${join(a)})`;
-    case "like": return like(s!, args[1]!, args[2]);
-    case "left": return sql`substr(${s}, 1, ${x})`;
-    case "right": return sql`(CASE WHEN ${x} <= 0 THEN '' ELSE substr(${s}, -(${x})) END)`;
-    case "replace": return sql`replace(${s}, ${x}, ${y})`;
-    case "roundTo": return roundTo(s!, x!, args[1]!);
-    case "currentTimestamp": return NOW_MS;
-    case "currentDate": return sql`(${NOW_MS} / 86400000 * 86400000)`;
-    case "currentTime": return sql`(${NOW_MS} % 86400000)`;
-    case "nullif": return sql`nullif(${s}, ${x})`;
+    case "datePart":
+      return sql`(${s} - ((${s} % 86400000) + 86400000) % 86400000)`;
+    case "timePart":
+      return sql`(((${s} % 86400000) + 86400000) % 86400000)`;
+    case "ordinal":
+      return enumOrdinal(s!, args[0]!);
+    case "enumName":
+      return enumName(s!, args[0]!);
+    case "coalesce":
+      return sql`coalesce(${join(a)})`;
+    case "like":
+      return like(s!, args[1]!, args[2]);
+    case "left":
+      return sql`substr(${s}, 1, ${x})`;
+    case "right":
+      return sql`(CASE WHEN ${x} <= 0 THEN '' ELSE substr(${s}, -(${x})) END)`;
+    case "replace":
+      return sql`replace(${s}, ${x}, ${y})`;
+    case "roundTo":
+      return roundTo(s!, x!, args[1]!);
+    case "currentTimestamp":
+      return NOW_MS;
+    case "currentDate":
+      return sql`(${NOW_MS} / 86400000 * 86400000)`;
+    case "currentTime":
+      return sql`(${NOW_MS} % 86400000)`;
+    case "nullif":
+      return sql`nullif(${s}, ${x})`;
   }
 }
 
@@ -90,7 +143,10 @@ export function fnSql(e: Extract<QExpr, { kind: "fn" }>, a: SQL[]): SQL {
  */
 function javaSubstring(s: SQL, begin: SQL, end?: SQL): SQL {
   if (!end) return computedOnce([s, begin], ([v, b]) => sql`(CASE WHEN ${b} >= 0 AND ${b} <= length(${v}) THEN substr(${v}, ${b} + 1) END)`);
-  return computedOnce([s, begin, end], ([v, b, e]) => sql`(CASE WHEN ${b} >= 0 AND ${b} <= ${e} AND ${e} <= length(${v}) THEN substr(${v}, ${b} + 1, ${e} - ${b}) END)`);
+  return computedOnce(
+    [s, begin, end],
+    ([v, b, e]) => sql`(CASE WHEN ${b} >= 0 AND ${b} <= ${e} AND ${e} <= length(${v}) THEN substr(${v}, ${b} + 1, ${e} - ${b}) END)`,
+  );
 }
 
 /**
@@ -106,12 +162,18 @@ function roundTo(n: SQL, places: SQL, placesExpr: QExpr): SQL {
 
 function enumOrdinal(v: SQL, e: QExpr): SQL {
   if (e.type.kind !== "enum" || e.type.ordinal) return v;
-  return sql`(CASE ${v} ${join(e.type.type.constants.map((c, i) => sql`WHEN ${c} THEN ${i}`), sql` `)} END)`;
+  return sql`(CASE ${v} ${join(
+    e.type.type.constants.map((c, i) => sql`WHEN ${c} THEN ${i}`),
+    sql` `,
+  )} END)`;
 }
 
 function enumName(v: SQL, e: QExpr): SQL {
   if (e.type.kind !== "enum" || !e.type.ordinal) return v;
-  return sql`(CASE ${v} ${join(e.type.type.constants.map((c, i) => sql`WHEN ${i} THEN ${c}`), sql` `)} END)`;
+  return sql`(CASE ${v} ${join(
+    e.type.type.constants.map((c, i) => sql`WHEN ${i} THEN ${c}`),
+    sql` `,
+  )} END)`;
 }
 
 /**

@@ -51,13 +51,15 @@ export function numberOfTextSql(text: SQL, numeric: NumericKind): SQL {
   // The text without blanks, then without its sign and suffix: a mantissa and an optional exponent.
   const trimmed = sql`trim(${text}, ${BLANK_CHARS})`;
   return computedOnce([trimmed], ([t]) =>
-    computedOnce([sql`rtrim(CASE WHEN ${t} GLOB '[+-]*' THEN substr(${t}, 2) ELSE ${t} END, 'fFdD')`, sql`length(${t}) - length(rtrim(${t}, 'fFdD'))`, t!], ([body, suffix, whole]) =>
-      computedOnce([sql`instr(lower(${body}), 'e')`, body!, suffix!, whole!], ([e, b, suffixes, w]) => {
-        const mantissa = sql`(CASE WHEN ${e} > 0 THEN substr(${b}, 1, ${e} - 1) ELSE ${b} END)`;
-        const exponent = sql`(CASE WHEN substr(${b}, ${e} + 1, 1) IN ('+', '-') THEN substr(${b}, ${e} + 2) ELSE substr(${b}, ${e} + 1) END)`;
-        const valid = sql`${suffixes} <= 1 AND ${mantissa} GLOB '*[0-9]*' AND ${mantissa} NOT GLOB '*[^0-9.]*' AND ${mantissa} NOT GLOB '*.*.*' AND (${e} = 0 OR (${exponent} <> '' AND ${exponent} NOT GLOB '*[^0-9]*'))`;
-        return sql`(CASE WHEN ${valid} AND abs(CAST(${w} AS REAL)) <= ${max} THEN CAST(${w} AS REAL) END)`;
-      }),
+    computedOnce(
+      [sql`rtrim(CASE WHEN ${t} GLOB '[+-]*' THEN substr(${t}, 2) ELSE ${t} END, 'fFdD')`, sql`length(${t}) - length(rtrim(${t}, 'fFdD'))`, t!],
+      ([body, suffix, whole]) =>
+        computedOnce([sql`instr(lower(${body}), 'e')`, body!, suffix!, whole!], ([e, b, suffixes, w]) => {
+          const mantissa = sql`(CASE WHEN ${e} > 0 THEN substr(${b}, 1, ${e} - 1) ELSE ${b} END)`;
+          const exponent = sql`(CASE WHEN substr(${b}, ${e} + 1, 1) IN ('+', '-') THEN substr(${b}, ${e} + 2) ELSE substr(${b}, ${e} + 1) END)`;
+          const valid = sql`${suffixes} <= 1 AND ${mantissa} GLOB '*[0-9]*' AND ${mantissa} NOT GLOB '*[^0-9.]*' AND ${mantissa} NOT GLOB '*.*.*' AND (${e} = 0 OR (${exponent} <> '' AND ${exponent} NOT GLOB '*[^0-9]*'))`;
+          return sql`(CASE WHEN ${valid} AND abs(CAST(${w} AS REAL)) <= ${max} THEN CAST(${w} AS REAL) END)`;
+        }),
     ),
   );
 }
@@ -69,9 +71,17 @@ export function numberOfTextSql(text: SQL, numeric: NumericKind): SQL {
 function integerSql(t: SQL, [min, max]: [bigint, bigint]): SQL {
   const lowest = sql.raw(`'${(-min).toString()}'`);
   const highest = sql.raw(`'${max.toString()}'`);
-  return computedOnce([sql`ltrim(CASE WHEN ${t} GLOB '[+-]*' THEN substr(${t}, 2) ELSE ${t} END, '0')`, sql`CASE WHEN ${t} GLOB '[+-]*' THEN substr(${t}, 2) ELSE ${t} END`, sql`${t} GLOB '-*'`, t], ([digits, unsigned, negative, whole]) => {
-    const limit = sql`(CASE WHEN ${negative} THEN ${lowest} ELSE ${highest} END)`;
-    const valid = sql`${unsigned} <> '' AND ${unsigned} NOT GLOB '*[^0-9]*' AND (length(${digits}) < length(${limit}) OR (length(${digits}) = length(${limit}) AND ${digits} <= ${limit}))`;
-    return sql`(CASE WHEN ${valid} THEN CAST(${whole} AS INTEGER) END)`;
-  });
+  return computedOnce(
+    [
+      sql`ltrim(CASE WHEN ${t} GLOB '[+-]*' THEN substr(${t}, 2) ELSE ${t} END, '0')`,
+      sql`CASE WHEN ${t} GLOB '[+-]*' THEN substr(${t}, 2) ELSE ${t} END`,
+      sql`${t} GLOB '-*'`,
+      t,
+    ],
+    ([digits, unsigned, negative, whole]) => {
+      const limit = sql`(CASE WHEN ${negative} THEN ${lowest} ELSE ${highest} END)`;
+      const valid = sql`${unsigned} <> '' AND ${unsigned} NOT GLOB '*[^0-9]*' AND (length(${digits}) < length(${limit}) OR (length(${digits}) = length(${limit}) AND ${digits} <= ${limit}))`;
+      return sql`(CASE WHEN ${valid} THEN CAST(${whole} AS INTEGER) END)`;
+    },
+  );
 }

@@ -50,7 +50,10 @@ export function projectionJson(projection: SQL, columns: readonly ResultColumn[]
   else if (shape !== "value") pieces.push(values.length ? "]" : "[]");
   const joined = sql`group_concat(${concat(pieces)}, ',')`;
   const rows = sql`SELECT * FROM (${projection}) LIMIT ${param(MOST_ROWS)}`;
-  return { sql: sql`SELECT CASE WHEN length(${joined}) > ${param(ANSWER_BYTES)} THEN zeroblob(2147483647) ELSE ${joined} END AS a, count(*) AS n FROM (${rows}) AS ${sql.identifier("p")}`, rowBytes };
+  return {
+    sql: sql`SELECT CASE WHEN length(${joined}) > ${param(ANSWER_BYTES)} THEN zeroblob(2147483647) ELSE ${joined} END AS a, count(*) AS n FROM (${rows}) AS ${sql.identifier("p")}`,
+    rowBytes,
+  };
 }
 
 /** The shortest JSON a value of each kind is written as (every value may be `null`: 4). */
@@ -68,7 +71,8 @@ function cellJson(x: SQL, expr: QExpr): SQL | undefined {
       // A long or BigInteger past 2^53 is selected as its digits (exactIntegerSql, select.ts), a
       // BigDecimal with a sort key as its stored text (src/json/decimal.ts): each its number.
       if (type.numeric === "decimal") return valueJson(x, { kind: "basic", basic: "decimal", primitive: false }, false);
-      if (type.numeric === "long" || type.numeric === "biginteger") return sql`CASE typeof(${x}) WHEN 'text' THEN ${numberJson(sql`CAST(${x} AS NUMERIC)`)} ELSE ${numberJson(x)} END`;
+      if (type.numeric === "long" || type.numeric === "biginteger")
+        return sql`CASE typeof(${x}) WHEN 'text' THEN ${numberJson(sql`CAST(${x} AS NUMERIC)`)} ELSE ${numberJson(x)} END`;
       return numberJson(x);
     case "temporal":
       return numberJson(x);

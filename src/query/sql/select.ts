@@ -48,11 +48,21 @@ function frame(q: QQuery, outer: GenContext | undefined, model: Model, candidate
   }
   // Variables the result, grouping or ordering use are joined: each binding is a result row.
   // JPQL joins every FROM variable, from its declared source (JOIN path, IN (path)).
-  const joined = q.joinVariables ? q.variables : q.variables.filter((v) => [...(q.result ?? []).map((r) => r.expr), ...q.groupBy, ...q.orderBy.map((o) => o.expr), ...(q.having ? [q.having] : [])].some((e) => usesBinding(e, v)));
+  const joined = q.joinVariables
+    ? q.variables
+    : q.variables.filter((v) =>
+        [...(q.result ?? []).map((r) => r.expr), ...q.groupBy, ...q.orderBy.map((o) => o.expr), ...(q.having ? [q.having] : [])].some((e) => usesBinding(e, v)),
+      );
   const conjuncts = q.where ? (q.where.kind === "and" ? q.where.items : [q.where]) : [];
   for (const v of q.joinVariables ? joined : []) joinDeclared(v, ctx, from, where);
   const ranges = compiler.bindRanges(q.joinVariables ? [] : joined, conjuncts, ctx, from, where);
-  if (q.where) where.push(compiler.conjunction(conjuncts.filter((c) => !ranges.has(c)), ctx));
+  if (q.where)
+    where.push(
+      compiler.conjunction(
+        conjuncts.filter((c) => !ranges.has(c)),
+        ctx,
+      ),
+    );
   return { ctx, from, where, candidate };
 }
 
@@ -76,7 +86,8 @@ function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): v
     if (collection) conditions.push(sql`${tuple(keyOf(ref))} IN (${compiler.elements(collection, ctx).sql})`);
     else if (source) conditions.push(sql`${tuple(keyOf(ref))} = ${tuple(keyOf(compiler.entity(source, ctx)))}`);
     if (v.on) conditions.push(compiler.cond(v.on, ctx));
-    from[from.length - 1] = sql`${from[from.length - 1]} LEFT JOIN ${primaryOf(group, prefix)} ON ${conditions.length ? join(conditions, sql` AND `) : sql`1`}${subclassJoins(group, prefix)}`;
+    from[from.length - 1] =
+      sql`${from[from.length - 1]} LEFT JOIN ${primaryOf(group, prefix)} ON ${conditions.length ? join(conditions, sql` AND `) : sql`1`}${subclassJoins(group, prefix)}`;
     return;
   }
   const items = compiler.range(v, collection, undefined, ctx, conditions);
