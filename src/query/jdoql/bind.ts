@@ -7,7 +7,7 @@
  */
 import { type ClassMeta, type Model } from "../../metadata/model.ts";
 import { fail } from "../shared/errors.ts";
-import type { Binding, QExpr, QQuery } from "../shared/model.ts";
+import { type Binding, type QExpr, type QQuery, candidateQuery } from "../shared/model.ts";
 import { ParamCollector } from "../shared/param-collector.ts";
 import { LONG, describeType, orderable } from "../shared/types.ts";
 import { checkAggregatePlacement, checkGrouping } from "../shared/validate.ts";
@@ -33,17 +33,7 @@ export function newScope(
 ): Scope {
   const pos = source?.pos ?? { offset: 0, line: 1, column: 1 };
   const binding: Binding = { name: "this", type: { kind: "entity", meta: candidate }, excludeSubclasses, pos };
-  const query: QQuery = {
-    candidate: binding,
-    variables: [],
-    result: null,
-    shape: "candidates",
-    distinct: false,
-    unique: false,
-    groupBy: [],
-    orderBy: [],
-    outer: outer?.query,
-  };
+  const query = candidateQuery(binding, outer?.query);
   return {
     model,
     names: { packageName: packageOf(candidate.name), imports: [...(source?.imports ?? []), ...(outer?.names.imports ?? [])] },

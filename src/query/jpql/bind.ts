@@ -7,7 +7,7 @@
  */
 import { type ClassMeta, type Model, isAncestor } from "../../metadata/model.ts";
 import { fail } from "../shared/errors.ts";
-import { type Binding, type Pos, type QExpr, type QQuery, type QType, node } from "../shared/model.ts";
+import { type Binding, type Pos, type QExpr, type QQuery, type QType, candidateQuery, node } from "../shared/model.ts";
 import { ParamCollector } from "../shared/param-collector.ts";
 import { checkAggregatePlacement, checkGrouping, containsAggregate } from "../shared/validate.ts";
 import { childrenOf } from "../shared/walk.ts";
@@ -76,18 +76,7 @@ function declareFrom(model: Model, from: readonly JFromItem[], params: ParamColl
     source: candidateSource,
     pos: first.pos,
   };
-  scope.query = {
-    candidate,
-    variables: [],
-    result: null,
-    shape: "candidates",
-    distinct: false,
-    unique: false,
-    groupBy: [],
-    orderBy: [],
-    joinVariables: true,
-    outer: outer?.query,
-  };
+  scope.query = { ...candidateQuery(candidate, outer?.query), joinVariables: true };
   declare(scope, candidate, first.pos);
   const add = (binding: Binding) => {
     declare(scope, binding, binding.pos);

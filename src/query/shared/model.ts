@@ -182,6 +182,11 @@ export interface OrderItem {
   nulls?: "first" | "last";
 }
 
+/** A query of `candidate`'s objects that asks nothing yet: what each front end fills in as it binds. */
+export function candidateQuery(candidate: Binding, outer: QQuery | undefined): QQuery {
+  return { candidate, variables: [], result: null, shape: "candidates", distinct: false, unique: false, groupBy: [], orderBy: [], outer };
+}
+
 export interface QQuery {
   candidate: Binding;
   /** Variables, in declaration (or first use) order. */
