@@ -4,7 +4,9 @@
  * the store is opened and its schema brought up to date once, before the first request is served.
  */
 import type { PersistenceContext } from "./config/context.ts";
+import { resolveAccess } from "./config/access.ts";
 import { buildApp } from "./http/app.ts";
+import { Authenticator } from "./http/auth/authenticate.ts";
 import { type Limits, resolveLimits } from "./config/limits.ts";
 import { loadModel } from "./config/load-model.ts";
 import type { Model } from "./metadata/model.ts";
@@ -59,6 +61,7 @@ export interface RestHandler {
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const { context } = options;
   const model = loadModel(context);
+  const access = resolveAccess(context.access);
   const store = options.store ?? openStore(context);
   const ready = migrate(store, model, context.autoCreateSchema !== false);
   ready.catch(() => {}); // surfaced by awaiting `ready` or by the first request
@@ -87,6 +90,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       pageBytes,
     },
     () => ready,
+    access && new Authenticator(access),
   );
   return {
     fetch: async (request: Request) => app.fetch(request),

@@ -1,6 +1,8 @@
 /** Extent's public API: the handler, the persistence context, the metadata object form. */
 export { createRestHandler, type RestHandler, type RestHandlerOptions } from "./handler.ts";
 export type { PersistenceContext, MetadataText } from "./config/context.ts";
+export type { AccessOptions, Principal } from "./config/access.ts";
+export { InvalidTokenError } from "./errors/auth-errors.ts";
 export { defineModel, type ObjectModel } from "./metadata/object-form.ts";
 export { ModelError, type ModelProblem } from "./metadata/problems.ts";
 export type { Model, ClassMeta, FieldMeta } from "./metadata/model.ts";

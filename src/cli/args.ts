@@ -13,6 +13,10 @@ export const USAGE = `Usage: extent serve --config DIR --persistence-context NAM
                                extent.java.sources, or src/main/java beside a Maven src/main/resources DIR)
   --seed FILE                  JSON {"class": [objects]} POSTed at start when those extents are empty
   --server-timing              answer each request's store cost in a Server-Timing header
+  --jwt-secret SOURCE          HS256/384/512 secret of Bearer tokens: env:NAME reads the variable NAME
+                               (the text itself works too, but shows in the process list); overrides
+                               extent.auth.jwt.secret
+  --jwt-jwks URL               JWKS of RS*/ES*/EdDSA Bearer tokens; overrides extent.auth.jwt.jwks
 
 Limits (each overrides the persistence context's extent.limit.<name> property):
 ${(Object.keys(LIMIT_NAMES) as (keyof Limits)[]).map((k) => `  --limit-${LIMIT_NAMES[k]} N`.padEnd(31) + `default ${DEFAULT_LIMITS[k]}`).join("\n")}`;
@@ -26,6 +30,8 @@ const Options = v.object({
   seed: v.optional(v.string()),
   javaSources: v.optional(v.string()),
   serverTiming: v.boolean(),
+  jwtSecret: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"))),
+  jwtJwks: v.optional(v.pipe(v.string(), v.url("must be a URL"))),
 });
 
 export type ServeOptions = v.InferOutput<typeof Options> & { limits: Partial<Limits> };
@@ -44,6 +50,8 @@ const FLAGS: Record<string, Exclude<keyof ServeOptions, "serverTiming">> = {
   "--prefix": "prefix",
   "--seed": "seed",
   "--java-sources": "javaSources",
+  "--jwt-secret": "jwtSecret",
+  "--jwt-jwks": "jwtJwks",
 };
 
 export function parseServeArgs(argv: readonly string[]): { ok: true; options: ServeOptions } | { ok: false; message: string } {

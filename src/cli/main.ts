@@ -17,6 +17,7 @@ import { loadConfigDir } from "../runtime/load-config-dir.ts";
 import { seedIfEmpty } from "../runtime/seed.ts";
 import { serve } from "../runtime/serve.ts";
 import { USAGE, parseServeArgs } from "./args.ts";
+import { applyAuthFlags } from "./secret-source.ts";
 
 function fail(message: string): never {
   console.error(message);
@@ -46,6 +47,8 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     await addJavaModel(context, javaFolders, java);
   }
   if (Object.keys(options.limits).length) context.limits = { ...context.limits, ...options.limits };
+  const secret = applyAuthFlags(context, options);
+  if (!secret.ok) fail(`extent serve: ${secret.message}`);
 
   let handler;
   try {

@@ -5,6 +5,7 @@
  */
 import type { MetadataDocument } from "../metadata/declarations.ts";
 import type { JpaClass } from "../metadata/jpa/model.ts";
+import type { AccessOptions } from "./access.ts";
 import type { Limits } from "./limits.ts";
 
 /** A metadata document as text, so runtimes without a file system can bundle XML as strings. */
@@ -44,4 +45,9 @@ export interface PersistenceContext {
   autoCreateSchema?: boolean;
   /** What one request may ask of the server (body size, nesting, fetch depth, query size, time); see `Limits`. */
   limits?: Partial<Limits>;
+  /**
+   * Access control (contract §8): who makes each request (Bearer JWTs, or the app's own
+   * `authenticate`). Absent: every request is allowed, and none pays for it. Rules come later.
+   */
+  access?: AccessOptions;
 }

@@ -11,6 +11,7 @@ import type { MetadataText, PersistenceContext } from "./context.ts";
 import { normalizeConnectionUrl } from "./connection-url.ts";
 import { parseJdoConfig, parsePersistenceXml, type FactoryDecl, type PersistenceUnitDecl } from "./persistence-xml.ts";
 import type { ModelProblem } from "../metadata/problems.ts";
+import { accessFromProperties } from "./access.ts";
 import { LIMIT_NAMES, LIMIT_PROPERTY, type Limits, parseLimit } from "./limits.ts";
 
 const PERSISTENCE_FILES = ["persistence.xml", "META-INF/persistence.xml"];
@@ -221,6 +222,9 @@ export function resolveContext(
     else problems.push(problemAt(factory?.properties[key] !== undefined ? factoryDecl! : unitDecl!, `${key} ${parsed.message}`));
   }
   if (Object.keys(limits).length) context.limits = limits;
+  // Access: extent.auth.* and extent.access.file as given, checked by createRestHandler (resolveAccess).
+  const access = accessFromProperties(properties);
+  if (access) context.access = access;
 
   return { context, problems, classModules, ...(java ? { java } : {}) };
 }

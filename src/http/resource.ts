@@ -9,11 +9,15 @@
  * (a filter's HEAD counts matches).
  */
 import type { Context, Hono } from "hono";
+import type { Principal } from "../config/access.ts";
 import type { Runtime } from "../service/runtime.ts";
 import { HttpError } from "./problem.ts";
 
-/** What the middleware (src/http/middleware.ts) gives each route: the runtime with the request's own store. */
-export type Env = { Variables: { rt: Runtime } };
+/**
+ * What the middleware (src/http/middleware.ts) gives each route: the runtime with the request's
+ * own store and, when access control is configured (src/http/auth/), the request's principal.
+ */
+export type Env = { Variables: { rt: Runtime; principal?: Principal } };
 
 export type Handler = (c: Context<Env>) => Response | Promise<Response>;
 
