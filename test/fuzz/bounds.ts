@@ -7,7 +7,7 @@
  *   rows), projecting keys and values or objects, counting, grouping, ordering, with and without
  *   RANGE;
  * - fetch plans at depth over the dense graph (40 objects more a level): GETs by key, extents,
- *   filters and queries, and the answers of POST and PUT (a known gap: properties.ts), with
+ *   filters and queries, and the answers of POST and PUT, with
  *   `fetchGroup=all` and `maxFetchDepth` up to the cap (10) and -1.
  *
  * Each answers 200, 400 (answerBytes; or a query the grammar refuses) or 503 (requestTimeMs),

@@ -86,12 +86,6 @@ export interface FuzzProperty {
   world?: WorldName;
   /** Cases in `npm test` (default 200): fewer where a case may run to the time limit. */
   runs?: number;
-  /**
-   * A known gap in src/ that this property's cases hit, some of them fatally (a process death):
-   * `npm test` holds the property as a todo test, and the long run tries it only when `--only`
-   * names it.
-   */
-  gap?: string;
 }
 
 export const PROPERTIES: FuzzProperty[] = [

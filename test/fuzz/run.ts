@@ -5,8 +5,7 @@
  * request when it happens, not shrunk), then prints per property the cases tried, failures,
  * answers per status, the slowest case and the largest memory growth, and in all the time and
  * the seed that repeats the run. Exits 1 when any case failed. `--trace` prints each request
- * before it is sent: the case that takes the process down is the last one printed. A property
- * holding a known gap (`gap` in properties.ts) runs only when `--only` names it.
+ * before it is sent: the case that takes the process down is the last one printed.
  */
 import fc from "fast-check";
 import { mib } from "./budget.ts";
@@ -27,9 +26,7 @@ if (!Number.isSafeInteger(runs) || runs < 1 || !Number.isSafeInteger(seed)) {
   process.exit(2);
 }
 
-// A property that documents a known gap runs only when asked for by name: its cases may take the process down.
-const properties = PROPERTIES.filter((p) => (only ? only.split("|").some((text) => p.name.includes(text)) : !p.gap));
-for (const p of PROPERTIES) if (p.gap && !properties.includes(p)) console.log(`(not run: "${p.name}", a known gap; --only "${p.name}" runs it)`);
+const properties = only ? PROPERTIES.filter((p) => only.split("|").some((text) => p.name.includes(text))) : PROPERTIES;
 const started = performance.now();
 const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
 let tried = 0;
