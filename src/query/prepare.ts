@@ -59,25 +59,40 @@ export function prepareJdoql(model: Model, text: string): PreparedQuery {
 /** A filter of `GET /{class}?filter=F`: the query `SELECT FROM class WHERE F`, parsed as a filter only. */
 export function prepareFilter(model: Model, candidate: ClassMeta, text: string): PreparedQuery {
   return prepared(model, `filter\u0000${candidate.name}\u0000${text}`, () => {
-    const where = syntax(() => parseJdoqlFilter(text));
-    const params = new ParamCollector();
-    const source: SQuery = {
-      type: "Query",
-      unique: false,
-      distinct: false,
-      result: null,
-      variables: [],
-      parameters: [],
-      imports: [],
-      groupBy: [],
-      orderBy: [],
-      where,
-      pos: where.pos,
-    };
-    const scope = newScope(model, candidate, source, params);
-    fillQuery(scope, source);
-    return compileQuery(model, scope.query, params, `filter:${candidate.name}:${text}`);
+    const { query, collector } = boundFilter(model, candidate, text);
+    return compileQuery(model, query, collector, `filter:${candidate.name}:${text}`);
   });
+}
+
+/**
+ * A JDOQL filter of `candidate` as the query `SELECT FROM candidate WHERE F`, parsed and bound
+ * (not compiled, not cached): for `?filter=` above, and for the access rules' `where`
+ * (src/access/policy.ts), which compile it into every statement a request runs.
+ */
+export function bindFilter(model: Model, candidate: ClassMeta, text: string): { query: QQuery; params: ParamSpec[] } {
+  const { query, collector } = boundFilter(model, candidate, text);
+  return { query, params: [...collector.specs.values()] };
+}
+
+function boundFilter(model: Model, candidate: ClassMeta, text: string): { query: QQuery; collector: ParamCollector } {
+  const where = syntax(() => parseJdoqlFilter(text));
+  const collector = new ParamCollector();
+  const source: SQuery = {
+    type: "Query",
+    unique: false,
+    distinct: false,
+    result: null,
+    variables: [],
+    parameters: [],
+    imports: [],
+    groupBy: [],
+    orderBy: [],
+    where,
+    pos: where.pos,
+  };
+  const scope = newScope(model, candidate, source, collector);
+  fillQuery(scope, source);
+  return { query: scope.query, collector };
 }
 
 /**

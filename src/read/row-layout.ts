@@ -8,7 +8,7 @@
 import { exactIntegerSql, isWideInteger } from "../json/sql-values.ts";
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, subtree } from "../metadata/model.ts";
-import { type SQL, distinctNames, ident, join, qualified, sql } from "../store/sql.ts";
+import { type SQL, distinctNames, ident, join, qualified, sql, tableRef } from "../store/sql.ts";
 import { type LoadedObject, newObject } from "./objects.ts";
 
 interface ColumnRef {
@@ -141,14 +141,14 @@ export function fromClause(group: GroupLayout, full: boolean, prefix = "t"): SQL
 
 /** `primary t0`: the group's primary table. */
 export function primaryOf(group: GroupLayout, prefix = "t"): SQL {
-  return sql`${ident(group.primaryTable)} ${ident(alias(0, prefix))}`;
+  return sql`${tableRef(group.primaryTable)} ${ident(alias(0, prefix))}`;
 }
 
 /** ` LEFT JOIN sub t1 ON t1.k = t0.k ...`: the group's other tables. */
 export function subclassJoins(group: GroupLayout, prefix = "t"): SQL {
   const joins = group.tables.slice(1).map((t, i) => {
     const on = group.keyColumns.map((k) => sql`${qualified(alias(i + 1, prefix), k)} = ${qualified(alias(0, prefix), k)}`);
-    return sql` LEFT JOIN ${ident(t)} ${ident(alias(i + 1, prefix))} ON ${join(on, sql` AND `)}`;
+    return sql` LEFT JOIN ${tableRef(t)} ${ident(alias(i + 1, prefix))} ON ${join(on, sql` AND `)}`;
   });
   return sql.join(joins);
 }
@@ -181,7 +181,7 @@ export function discriminatorFilter(group: GroupLayout, classes: readonly ClassM
 export function extentKeys(model: Model, meta: ClassMeta): SQL {
   const selects = groupsOf(model, meta).map((g) => {
     const filter = discriminatorFilter(g, subtree(model, meta.name));
-    return sql`SELECT ${join(keyRefs(g))} FROM ${ident(g.primaryTable)} ${ident(alias(0))}${filter ? sql` WHERE ${filter}` : sql``}`;
+    return sql`SELECT ${join(keyRefs(g))} FROM ${tableRef(g.primaryTable)} ${ident(alias(0))}${filter ? sql` WHERE ${filter}` : sql``}`;
   });
   return join(selects, sql` UNION ALL `);
 }

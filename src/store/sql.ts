@@ -19,6 +19,32 @@ export interface Compiled {
 }
 
 export const ident = (name: string): SQL => sql`${sql.identifier(name)}`;
+
+/**
+ * The schema table references name while `onStoredTables` builds SQL. Access control shadows a
+ * table by a common table expression of the same name (src/access/visibility.ts): what a
+ * statement reads is the rows the principal may read. The rules' own filters must read the
+ * stored rows, so they are built with every table named `main."T"`, which no CTE shadows.
+ */
+let tableSchema: string | undefined;
+
+/** A table in a FROM clause (or a scalar subquery's): `"T"`, or `main."T"` inside `onStoredTables`. */
+export const tableRef = (name: string): SQL => (tableSchema ? sql`${sql.identifier(tableSchema)}.${sql.identifier(name)}` : ident(name));
+
+/**
+ * Builds SQL (synchronously: `build` must not await) whose table references name the stored
+ * tables themselves, past the access rules' CTEs. Only the rules' filters are built so; nothing
+ * built here may be cached for other statements (the query compiler caches no SQL below prepare.ts).
+ */
+export function onStoredTables<T>(build: () => T): T {
+  const prior = tableSchema;
+  tableSchema = "main";
+  try {
+    return build();
+  } finally {
+    tableSchema = prior;
+  }
+}
 export const qualified = (alias: string, column: string): SQL => sql`${sql.identifier(alias)}.${sql.identifier(column)}`;
 export const param = (name: string): SQL => sql`${sql.placeholder(name)}`;
 

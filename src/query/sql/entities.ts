@@ -6,7 +6,7 @@
  */
 import { type ClassMeta, type FieldMeta, type Model, subtree } from "../../metadata/model.ts";
 import { type GroupLayout, alias, discriminatorFilter, groupsOf } from "../../read/row-layout.ts";
-import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
+import { type SQL, ident, join, qualified, sql, tuple, tableRef } from "../../store/sql.ts";
 import { fail, internal } from "../shared/errors.ts";
 import type { Pos } from "../shared/model.ts";
 
@@ -43,7 +43,7 @@ export function columnOf(model: Model, e: EntityRef, field: FieldMeta, column: s
     const ref = qualified(alias(index, e.prefix), column);
     return e.guard ? sql`CASE WHEN ${e.guard} THEN ${ref} END` : ref;
   }
-  return sql`(SELECT ${ident(column)} FROM ${ident(table)} WHERE ${keyEquals(e.meta.keyColumns, e.key)})`;
+  return sql`(SELECT ${ident(column)} FROM ${tableRef(table)} WHERE ${keyEquals(e.meta.keyColumns, e.key)})`;
 }
 
 /**
@@ -52,7 +52,7 @@ export function columnOf(model: Model, e: EntityRef, field: FieldMeta, column: s
  */
 export function versionOf(e: EntityRef, pos?: Pos): SQL {
   const version = e.meta.version ?? fail(`${e.meta.name} is not versioned`, pos);
-  if (e.kind === "key") return sql`(SELECT ${ident(version.column)} FROM ${ident(e.meta.primaryTable!)} WHERE ${keyEquals(e.meta.keyColumns, e.key)})`;
+  if (e.kind === "key") return sql`(SELECT ${ident(version.column)} FROM ${tableRef(e.meta.primaryTable!)} WHERE ${keyEquals(e.meta.keyColumns, e.key)})`;
   const ref = qualified(alias(0, e.prefix), version.column);
   return e.guard ? sql`CASE WHEN ${e.guard} THEN ${ref} END` : ref;
 }
@@ -73,7 +73,7 @@ export function instanceOf(model: Model, e: EntityRef, classes: readonly ClassMe
     return filter ? (e.guard ? sql`(${e.guard} AND ${filter})` : filter) : notNull;
   }
   const filter = discriminatorFilter(group, wanted, "x");
-  return sql`EXISTS (SELECT 1 FROM ${ident(group.primaryTable)} ${ident("x0")} WHERE ${keyEquals(group.keyColumns, e.key, "x0")}${filter ? sql` AND ${filter}` : sql``})`;
+  return sql`EXISTS (SELECT 1 FROM ${tableRef(group.primaryTable)} ${ident("x0")} WHERE ${keyEquals(group.keyColumns, e.key, "x0")}${filter ? sql` AND ${filter}` : sql``})`;
 }
 
 /** Narrows an object to a subclass: a row keeps its columns under a guard; a key becomes NULL unless it is one. */
@@ -92,7 +92,7 @@ export function rowsOfClass(model: Model, meta: ClassMeta, table: string, select
   const x = counter();
   const group = singleGroup(model, meta);
   const filter = discriminatorFilter(group, subtree(model, meta.name), `${x}p`);
-  const base = sql`${ident(table)} ${ident(x)}`;
+  const base = sql`${tableRef(table)} ${ident(x)}`;
   if (!filter) return sql`SELECT ${join(select(x))} FROM ${base} WHERE ${where(x)}`;
   const primary = `${x}p0`;
   const on = keyEquals(
@@ -100,7 +100,7 @@ export function rowsOfClass(model: Model, meta: ClassMeta, table: string, select
     group.keyColumns.map((k) => qualified(x, k)),
     primary,
   );
-  return sql`SELECT ${join(select(x))} FROM ${base} JOIN ${ident(group.primaryTable)} ${ident(primary)} ON ${on} WHERE ${where(x)} AND ${filter}`;
+  return sql`SELECT ${join(select(x))} FROM ${base} JOIN ${tableRef(group.primaryTable)} ${ident(primary)} ON ${on} WHERE ${where(x)} AND ${filter}`;
 }
 
 /** The runtime class name of an object: its discriminator mapped back to class names. */
@@ -114,6 +114,6 @@ export function classNameOf(model: Model, e: EntityRef): SQL {
   const discriminator =
     e.kind === "row"
       ? qualified(alias(0, e.prefix), group.discriminatorColumn)
-      : sql`(SELECT ${ident(group.discriminatorColumn)} FROM ${ident(group.primaryTable)} WHERE ${keyEquals(group.keyColumns, e.key)})`;
+      : sql`(SELECT ${ident(group.discriminatorColumn)} FROM ${tableRef(group.primaryTable)} WHERE ${keyEquals(group.keyColumns, e.key)})`;
   return sql`(CASE ${discriminator} ${cases} END)`;
 }

@@ -6,7 +6,7 @@ import { keyFieldColumns } from "../../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
 import { type GroupLayout, discriminatorFilter, fromClause } from "../../read/row-layout.ts";
 import { relationStorage } from "../../mapping/relation-storage.ts";
-import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
+import { type SQL, ident, join, qualified, sql, tuple, tableRef } from "../../store/sql.ts";
 import { fail, internal } from "../shared/errors.ts";
 import { decimalKey as decimalKeyOf } from "../../json/decimal.ts";
 import { decimalOf } from "../../json/exact.ts";
@@ -330,7 +330,7 @@ export class ExprCompiler {
         };
       case "join-table":
         return {
-          sql: sql`SELECT ${join(s.elementColumns.map((c) => ident(c)))} FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)}`,
+          sql: sql`SELECT ${join(s.elementColumns.map((c) => ident(c)))} FROM ${tableRef(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)}`,
           width: s.elementColumns.length,
         };
       default:
@@ -347,7 +347,7 @@ export class ExprCompiler {
     // An owning join table keeps the list's order; a mapped-by side has none of its own.
     if (list.kind === "field" && s?.kind === "join-table" && !s.inverse) {
       const ownerKey = keyOf(this.entity(list.from, ctx));
-      return sql`SELECT ${join(s.elementColumns.map((c, i) => sql`${ident(c)} AS ${sql.raw(`_e${i}`)}`))} FROM ${ident(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)} ORDER BY ${join(s.order.map((c) => ident(c)))}`;
+      return sql`SELECT ${join(s.elementColumns.map((c, i) => sql`${ident(c)} AS ${sql.raw(`_e${i}`)}`))} FROM ${tableRef(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)} ORDER BY ${join(s.order.map((c) => ident(c)))}`;
     }
     const elements = this.elements(list, ctx);
     return sql`SELECT * FROM (${elements.sql})`;

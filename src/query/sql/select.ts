@@ -233,3 +233,13 @@ function compileSubquery(q: QQuery, outer: GenContext, mode: "scalar" | "exists"
   const value = item.expr.type.kind === "entity" ? keyOf(compiler.entity(item.expr, f.ctx))[0]! : compiler.value(item.expr, f.ctx);
   return sql`(SELECT ${q.distinct ? sql`DISTINCT ` : sql``}${value} FROM ${join(f.from, sql`, `)}${whereSql(f)}${groupSql(q, f.ctx)}${orderSql(q, f.ctx)}${rangeSql(q, f.ctx)})`;
 }
+
+/**
+ * Whether the object keyed `outer` is one of `q`'s candidates: `EXISTS (SELECT 1 FROM <q's
+ * candidates> WHERE <q's filter> AND key = outer)`, a lookup by key. The access rules' filters
+ * (src/access/policy.ts) hold so for each row a statement reads.
+ */
+export function isCandidate(model: Model, q: QQuery, outer: readonly SQL[]): SQL {
+  const f = frame(q, undefined, model);
+  return sql`EXISTS (SELECT 1 FROM ${join(f.from, sql`, `)} WHERE ${join([...f.where, sql`${tuple(keyOf(f.candidate))} = ${tuple(outer)}`], sql` AND `)})`;
+}
