@@ -5,6 +5,7 @@
  */
 import type { PersistenceContext } from "./config/context.ts";
 import { resolveAccess } from "./config/access.ts";
+import { AccessControl } from "./access/access-control.ts";
 import { buildApp } from "./http/app.ts";
 import { Authenticator } from "./http/auth/authenticate.ts";
 import { type Limits, resolveLimits } from "./config/limits.ts";
@@ -62,6 +63,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const { context } = options;
   const model = loadModel(context);
   const access = resolveAccess(context.access);
+  // The rules checked against the model now: a mistake fails start-up naming the file and the rule.
+  const control = access?.rules !== undefined ? new AccessControl(model, access.rules, access.rulesSource) : undefined;
   const store = options.store ?? openStore(context);
   const ready = migrate(store, model, context.autoCreateSchema !== false);
   ready.catch(() => {}); // surfaced by awaiting `ready` or by the first request
@@ -90,7 +93,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
       pageBytes,
     },
     () => ready,
-    access && new Authenticator(access),
+    access && { authenticator: new Authenticator(access), control },
   );
   return {
     fetch: async (request: Request) => app.fetch(request),

@@ -165,8 +165,8 @@ describe("the principal", () => {
   });
 
   test("without credentials: the anonymous role, or no role", async () => {
-    assert.deepEqual(await principal({ jwt: { secret: SECRET }, anonymousRole: "guest" }), { roles: ["guest"], claims: {} });
-    assert.deepEqual(await principal({ jwt: { secret: SECRET } }), { roles: [], claims: {} });
+    assert.deepEqual(await principal({ jwt: { secret: SECRET }, anonymousRole: "guest" }), { roles: ["guest"], claims: {}, anonymous: true });
+    assert.deepEqual(await principal({ jwt: { secret: SECRET } }), { roles: [], claims: {}, anonymous: true });
   });
 
   test("the app's own authenticate(request) hands over the principal", async () => {
@@ -305,7 +305,7 @@ describe("configuration", () => {
           return true;
         },
       );
-    fails({ file: "rules.json" }, /^access\.file \(extent\.access\.file\): access rules are not supported yet/);
+    fails({ file: "rules.json" }, /^access\.file \(extent\.access\.file\): the rules file is read by the CLI/);
     fails({ jwt: { jwks: "not a url" } }, /^access\.jwt\.jwks \(extent\.auth\.jwt\.jwks\): must be a URL/);
     fails({ jwt: { jwks: "ftp://keys.example/jwks" } }, /extent\.auth\.jwt\.jwks.*http/);
     fails({ jwt: { secret: "" } }, /extent\.auth\.jwt\.secret.*empty/);
@@ -345,9 +345,9 @@ describe("configuration", () => {
     assert.deepEqual(resolveAccess(context.access)!.rolesClaims, ["groups"]);
     // No property: no access, nothing per request.
     assert.equal(resolveContext(xml(""), "u").context.access, undefined);
-    // The rules file is refused at start-up.
+    // The rules file is the CLI's to read: a handler given only its name says so.
     const rules = resolveContext(xml(`<property name="extent.access.file" value="rules.json"/>`), "u").context;
-    assert.throws(() => createRestHandler({ context: { ...sample, url: ":memory:", access: rules.access! } }), /extent\.access\.file.*not supported yet/);
+    assert.throws(() => createRestHandler({ context: { ...sample, url: ":memory:", access: rules.access! } }), /extent\.access\.file.*read by the CLI/);
   });
 
   test("CLI flags: --jwt-secret (text or env:NAME) and --jwt-jwks over the properties", () => {

@@ -91,6 +91,7 @@ const LAYERS: string[][] = [
   ["cli", "runtime", "handler.ts", "index.ts", "worker.ts", "local.ts", "jdo.ts", "jpa.ts"],
   ["http"],
   ["service"],
+  ["access"],
   ["query"],
   ["query/jdoql", "query/jpql"],
   ["query/generated"],

@@ -17,6 +17,7 @@ export const USAGE = `Usage: extent serve --config DIR --persistence-context NAM
                                (the text itself works too, but shows in the process list); overrides
                                extent.auth.jwt.secret
   --jwt-jwks URL               JWKS of RS*/ES*/EdDSA Bearer tokens; overrides extent.auth.jwt.jwks
+  --access-file FILE           the access rules (JSON, contract §8); overrides extent.access.file
 
 Limits (each overrides the persistence context's extent.limit.<name> property):
 ${(Object.keys(LIMIT_NAMES) as (keyof Limits)[]).map((k) => `  --limit-${LIMIT_NAMES[k]} N`.padEnd(31) + `default ${DEFAULT_LIMITS[k]}`).join("\n")}`;
@@ -32,6 +33,7 @@ const Options = v.object({
   serverTiming: v.boolean(),
   jwtSecret: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"))),
   jwtJwks: v.optional(v.pipe(v.string(), v.url("must be a URL"))),
+  accessFile: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"))),
 });
 
 export type ServeOptions = v.InferOutput<typeof Options> & { limits: Partial<Limits> };
@@ -52,6 +54,7 @@ const FLAGS: Record<string, Exclude<keyof ServeOptions, "serverTiming">> = {
   "--java-sources": "javaSources",
   "--jwt-secret": "jwtSecret",
   "--jwt-jwks": "jwtJwks",
+  "--access-file": "accessFile",
 };
 
 export function parseServeArgs(argv: readonly string[]): { ok: true; options: ServeOptions } | { ok: false; message: string } {

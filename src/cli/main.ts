@@ -17,6 +17,7 @@ import { loadConfigDir } from "../runtime/load-config-dir.ts";
 import { seedIfEmpty } from "../runtime/seed.ts";
 import { serve } from "../runtime/serve.ts";
 import { USAGE, parseServeArgs } from "./args.ts";
+import { readRulesFile } from "./rules-file.ts";
 import { applyAuthFlags } from "./secret-source.ts";
 
 function fail(message: string): never {
@@ -49,6 +50,8 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   if (Object.keys(options.limits).length) context.limits = { ...context.limits, ...options.limits };
   const secret = applyAuthFlags(context, options);
   if (!secret.ok) fail(`extent serve: ${secret.message}`);
+  const rules = readRulesFile(context, resolve(options.config), options.accessFile);
+  if (!rules.ok) fail(`extent serve: ${rules.message}`);
 
   let handler;
   try {
@@ -60,7 +63,10 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     fail(`extent serve: cannot open the store ${context.url}: ${(error as Error).message}`);
   }
   if (options.seed) {
-    const seeded = await seedIfEmpty(handler, JSON.parse(readFileSync(options.seed, "utf8")), options.prefix);
+    // The operator's data, not a request: written past the access rules, by a handler without them over the same store.
+    const seeder = context.access ? createRestHandler({ context: { ...context, access: undefined }, store: handler.store, prefix: options.prefix }) : handler;
+    await seeder.ready;
+    const seeded = await seedIfEmpty(seeder, JSON.parse(readFileSync(options.seed, "utf8")), options.prefix);
     if (seeded) console.log(`Seeded ${seeded} object(s) from ${options.seed}`);
   }
   const served = await serve(handler.fetch, options.port, options.host, handler.limits.urlBytes).catch((e: Error) =>

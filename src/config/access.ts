@@ -1,8 +1,8 @@
 /**
  * Access control's configuration (contract §8), in code (`access` in the persistence context) or
- * as `extent.auth.*` properties, validated once at start-up with valibot: a mistake names the
- * property. Only authentication exists yet; the rules (`extent.access.file`) are refused, so no one
- * believes they are enforced.
+ * as `extent.auth.*` and `extent.access.file` properties, validated once at start-up with valibot:
+ * a mistake names the property. The rules themselves are checked against the model by
+ * src/access/policy.ts.
  */
 import * as v from "valibot";
 
@@ -10,6 +10,8 @@ import * as v from "valibot";
 export interface Principal {
   roles: readonly string[];
   claims: Readonly<Record<string, unknown>>;
+  /** A request without credentials (its roles are the anonymous role): refused, it is asked for them (401), not forbidden (403). */
+  anonymous?: boolean;
 }
 
 export interface AccessOptions {
@@ -36,7 +38,17 @@ export interface AccessOptions {
    * Bearer token is verified when a JWT source is configured, else the request is anonymous).
    */
   authenticate?: (request: Request) => Principal | null | undefined | Promise<Principal | null | undefined>;
-  /** The rules file (`extent.access.file`): not supported yet, refused at start-up. */
+  /**
+   * The rules (contract §8): the parsed JSON of the rules file, or the same object in code.
+   * Checked against the model when the handler is built (src/access/policy.ts).
+   */
+  rules?: unknown;
+  /** How errors in `rules` name them: the file they were read from (default `access.rules`). */
+  rulesSource?: string;
+  /**
+   * The rules file (`extent.access.file`), relative to the configuration folder: the CLI reads it
+   * into `rules`. In code, give `rules` instead (the handler reads no files).
+   */
   file?: string;
 }
 
@@ -63,6 +75,8 @@ export interface ResolvedAccess {
   rolesClaims: readonly string[];
   anonymousRole?: string;
   authenticate?: AccessOptions["authenticate"];
+  rules?: unknown;
+  rulesSource: string;
 }
 
 const text = v.pipe(v.string("must be text"), v.trim(), v.minLength(1, "must not be empty"));
@@ -88,7 +102,9 @@ const Schema = v.strictObject({
   rolesClaim: v.optional(text),
   anonymousRole: v.optional(text),
   authenticate: v.optional(v.function("must be a function")),
-  file: v.optional(v.never("access rules are not supported yet (only authentication is): remove it, nothing would be enforced")),
+  rules: v.optional(v.unknown()),
+  rulesSource: v.optional(text),
+  file: v.optional(text),
 });
 
 /** Where `access.<path>` comes from in a file, for the message. */
@@ -109,7 +125,10 @@ export function resolveAccess(access: AccessOptions | undefined): ResolvedAccess
     const path = (issue.path ?? []).map((p) => String(p.key)).join(".");
     throw new RangeError(`${propertyOf(path)}: ${issue.message}`);
   }
-  const { jwt, rolesClaim, anonymousRole, authenticate } = parsed.output;
+  const { jwt, rolesClaim, anonymousRole, authenticate, rules, rulesSource, file } = parsed.output;
+  if (file !== undefined && rules === undefined) {
+    throw new RangeError(`${propertyOf("file")}: the rules file is read by the CLI (extent serve); in code, give the rules themselves as access.rules`);
+  }
   if (jwt && !jwt.secret && !jwt.jwks) throw new RangeError(`access.jwt: needs a secret (extent.auth.jwt.secret) or a JWKS URL (extent.auth.jwt.jwks)`);
   return {
     ...(jwt?.secret ? { secret: jwt.secret } : {}),
@@ -119,6 +138,8 @@ export function resolveAccess(access: AccessOptions | undefined): ResolvedAccess
     rolesClaims: rolesClaim ? [rolesClaim] : ["roles", "role"],
     ...(anonymousRole ? { anonymousRole } : {}),
     ...(authenticate ? { authenticate: authenticate as AccessOptions["authenticate"] } : {}),
+    ...(rules !== undefined ? { rules } : {}),
+    rulesSource: rulesSource ?? file ?? "access.rules",
   };
 }
 

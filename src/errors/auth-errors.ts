@@ -9,3 +9,18 @@ export class InvalidTokenError extends Error {
     this.name = "InvalidTokenError";
   }
 }
+
+/**
+ * The principal has no grant for what the request asks (contract §8): 401 with
+ * `WWW-Authenticate: Bearer` for a request without credentials, else 403.
+ */
+export class ForbiddenError extends Error {
+  constructor(
+    message: string,
+    /** The request came without credentials: a token might be granted what the anonymous role is not. */
+    readonly anonymous: boolean,
+  ) {
+    super(message);
+    this.name = "ForbiddenError";
+  }
+}

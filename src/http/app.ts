@@ -6,6 +6,8 @@
  */
 import { Hono } from "hono";
 import type { Runtime } from "../service/runtime.ts";
+import type { AccessControl } from "../access/access-control.ts";
+import { accessScope } from "./auth/access-scope.ts";
 import type { Authenticator } from "./auth/authenticate.ts";
 import { errorAnswer } from "./error-status.ts";
 import { requestScope, serverTiming } from "./middleware.ts";
@@ -15,11 +17,16 @@ import { objects } from "./routes/objects.ts";
 import { queries } from "./routes/queries.ts";
 import { root } from "./routes/root.ts";
 
-export function buildApp(shared: Runtime, ready: () => Promise<void>, authenticator?: Authenticator): Hono<Env> {
+export function buildApp(
+  shared: Runtime,
+  ready: () => Promise<void>,
+  access?: { authenticator: Authenticator; control?: AccessControl | undefined },
+): Hono<Env> {
   const base = new Hono<Env>({ strict: false });
   base.use(requestScope(shared, ready));
   // Only when access control is configured: without it no request pays for authentication.
-  if (authenticator) base.use(authenticator.middleware);
+  if (access) base.use(access.authenticator.middleware);
+  if (access?.control) base.use(accessScope(access.control));
   if (shared.serverTiming) base.use(serverTiming);
   // The query paths before `/{class}`, which would otherwise take `/jdoql` for a class.
   mount(shared.prefix ? base.basePath(shared.prefix) : base, [root, ...queries, ...objects]);

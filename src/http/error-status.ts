@@ -5,7 +5,7 @@
  * repeats, never with a stack trace or SQL text.
  */
 import type { Limits } from "../config/limits.ts";
-import { InvalidTokenError } from "../errors/auth-errors.ts";
+import { ForbiddenError, InvalidTokenError } from "../errors/auth-errors.ts";
 import { AnswerTooLargeError, StoreBusyError, StoreMemoryError, StoreTooBigError, TimeLimitError } from "../errors/capacity-errors.ts";
 import { ModifyingQueryError, QueryError } from "../errors/query-error.ts";
 import { ConflictError, InvalidInputError, NotFoundError, PreconditionFailedError, UnfitBodyError } from "../errors/request-errors.ts";
@@ -15,12 +15,16 @@ import { HttpError, problem } from "./problem.ts";
 /** What a 401 for refused credentials says (RFC 6750, section 3). */
 const INVALID_TOKEN = { headers: { "www-authenticate": 'Bearer error="invalid_token"' } };
 
+/** What a 401 for a request without credentials says: that a Bearer token is how to give them (RFC 6750, section 3). */
+const NO_CREDENTIALS = { headers: { "www-authenticate": 'Bearer realm="extent"' } };
+
 /** What a 503 asks of the client: to come back in a second (nothing was changed). */
 const RETRY = { headers: { "retry-after": "1" } };
 
 export function errorAnswer(error: unknown, limits: Limits): Response {
   if (error instanceof HttpError) return problem(error.status, error.detail, error.extras);
   if (error instanceof InvalidTokenError) return problem(401, error.message, INVALID_TOKEN);
+  if (error instanceof ForbiddenError) return error.anonymous ? problem(401, error.message, NO_CREDENTIALS) : problem(403, error.message);
   if (error instanceof NotFoundError) return problem(404, error.message);
   if (error instanceof ConflictError) return problem(409, error.message);
   if (error instanceof PreconditionFailedError) return problem(412, preconditionFailedDetail(error.conditions, error.what));

@@ -14,6 +14,8 @@ export interface ProblemExtras {
 
 export const TITLES: Readonly<Record<number, string>> = {
   400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
   408: "Request Timeout",

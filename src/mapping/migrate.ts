@@ -11,8 +11,11 @@ import { type SQL, ident, join, sql, statement } from "../store/sql.ts";
 import type { Statement, Store } from "../store/store.ts";
 
 import { GUARD_TABLE, SEQUENCE_TABLE } from "../store/reserved-tables.ts";
-/** `missing`: no such object (404); `changed`: a nested object went meanwhile (409); `stale`: a precondition on the version failed (412). */
-export const GUARDS = ["missing", "changed", "stale"] as const;
+/**
+ * `missing`: no such object (404); `changed`: a nested object went meanwhile (409); `stale`: a
+ * precondition on the version failed (412); `forbidden`: the access rules refuse the write (403).
+ */
+export const GUARDS = ["missing", "changed", "stale", "forbidden"] as const;
 
 /**
  * `INSERT INTO extent_guard (missing, changed) SELECT NULL, 0 WHERE <when>`: aborts the batch

@@ -5,20 +5,27 @@ import { StoreConstraintError } from "../store/store.ts";
 import { type Precondition, noSuchObject, preconditionFailed } from "./absent.ts";
 import { guardVersion, keySlots } from "../write/write-plan.ts";
 import type { Runtime } from "./runtime.ts";
+import { refused } from "../access/refusal.ts";
 
 export async function deleteObject(rt: Runtime, meta: ClassMeta, key: unknown[], conditions: readonly Precondition[] = []): Promise<void> {
   const statements = deleteOneStatements(rt.model, meta, key);
   // After the existence guard: an absent object is a 404 whatever the precondition.
   statements.splice(1, 0, ...conditions.map((c) => guardVersion(meta, keySlots(key), c)));
+  // The rules judge the object as found (contract §8): after its existence, so what read hides is a 404.
+  const allowed = rt.access?.control.writeGuard(rt.access.principal, meta, keySlots(key), "delete");
+  if (allowed) statements.splice(1, 0, allowed);
   try {
     await rt.store.batch(statements, "write");
   } catch (error) {
     if (error instanceof StoreConstraintError && error.guard === "stale") throw preconditionFailed(rt.model, meta, key, conditions);
+    if (error instanceof StoreConstraintError && error.guard === "forbidden") throw refused(rt.access!.principal, meta, "delete", "this object");
     if (error instanceof StoreConstraintError && error.kind === "guard") throw noSuchObject(rt.model, meta, key);
     throw error;
   }
 }
 
 export async function deleteExtent(rt: Runtime, meta: ClassMeta): Promise<void> {
-  await rt.store.batch(deleteExtentStatements(rt.model, meta), "write");
+  // Only the objects the principal may read and delete (contract §8).
+  const only = rt.access?.control.extentDeletion(rt.access.principal, meta);
+  await rt.store.batch(deleteExtentStatements(rt.model, meta, only), "write");
 }

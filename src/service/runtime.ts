@@ -1,4 +1,6 @@
 /** What every request handler shares: the model, the store and the limits. Built once at start-up. */
+import type { AccessControl } from "../access/access-control.ts";
+import type { Principal } from "../config/access.ts";
 import type { Limits } from "../config/limits.ts";
 import type { Model } from "../metadata/model.ts";
 import type { FetchPlan } from "../read/fetch-plan.ts";
@@ -21,4 +23,10 @@ export interface Runtime {
   firstPageSize: number;
   /** The JSON a later page aims at, in characters. */
   pageBytes: number;
+  /**
+   * Access control, per request (src/http/auth/): the rules and who asks. Reads need nothing of
+   * it (the request's store already starts every statement with the principal's view of the
+   * tables); writes check their grants inside their batch with it.
+   */
+  access?: { control: AccessControl; principal: Principal };
 }

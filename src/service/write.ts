@@ -12,15 +12,18 @@ import { type ObjectInBatch, objectFromBatch, objectInBatch } from "../read/read
 import type { RootSelector } from "../read/read-plan.ts";
 import { type Existing, findExisting } from "../read/existing.ts";
 import type { WriteNode } from "../write/write-node.ts";
-import { assignKeys, guardExists, guardVersion, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../write/write-plan.ts";
+import { assignKeys, guardExists, guardVersion, keyOfWrite, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../write/write-plan.ts";
 import { join, sql } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";
 import { type Precondition, noSuchObject, preconditionFailed } from "./absent.ts";
 import { ConflictError, InvalidInputError, UnfitBodyError } from "../errors/request-errors.ts";
 import type { Runtime } from "./runtime.ts";
+import type { Statement } from "../store/store.ts";
+import { refused } from "../access/refusal.ts";
 
 export interface WriteResult {
-  object: ObjectJson;
+  /** The object as the batch read it back; absent when the access rules let the principal write it but not read it. */
+  object?: ObjectJson;
   /** The written object's runtime class. */
   meta: ClassMeta;
   /** Its key fields as its JSON writes them (for the Location of a new object). */
@@ -94,11 +97,23 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan): ObjectInBatch {
   return back;
 }
 
-/** The written object as the batch read it back. */
-async function answer(rt: Runtime, back: ObjectInBatch, results: Awaited<ReturnType<Runtime["store"]["batch"]>>, fetch: FetchPlan): Promise<WriteResult> {
+/**
+ * The written object as the batch read it back; under access rules that hide it from the
+ * principal who wrote it, only its identity (from the batch's `SELECT <key>`, the result before
+ * the read-back's).
+ */
+async function answer(
+  rt: Runtime,
+  back: ObjectInBatch,
+  results: Awaited<ReturnType<Runtime["store"]["batch"]>>,
+  fetch: FetchPlan,
+  root: WriteNode,
+): Promise<WriteResult> {
   const read = await objectFromBatch(rt, back, results, fetch);
-  if (!read) throw new Error("internal: the written object was not read back");
-  return { object: read.object, meta: read.meta, identity: keyFieldsJson(rt.model, read.meta, read.key) };
+  if (read) return { object: read.object, meta: read.meta, identity: keyFieldsJson(rt.model, read.meta, read.key) };
+  if (!rt.access) throw new Error("internal: the written object was not read back");
+  const key = results[results.length - back.statements.length - 1]!.rows[0]!;
+  return { meta: root.meta, identity: keyFieldsJson(rt.model, root.meta, key) };
 }
 
 async function execute(
@@ -119,7 +134,9 @@ async function execute(
         : [guardExists(w.meta, w.key, "changed")],
     );
   const back = readBack(rt, rootWrite, fetch);
-  const statements = [...guards, ...prelude, ...writeStatements(rt.model, writes), ...back.statements];
+  const allowed = accessGuards(rt, writes, rootWrite);
+  const keyBack = rt.access ? [keyOfWrite(rootWrite)] : [];
+  const statements = [...guards, ...allowed.before, ...prelude, ...writeStatements(rt.model, writes), ...allowed.after, ...keyBack, ...back.statements];
   let results;
   try {
     results = await rt.store.batch(statements, "write");
@@ -127,14 +144,40 @@ async function execute(
     if (!(error instanceof StoreConstraintError)) throw error;
     if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(rt.model, graph.root.declared, graph.root.key!, conditions);
     if (error.kind === "guard" && error.guard === "missing") throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
+    if (error.kind === "guard" && error.guard === "forbidden") throw refused(rt.access!.principal, graph.root.declared, rootWrite.mode, "this object");
     if (error.kind === "guard" && error.guard === "sequence")
       throw new ConflictError("a generated key would pass 9223372036854775807, the largest long: the key sequence has no numbers left (give the key instead)");
     if (error.kind === "guard") throw new ConflictError("an object of the request was deleted or changed by another request meanwhile; retry");
     if (error.kind === "unique") throw new ConflictError("an object with the same key already exists");
     throw new ConflictError("the database refused the change (a constraint failed)");
   }
-  return answer(rt, back, results, fetch);
+  return answer(rt, back, results, fetch, rootWrite);
 }
+
+/**
+ * The access rules' checks of a write (contract §8), inside its batch: every object it creates or
+ * changes is judged on the state it leaves (after the writes), an object it changes also on the
+ * state it finds (before them). A nested object that only names an existing one (a link) needs
+ * no update grant. A class the principal has no grant for at all is refused before the batch.
+ */
+function accessGuards(rt: Runtime, writes: readonly WriteNode[], root: WriteNode): { before: Statement[]; after: Statement[] } {
+  const before: Statement[] = [];
+  const after: Statement[] = [];
+  if (!rt.access) return { before, after };
+  const { control, principal } = rt.access;
+  for (const w of writes) {
+    if (w !== root && w.mode === "update" && !changesFields(w.node)) continue;
+    const guard = control.writeGuard(principal, w.meta, w.key, w.mode);
+    if (!guard) continue;
+    if (w.mode === "update") before.push(guard);
+    after.push(guard);
+  }
+  return { before, after };
+}
+
+/** Whether a body's object sets anything of its object beyond naming it. */
+const changesFields = (node: GraphNode): boolean =>
+  node.refs.size > 0 || node.many.size > 0 || [...node.values.keys()].some((f) => !node.meta.fields.get(f)?.primaryKey);
 
 export async function createObject(rt: Runtime, meta: ClassMeta, body: unknown, fetch: FetchPlan): Promise<WriteResult> {
   const graph = readGraph(rt.model, meta, body, rt.limits.keyBytes);

@@ -8,7 +8,7 @@
 import { type ClassMeta, type Model, classOf, isAncestor, subtree } from "../metadata/model.ts";
 import { guardInsert } from "../mapping/migrate.ts";
 import { relationStorage } from "../mapping/relation-storage.ts";
-import { type Compiled, type SQL, bind, compile, ident, join, sql, tuple } from "../store/sql.ts";
+import { type Compiled, type SQL, bind, compile, ident, join, onStoredTables, sql, tableRef, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import { DELETE_PLAN_LIMIT, perModelCache } from "../cache/bounded-cache.ts";
 import { type At, VersionSteps, clearReference, mirrored } from "./version-steps.ts";
@@ -27,9 +27,32 @@ export function deleteOneStatements(model: Model, meta: ClassMeta, key: readonly
   return compiled.map((c) => bind(c, values));
 }
 
-export function deleteExtentStatements(model: Model, meta: ClassMeta): Statement[] {
-  const compiled = plans(model).get(`extent|${meta.name}`, () => deleteStatements(model, meta, extentKeys(model, meta)).map((q) => compile(q)));
-  return compiled.map((c) => bind(c));
+/**
+ * Statements deleting `meta`'s extent, or, given `only` (the access rules' deletion, src/access/),
+ * the objects whose primary row it keeps: the keys read from the stored tables, the test's claims
+ * bound from `only.values`.
+ */
+export function deleteExtentStatements(model: Model, meta: ClassMeta, only?: ExtentRestriction): Statement[] {
+  const compiled = plans(model).get(`extent|${meta.name}${only ? `|${only.shape}` : ""}`, () =>
+    deleteStatements(model, meta, only ? onStoredTables(() => keptKeys(model, meta, only.keep)) : extentKeys(model, meta)).map((q) => compile(q)),
+  );
+  return compiled.map((c) => bind(c, only?.values));
+}
+
+export interface ExtentRestriction {
+  /** Names `keep` for the plan cache (the operation and the principal's roles). */
+  shape: string;
+  keep: (alias: string) => SQL;
+  values: Record<string, unknown>;
+}
+
+/** The keys of `meta`'s extent whose primary row `keep` keeps. */
+function keptKeys(model: Model, meta: ClassMeta, keep: (alias: string) => SQL): SQL {
+  const selects = groupsOf(model, meta).map((g) => {
+    const filter = discriminatorFilter(g, subtree(model, meta.name));
+    return sql`SELECT ${join(keyRefs(g))} FROM ${tableRef(g.primaryTable)} ${ident(alias(0))} WHERE ${keep(alias(0))}${filter ? sql` AND ${filter}` : sql``}`;
+  });
+  return join(selects, sql` UNION ALL `);
 }
 
 function guardMissing(model: Model, meta: ClassMeta, keys: SQL): SQL {

@@ -11,7 +11,7 @@ import { type ClassMeta, type FieldMeta, type Model, classOf, isAncestor, subtre
 import type { GraphNode } from "../mapping/read-graph.ts";
 import { guardInsert } from "../mapping/migrate.ts";
 import { SEQUENCE_TABLE } from "../store/reserved-tables.ts";
-import { type SQL, bind, compile, ident, join, qualified, sql, tuple } from "../store/sql.ts";
+import { type SQL, bind, compile, ident, join, onStoredTables, qualified, sql, tableRef, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import type { Compiled } from "../store/sql.ts";
 import { NUL_CHAR } from "../json/values.ts";
@@ -44,10 +44,10 @@ const shapes = processCache<Compiled>("statementShapes", STATEMENT_SHAPE_LIMIT, 
 });
 
 /** The statement of shape `key` over `slots`; `build` writes its SQL from each slot's placeholders (on a first use only). */
-function shaped(key: string, slots: readonly Slot[], build: (slot: (i: number) => SQL) => SQL): Statement {
+function shaped(key: string, slots: readonly Slot[], build: (slot: (i: number) => SQL) => SQL, values?: Record<string, unknown>): Statement {
   const shape = `${key}\u0000${slotPattern(slots)}`;
   const compiled = shapes.get(shape, () => compile(build(slotPlaceholders(slots))));
-  return bind(compiled, slotValues(slots));
+  return bind(compiled, values ? { ...values, ...slotValues(slots) } : slotValues(slots));
 }
 
 /** Which slots are values (`v`) and which sequence numbers (`s`): what a shape depends on. */
@@ -158,6 +158,36 @@ export function guardExists(meta: ClassMeta, key: readonly Slot[], guard: "missi
     );
   });
 }
+
+/** `SELECT <key>`: a written object's key as the batch gave it, read with no table (for an answer that cannot read the object back). */
+export function keyOfWrite(w: WriteNode): Statement {
+  return shaped("key", w.key, (slot) => sql`SELECT ${join(range(slot, 0, w.key.length))}`);
+}
+
+/**
+ * Aborts the batch (guard `forbidden`) unless the object of exactly `meta` keyed `key` passes
+ * `test`: the access rules' filter of an operation (src/access/), over its primary table's row
+ * aliased as given. Where it stands in the batch decides the state judged: before the writes the
+ * state found, after them the state left. `shape` names the test (operation and roles) for the
+ * statement cache; `values` bind the claims it names. Its tables are the stored ones: a rule
+ * judges an object as stored, whatever the principal may read.
+ */
+export function guardPasses(meta: ClassMeta, key: readonly Slot[], shape: string, test: (alias: string) => SQL, values: Record<string, unknown>): Statement {
+  return shaped(
+    `passes|${meta.name}|${shape}`,
+    key,
+    (slot) =>
+      onStoredTables(() => {
+        const on = tuple(meta.keyColumns.map((c) => qualified(ROW, c)));
+        return guardInsert(
+          "forbidden",
+          sql`NOT EXISTS (SELECT 1 FROM ${tableRef(meta.primaryTable!)} ${ident(ROW)} WHERE ${on} = ${tuple(range(slot, 0, key.length))} AND ${test(ROW)})`,
+        );
+      }),
+    values,
+  );
+}
+const ROW = "_w";
 
 /**
  * The version condition of a conditional request (`If-Match`, `If-None-Match`) on one object:

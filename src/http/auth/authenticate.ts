@@ -19,7 +19,7 @@ export class Authenticator {
 
   constructor(private readonly access: ResolvedAccess) {
     this.verifier = access.secret || access.jwks ? new TokenVerifier(access) : undefined;
-    this.anonymous = Object.freeze({ roles: Object.freeze(access.anonymousRole ? [access.anonymousRole] : []), claims: Object.freeze({}) });
+    this.anonymous = Object.freeze({ roles: Object.freeze(access.anonymousRole ? [access.anonymousRole] : []), claims: Object.freeze({}), anonymous: true });
   }
 
   /** The principal of `request`; an InvalidTokenError when its credentials are refused. */

@@ -4,6 +4,7 @@
  * route reads the class, key, fetch plan, preconditions and body, and hands them to the service.
  */
 import type { Context } from "hono";
+import type { Operation } from "../../config/access-rules.ts";
 import type { ObjectJson } from "../../json/answer.ts";
 import { stringify } from "../../json/exact.ts";
 import type { ClassMeta } from "../../metadata/model.ts";
@@ -18,6 +19,7 @@ import { createObject, updateObject } from "../../service/write.ts";
 import { JSON_TYPE, jsonText, unlessNotModified } from "../answers.ts";
 import { collectionNotModified, etagOf, notModified, writePreconditions } from "../conditional.ts";
 import { fetchPlanOf, queryOf, readBody } from "../inputs.ts";
+import { authorize } from "../auth/access-scope.ts";
 import { keyFromObject, keyFromPath } from "../keys.ts";
 import { HttpError } from "../problem.ts";
 import type { Env, Resource } from "../resource.ts";
@@ -38,6 +40,13 @@ function classOf(c: C): ClassMeta {
     }
     throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
   }
+  return meta;
+}
+
+/** The class of the path, once the principal may `operation` its objects at all (401/403, src/http/auth/access-scope.ts). */
+function classFor(c: C, operation: Operation): ClassMeta {
+  const meta = classOf(c);
+  authorize(c, meta, operation);
   return meta;
 }
 
@@ -111,7 +120,7 @@ export const objects: readonly Resource[] = [
     /** A filter's matches, the object of a key in the body, or the extent. */
     GET: async (c) => {
       const rt = c.get("rt");
-      const meta = classOf(c);
+      const meta = classFor(c, "read");
       const { params, prepared, values } = filterOf(c, meta);
       const fetch = fetchPlanOf(c, undefined, params);
       if (prepared) return unlessNotModified(c, "a filter's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));
@@ -127,7 +136,7 @@ export const objects: readonly Resource[] = [
     /** A filter's HEAD says how many objects match (200 for exactly one, else 404); the others read no object. */
     HEAD: async (c) => {
       const rt = c.get("rt");
-      const meta = classOf(c);
+      const meta = classFor(c, "read");
       const { params, prepared, values } = filterOf(c, meta);
       if (prepared) {
         return unlessNotModified(c, "a filter's answer", async () => {
@@ -143,16 +152,19 @@ export const objects: readonly Resource[] = [
     },
     POST: async (c) => {
       const rt = c.get("rt");
-      const meta = classOf(c);
+      const meta = classFor(c, "create");
       const fetch = fetchPlanOf(c, rt.writeFetchPlan);
       const body = await readBody(c, true);
       collectionNotModified(c.req.raw, `the extent of ${meta.name}`);
       const result = await createObject(rt, meta, body, fetch);
-      return jsonText(result.object.json, 201, { location: location(rt.prefix, result.meta, result.identity), ...tagged(result.object) });
+      const at = { location: location(rt.prefix, result.meta, result.identity) };
+      // Written, but hidden from its writer by the access rules: its Location, no body.
+      if (!result.object) return c.body(null, 201, at);
+      return jsonText(result.object.json, 201, { ...at, ...tagged(result.object) });
     },
     DELETE: async (c) => {
       const rt = c.get("rt");
-      const meta = classOf(c);
+      const meta = classFor(c, "delete");
       const url = new URL(c.req.url);
       if (url.search.length > 1) throw new HttpError(400, "DELETE of a class takes no query: deleting by filter is not supported");
       // `/{class}/` is an empty key, not the class: it must never delete the whole extent.
@@ -172,28 +184,30 @@ export const objects: readonly Resource[] = [
     what: "an object",
     exists: classOf,
     GET: async (c) => {
-      const meta = classOf(c);
+      const meta = classFor(c, "read");
       const key = pathKey(c, meta);
       const fetch = fetchPlanOf(c);
       return objectAnswer(c, meta, key, await getObject(c.get("rt"), meta, key, fetch));
     },
     HEAD: (c) => {
-      const meta = classOf(c);
+      const meta = classFor(c, "read");
       const key = pathKey(c, meta);
       fetchPlanOf(c); // a fetch plan GET refuses is HEAD's 400 as well
       return headAnswer(c, meta, key);
     },
     PUT: async (c) => {
       const rt = c.get("rt");
-      const meta = classOf(c);
+      const meta = classFor(c, "update");
       const key = pathKey(c, meta);
       const fetch = fetchPlanOf(c, rt.writeFetchPlan);
       const body = await readBody(c, true);
       const { object } = await updateObject(rt, meta, key, body, fetch, writePreconditions(c.req.raw, meta));
+      // Changed, but hidden from its writer by the access rules now: no body.
+      if (!object) return c.body(null, 204);
       return jsonText(object.json, 200, tagged(object));
     },
     DELETE: async (c) => {
-      const meta = classOf(c);
+      const meta = classFor(c, "delete");
       await deleteObject(c.get("rt"), meta, pathKey(c, meta), writePreconditions(c.req.raw, meta));
       return c.body(null, 204);
     },

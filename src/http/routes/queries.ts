@@ -4,6 +4,7 @@
  * prepared by the language's front end, bound, run with the request's fetch plan.
  */
 import { prepareJdoql, prepareJpql } from "../../query/prepare.ts";
+import { authorize } from "../auth/access-scope.ts";
 import { bindParams } from "../../query/params.ts";
 import { runQuery } from "../../service/query.ts";
 import { jsonText, unlessNotModified } from "../answers.ts";
@@ -22,6 +23,8 @@ function queryRoute(language: keyof typeof PREPARE): Handler {
     const { text, params, given } = queryOf(c, "query", what);
     if (!text?.trim()) throw new HttpError(400, missing);
     const prepared = prepare(rt.model, text);
+    // A query targets its candidate class: the other classes it reaches are filtered, never refused.
+    authorize(c, prepared.candidate, "read");
     const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
     const fetch = fetchPlanOf(c, undefined, params);
     return unlessNotModified(c, "a query's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));

@@ -1,0 +1,90 @@
+/**
+ * Access control as the handler holds it: the rules compiled against the model (policy.ts), the
+ * tables' views per set of roles (visibility.ts), and, per request, what its principal's
+ * statements start with. Built once, when the handler is; a request only binds its claims.
+ */
+import { parseAccessRules } from "../config/access-rules.ts";
+import type { Principal } from "../config/access.ts";
+import type { ClassMeta, Model } from "../metadata/model.ts";
+import type { Operation } from "../config/access-rules.ts";
+import { type SQL, bind, join, sql } from "../store/sql.ts";
+import type { Statement } from "../store/store.ts";
+import { claimValues } from "./claims.ts";
+import { Policy } from "./policy.ts";
+import { Visibility, rolesKey } from "./visibility.ts";
+import { refused } from "./refusal.ts";
+import { guardPasses } from "../write/write-plan.ts";
+import type { Slot } from "../write/write-node.ts";
+
+export class AccessControl {
+  readonly policy: Policy;
+  private readonly visibility: Visibility;
+  /** Claims bound per principal: the authenticator keeps a principal per token, so a client's requests bind once. */
+  private readonly bound = new WeakMap<Principal, Statement | null>();
+  private readonly claims = new WeakMap<Principal, Record<string, unknown>>();
+
+  constructor(model: Model, rules: unknown, source: string) {
+    this.policy = new Policy(model, parseAccessRules(rules, source), source);
+    this.visibility = new Visibility(this.policy);
+    // Every role set's view is built on first use; the empty one now, so a broken rule fails start-up, not a request.
+    this.visibility.withClause({ roles: [], claims: {} });
+  }
+
+  /** The WITH clause every statement of `principal`'s requests starts with (its claims bound), or null when it may read every row. */
+  statementPrefix(principal: Principal): Statement | null {
+    let prefix = this.bound.get(principal);
+    if (prefix === undefined) {
+      const clause = this.visibility.withClause(principal);
+      prefix = clause && bind(clause, this.claimsOf(principal));
+      this.bound.set(principal, prefix);
+    }
+    return prefix;
+  }
+
+  /** The placeholder values of the claims the rules name, for `principal`. */
+  claimsOf(principal: Principal): Record<string, unknown> {
+    let values = this.claims.get(principal);
+    if (!values) this.claims.set(principal, (values = claimValues(this.policy.model, this.policy.claims, principal)));
+    return values;
+  }
+
+  /**
+   * The guard that aborts a write batch (403) unless `principal` may `operation` the object of
+   * exactly `meta` keyed `key`; none when every such object is allowed. Throws ForbiddenError when
+   * no grant allows any (the request is refused before its batch).
+   */
+  writeGuard(principal: Principal, meta: ClassMeta, key: readonly Slot[], operation: Exclude<Operation, "read">): Statement | undefined {
+    if (!this.policy.grants(principal, meta, operation)) throw refused(principal, meta, operation);
+    // By the row's own class (a DELETE of /Item/5 may find a Book, whose rules are its own).
+    const test = this.visibility.primaryTest(principal, meta.primaryTable!, operation);
+    if (test === "all") return undefined;
+    const passes = test === "none" ? () => sql`0` : test;
+    return guardPasses(meta, key, `${operation}|${rolesKey(principal)}`, passes, this.claimsOf(principal));
+  }
+
+  /**
+   * Which rows of `meta`'s primary table `principal` may delete through DELETE of the extent: those
+   * it may read and delete (SQL over the row aliased as given; undefined: every row). Built inside
+   * `onStoredTables` by the delete plan, which caches it by `shape`.
+   */
+  extentDeletion(principal: Principal, meta: ClassMeta): { shape: string; keep: (alias: string) => SQL; values: Record<string, unknown> } | undefined {
+    const tests = (["read", "delete"] as const).map((o) => this.visibility.primaryTest(principal, meta.primaryTable!, o)).filter((t) => t !== "all");
+    if (!tests.length) return undefined;
+    return {
+      shape: `delete|${rolesKey(principal)}`,
+      keep: (alias) =>
+        tests.includes("none")
+          ? sql`0`
+          : sql`(${join(
+              tests.map((t) => (t as (a: string) => SQL)(alias)),
+              sql` AND `,
+            )})`,
+      values: this.claimsOf(principal),
+    };
+  }
+
+  /** Whether `principal` has any grant of `operation` on `meta`: without one the request is refused whatever the object. */
+  grants(principal: Principal, meta: ClassMeta, operation: Operation): boolean {
+    return this.policy.grants(principal, meta, operation);
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Access control per request, as Hono middleware after authentication (mounted only when rules
+ * are configured): the request's store starts every statement with what its principal may read
+ * (src/access/visibility.ts), and the routes find the principal and the rules on the runtime.
+ * `authorize` is the one place a route asks whether the principal may touch a class at all.
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import type { AccessControl } from "../../access/access-control.ts";
+import type { Operation } from "../../config/access-rules.ts";
+import { refused } from "../../access/refusal.ts";
+import type { ClassMeta } from "../../metadata/model.ts";
+import { scopedStore } from "../../store/scoped-store.ts";
+import type { Env } from "../resource.ts";
+
+export function accessScope(control: AccessControl): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    const principal = c.get("principal")!;
+    const rt = c.get("rt");
+    const prefix = control.statementPrefix(principal);
+    c.set("rt", { ...rt, store: prefix ? scopedStore(rt.store, prefix) : rt.store, access: { control, principal } });
+    await next();
+  };
+}
+
+/**
+ * Refuses the request unless its principal has a grant of `operation` on `meta` (contract §8: the
+ * class and operation a request targets decide 401 and 403; which objects, the grants' filters).
+ */
+export function authorize(c: Context<Env>, meta: ClassMeta, operation: Operation): void {
+  const access = c.get("rt").access;
+  if (!access || access.control.grants(access.principal, meta, operation)) return;
+  throw refused(access.principal, meta, operation);
+}
