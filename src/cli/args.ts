@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { DEFAULT_LIMITS, LIMIT_NAMES, type Limits, parseLimit } from "../config/limits.ts";
 
-export const USAGE = `Usage: extent serve --config DIR --persistence-context NAME [--port N] [--host H] [--prefix /p] [--seed FILE] [--server-timing]
+export const SERVE_USAGE = `Usage: extent serve --config DIR --persistence-context NAME [--port N] [--host H] [--prefix /p] [--seed FILE] [--server-timing]
 
   --config DIR                 folder holding persistence.xml and/or jdoconfig.xml (directly or under META-INF/)
   --persistence-context NAME   the persistence-unit or persistence-manager-factory to serve

@@ -1,7 +1,8 @@
 /**
- * `extent serve`: reads a persistence context from a folder, builds the handler and serves it
- * over HTTP on the runtime that runs it (Node, Bun or Deno). With the local entry, the only
- * code allowed to touch the file system and the process.
+ * The `extent` command. `extent serve` (here) reads a persistence context from a folder, builds
+ * the handler and serves it over HTTP on the runtime that runs it (Node, Bun or Deno); `extent
+ * token` (token.ts) mints a development JWT. With the local entry, the only code allowed to touch
+ * the file system and the process.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -16,9 +17,13 @@ import { readJavaModel } from "../runtime/java-sources.ts";
 import { loadConfigDir } from "../runtime/load-config-dir.ts";
 import { seedIfEmpty } from "../runtime/seed.ts";
 import { serve } from "../runtime/serve.ts";
-import { USAGE, parseServeArgs } from "./args.ts";
+import { SERVE_USAGE, parseServeArgs } from "./args.ts";
 import { readRulesFile } from "./rules-file.ts";
 import { applyAuthFlags } from "./secret-source.ts";
+import { TOKEN_USAGE } from "./token-args.ts";
+import { runToken } from "./token.ts";
+
+const USAGE = `${SERVE_USAGE}\n\n${TOKEN_USAGE}`;
 
 function fail(message: string): never {
   console.error(message);
@@ -29,9 +34,10 @@ function fail(message: string): never {
 export async function runCli(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") return void console.log(USAGE);
+  if (command === "token") return runToken(rest);
   if (command !== "serve") fail(`unknown command "${command}"\n\n${USAGE}`);
   const args = parseServeArgs(rest);
-  if (!args.ok) fail(`extent serve: ${args.message}\n\n${USAGE}`);
+  if (!args.ok) fail(`extent serve: ${args.message}\n\n${SERVE_USAGE}`);
   const { options } = args;
 
   const files = await loadConfigDir(resolve(options.config)).catch((e: Error) => fail(`extent serve: cannot read --config ${options.config}: ${e.message}`));

@@ -6,10 +6,12 @@
 import { SECRET_PROPERTY } from "../config/access.ts";
 import type { PersistenceContext } from "../config/context.ts";
 
+type Env = Readonly<Record<string, string | undefined>>;
+
 export function applyAuthFlags(
   context: PersistenceContext,
   flags: { jwtSecret?: string | undefined; jwtJwks?: string | undefined },
-  env: Readonly<Record<string, string | undefined>> = process.env,
+  env: Env = process.env,
 ): { ok: true } | { ok: false; message: string } {
   if (flags.jwtSecret !== undefined || flags.jwtJwks !== undefined) {
     const jwt = { ...context.access?.jwt };
@@ -19,12 +21,21 @@ export function applyAuthFlags(
   }
   const source = context.access?.jwt?.secret;
   if (source === undefined) return { ok: true };
+  const secret = readSecret(source, flags.jwtSecret !== undefined ? "--jwt-secret" : SECRET_PROPERTY, env);
+  if (!secret.ok) return secret;
+  context.access!.jwt!.secret = secret.value;
+  return { ok: true };
+}
+
+/**
+ * A secret's source: `env:NAME` is the variable NAME's value, anything else the text itself.
+ * `where` (the flag or property) starts the message of a refusal.
+ */
+export function readSecret(source: string, where: string, env: Env = process.env): { ok: true; value: string } | { ok: false; message: string } {
   const name = /^env:(.*)$/is.exec(source.trim())?.[1]?.trim();
-  if (name === undefined) return { ok: true };
-  const where = flags.jwtSecret !== undefined ? "--jwt-secret" : SECRET_PROPERTY;
+  if (name === undefined) return { ok: true, value: source };
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return { ok: false, message: `${where}: ${JSON.stringify(name)} is not an environment variable's name` };
   const value = env[name];
   if (!value) return { ok: false, message: `${where}: the environment variable ${name} is not set` };
-  context.access!.jwt!.secret = value;
-  return { ok: true };
+  return { ok: true, value };
 }
