@@ -11,7 +11,7 @@ import { type SQL, bind, join, sql } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import { claimValues } from "./claims.ts";
 import { Policy } from "./policy.ts";
-import { Visibility, rolesKey } from "./visibility.ts";
+import { type RoleViews, type TableView, Visibility, rolesKey } from "./visibility.ts";
 import { refused } from "./refusal.ts";
 import { guardPasses } from "../write/write-plan.ts";
 import type { Slot } from "../write/write-node.ts";
@@ -20,25 +20,27 @@ export class AccessControl {
   readonly policy: Policy;
   private readonly visibility: Visibility;
   /** Claims bound per principal: the authenticator keeps a principal per token, so a client's requests bind once. */
-  private readonly bound = new WeakMap<Principal, Statement | null>();
+  private readonly scopes = new WeakMap<Principal, ((statement: Statement) => Statement) | null>();
   private readonly claims = new WeakMap<Principal, Record<string, unknown>>();
 
   constructor(model: Model, rules: unknown, source: string) {
     this.policy = new Policy(model, parseAccessRules(rules, source), source);
     this.visibility = new Visibility(this.policy);
     // Every role set's view is built on first use; the empty one now, so a broken rule fails start-up, not a request.
-    this.visibility.withClause({ roles: [], claims: {} });
+    this.visibility.viewsOf({ roles: [], claims: {} });
   }
 
-  /** The WITH clause every statement of `principal`'s requests starts with (its claims bound), or null when it may read every row. */
-  statementPrefix(principal: Principal): Statement | null {
-    let prefix = this.bound.get(principal);
-    if (prefix === undefined) {
-      const clause = this.visibility.withClause(principal);
-      prefix = clause && bind(clause, this.claimsOf(principal));
-      this.bound.set(principal, prefix);
+  /**
+   * How `principal`'s statements are rewritten: each starts with the WITH clause of the restricted
+   * tables it names, the claims bound; null when the principal may read every row.
+   */
+  statementScope(principal: Principal): ((statement: Statement) => Statement) | null {
+    let scope = this.scopes.get(principal);
+    if (scope === undefined) {
+      const views = this.visibility.viewsOf(principal);
+      this.scopes.set(principal, (scope = views && scopeOf(views, this.claimsOf(principal))));
     }
-    return prefix;
+    return scope;
   }
 
   /** The placeholder values of the claims the rules name, for `principal`. */
@@ -87,4 +89,15 @@ export class AccessControl {
   grants(principal: Principal, meta: ClassMeta, operation: Operation): boolean {
     return this.policy.grants(principal, meta, operation);
   }
+}
+
+/** The rewrite of one principal's statements: its role set's views, their claims bound once. */
+function scopeOf(views: RoleViews, claims: Record<string, unknown>): (statement: Statement) => Statement {
+  const params = new Map<TableView, readonly unknown[]>(views.views.map((v) => [v, bind(v.compiled, claims).params]));
+  return (s) => {
+    const scoped = views.scoped(s.sql);
+    if (!scoped.views.length) return s;
+    const first = scoped.views.flatMap((v) => params.get(v)!);
+    return { ...s, sql: scoped.sql, params: first.length ? [...first, ...s.params] : s.params };
+  };
 }

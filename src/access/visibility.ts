@@ -34,18 +34,47 @@ const PRIMARY = "_p";
 /** How the rows of one primary table are kept: by a condition on the row aliased `alias`, or all of them. */
 export type RowTest = ((alias: string) => SQL) | "all" | "none";
 
+/** One restricted table as a common table expression: `"T" AS NOT MATERIALIZED (SELECT ... FROM main."T" ...)`. */
+export interface TableView {
+  /** The table's name as statements quote it (`"T"`): a statement naming it needs the view. */
+  quoted: string;
+  compiled: Compiled;
+}
+
+/**
+ * What one set of roles may read: a view per restricted table, and, per statement text, the
+ * statement with the WITH clause of the views it names (a statement that names no restricted
+ * table runs as it is). Statement texts are the plan caches' own strings, so a lookup hashes a
+ * text once; the cache is bounded whatever texts come.
+ */
+export class RoleViews {
+  private readonly statements = new BoundedCache<{ sql: string; views: readonly TableView[] }>(2048);
+  constructor(readonly views: readonly TableView[]) {}
+
+  /** `statement` with the WITH clause of the views it names (its own WITH kept after them), and those views in their order. */
+  scoped(statement: string): { sql: string; views: readonly TableView[] } {
+    return this.statements.get(statement, () => {
+      const views = this.views.filter((v) => statement.includes(v.quoted));
+      if (!views.length) return { sql: statement, views };
+      const ctes = views.map((v) => v.compiled.sql).join(", ");
+      const own = /^\s*WITH\s+(RECURSIVE\s+)?/i.exec(statement);
+      return { sql: own ? `WITH ${own[1] ?? ""}${ctes}, ${statement.slice(own[0].length)}` : `WITH ${ctes} ${statement}`, views };
+    });
+  }
+}
+
 export class Visibility {
-  /** The WITH clause per set of roles (sorted, joined): a handful in practice; bounded whatever tokens say. */
-  private readonly byRoles = new BoundedCache<Compiled | null>(256);
+  /** The views per set of roles (sorted, joined): a handful in practice; bounded whatever tokens say. */
+  private readonly byRoles = new BoundedCache<RoleViews | null>(256);
 
   constructor(private readonly policy: Policy) {}
 
-  /** The WITH clause `principal`'s statements start with, or null when it may read every row. */
-  withClause(principal: Principal): Compiled | null {
+  /** The views of what `principal` may read, or null when it may read every row. */
+  viewsOf(principal: Principal): RoleViews | null {
     return this.byRoles.get(rolesKey(principal), () => onStoredTables(() => this.build(principal)));
   }
 
-  private build(principal: Principal): Compiled | null {
+  private build(principal: Principal): RoleViews | null {
     const model = this.policy.model;
     const tests = new Map<string, RowTest>();
     const testOf = (table: string): RowTest => {
@@ -53,7 +82,7 @@ export class Visibility {
       if (!t) tests.set(table, (t = this.primaryTest(principal, table)));
       return t;
     };
-    const ctes: SQL[] = [];
+    const views: TableView[] = [];
     for (const def of schemaOf(model).values()) {
       const keep = this.tableTest(principal, def.name, testOf);
       const masks = this.masks(def.name, testOf);
@@ -66,9 +95,10 @@ export class Visibility {
           )
         : sql`${ident(ROW)}.*`;
       const where = keep === "all" ? sql`` : keep === "none" ? sql` WHERE 0` : sql` WHERE ${keep(ROW)}`;
-      ctes.push(sql`${ident(def.name)} AS NOT MATERIALIZED (SELECT ${columns} FROM ${tableRef(def.name)} ${ident(ROW)}${where})`);
+      const compiled = compile(sql`${ident(def.name)} AS NOT MATERIALIZED (SELECT ${columns} FROM ${tableRef(def.name)} ${ident(ROW)}${where})`);
+      views.push({ quoted: `"${def.name.replace(/"/g, '""')}"`, compiled });
     }
-    return ctes.length ? compile(sql`WITH ${join(ctes)}`) : null;
+    return views.length ? new RoleViews(views) : null;
   }
 
   /** Which rows of a table are kept: primary tables by their classes' grants, subclass tables and join tables by what they belong to. */

@@ -1,20 +1,14 @@
 /**
- * A store whose every statement starts with the same WITH clause: how access control puts its
- * view of the tables in front of each statement a request runs (src/access/visibility.ts). A
- * statement that has its own WITH gets the clause's tables added in front of its own.
+ * A store whose statements are rewritten before they run: how access control puts its view of the
+ * tables in front of each statement a request runs (src/access/visibility.ts). One place, below
+ * every read and write path, so no path can run a statement past it.
  */
 import type { Statement, Store } from "./store.ts";
 
-export function scopedStore(store: Store, withClause: Statement): Store {
-  const ctes = withClause.sql.replace(/^WITH /, "");
-  const scoped = (s: Statement): Statement => {
-    const own = /^\s*WITH\s+(RECURSIVE\s+)?/i.exec(s.sql);
-    const text = own ? `WITH ${own[1] ?? ""}${ctes}, ${s.sql.slice(own[0].length)}` : `${withClause.sql} ${s.sql}`;
-    return { ...s, sql: text, params: withClause.params.length ? [...withClause.params, ...s.params] : s.params };
-  };
+export function scopedStore(store: Store, rewrite: (statement: Statement) => Statement): Store {
   return {
     interrupts: store.interrupts,
-    batch: (statements, mode, deadline) => store.batch(statements.map(scoped), mode, deadline),
+    batch: (statements, mode, deadline) => store.batch(statements.map(rewrite), mode, deadline),
     migrate: (statements) => store.migrate(statements),
     close: () => store.close(),
   };

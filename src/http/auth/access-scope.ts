@@ -16,8 +16,8 @@ export function accessScope(control: AccessControl): MiddlewareHandler<Env> {
   return async (c, next) => {
     const principal = c.get("principal")!;
     const rt = c.get("rt");
-    const prefix = control.statementPrefix(principal);
-    c.set("rt", { ...rt, store: prefix ? scopedStore(rt.store, prefix) : rt.store, access: { control, principal } });
+    const scope = control.statementScope(principal);
+    c.set("rt", { ...rt, store: scope ? scopedStore(rt.store, scope) : rt.store, access: { control, principal } });
     await next();
   };
 }
