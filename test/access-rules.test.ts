@@ -59,11 +59,13 @@ describe("rules checked at start-up, naming the file and the rule", () => {
     );
   });
 
-  test("field rules are refused until they are enforced", () => {
-    assert.throws(
-      startUp({ classes: { [`${P}Book`]: { read: [grant("*")], fields: { price: { read: ["staff"] } } } } }),
-      /fields: field rules are not supported yet/,
-    );
+  test("field rules: a field of the class, not a key field for read, roles that some grant gives", () => {
+    const fields = (f: unknown) => startUp({ classes: { [`${P}Book`]: { read: [grant("staff")], fields: f } } }, "r.json");
+    assert.throws(fields({ cost: { read: ["staff"] } }), /r\.json: classes\[.*Book"\]\.fields\.cost: org\.extent\.sample\.Book has no persistent field "cost"/);
+    assert.throws(fields({ id: { read: ["staff"] } }), /fields\.id\.read: "id" is a key field/);
+    assert.throws(fields({ price: { read: ["staf"] } }), /fields\.price\.read: no grant names the role "staf"/);
+    assert.throws(fields({ price: { reed: ["staff"] } }), /fields\.price\.reed: is not a rule \(a field's rules are read and write\)/);
+    assert.doesNotThrow(fields({ price: { read: ["staff", "*"], write: ["staff"] }, title: {} }));
   });
 
   test("a subclass with its own rules in its superclass's table needs a discriminator", async () => {

@@ -14,6 +14,14 @@ import { Policy } from "./policy.ts";
 import { type RoleViews, type TableView, Visibility, rolesKey } from "./visibility.ts";
 import { refused } from "./refusal.ts";
 import { guardPasses } from "../write/write-plan.ts";
+import { BoundedCache } from "../cache/bounded-cache.ts";
+import { QueryError } from "../errors/query-error.ts";
+import type { GraphNode } from "../mapping/read-graph.ts";
+import type { QQuery } from "../query/shared/model.ts";
+import { fieldsNavigated } from "../query/shared/walk.ts";
+import type { HiddenFields } from "../read/fetch-plan.ts";
+
+const NONE: ReadonlySet<string> = new Set();
 import type { Slot } from "../write/write-node.ts";
 
 export class AccessControl {
@@ -22,6 +30,8 @@ export class AccessControl {
   /** Claims bound per principal: the authenticator keeps a principal per token, so a client's requests bind once. */
   private readonly scopes = new WeakMap<Principal, ((statement: Statement) => Statement) | null>();
   private readonly claims = new WeakMap<Principal, Record<string, unknown>>();
+  private readonly hidden = new BoundedCache<HiddenFields | null>(256);
+  private hiddenKeys = 0;
 
   constructor(model: Model, rules: unknown, source: string) {
     this.policy = new Policy(model, parseAccessRules(rules, source), source);
@@ -41,6 +51,45 @@ export class AccessControl {
       this.scopes.set(principal, (scope = views && scopeOf(views, this.claimsOf(principal))));
     }
     return scope;
+  }
+
+  /**
+   * The fields `principal` may not read, for its fetch plans (absent from its JSON); undefined when
+   * it may read every field. One object per set of roles, so plan caches see few keys.
+   */
+  hiddenFields(principal: Principal): HiddenFields | undefined {
+    if (!this.policy.hasFieldRules) return undefined;
+    const key = rolesKey(principal);
+    return (
+      this.hidden.get(key, () => {
+        const of = new Map([...this.policy.model.classes.values()].map((m) => [m, this.policy.hiddenFields(principal, m, "read")] as const));
+        if ([...of.values()].every((h) => !h.size)) return null;
+        return { key: `h${++this.hiddenKeys}`, of: (meta: ClassMeta) => of.get(meta) ?? NONE };
+      }) ?? undefined
+    );
+  }
+
+  /**
+   * Refuses a query that names a field `principal` may not read, anywhere (400, as a field the
+   * class does not have: a hidden field's value is not learnt by comparing, ordering or counting it).
+   */
+  checkQuery(principal: Principal, query: QQuery): void {
+    const hidden = this.hiddenFields(principal);
+    if (!hidden) return;
+    const field = fieldsNavigated(query)
+      .filter((f) => hidden.of(f.owner).has(f.field.name))
+      .sort((a, b) => a.pos.offset - b.pos.offset)[0];
+    if (field) throw new QueryError(`unknown field "${field.field.name}" of class ${field.owner.name}`, field.pos);
+  }
+
+  /** The fields of a body's objects that `principal` may not write, each with its place in the body (422). */
+  refusedFields(principal: Principal, nodes: readonly GraphNode[]): { path: string; message: string }[] {
+    if (!this.policy.hasFieldRules) return [];
+    return nodes.flatMap((node) => {
+      const hidden = this.policy.hiddenFields(principal, node.meta, "write");
+      const named = [...node.values.keys(), ...node.refs.keys(), ...node.many.keys()].filter((f) => hidden.has(f));
+      return named.map((f) => ({ path: `${node.path}/${f}`, message: `the principal may not write ${f} of ${node.meta.name}` }));
+    });
   }
 
   /** The placeholder values of the claims the rules name, for `principal`. */

@@ -6,7 +6,16 @@
  * read this class at all; which filters hold for its rows) is answered here, from the compiled
  * grants; src/access/visibility.ts turns them into SQL.
  */
-import { type AccessRules, AccessRulesError, type ClassRules, type Grant, OPERATIONS, type Operation, rulePath } from "../config/access-rules.ts";
+import {
+  type AccessRules,
+  AccessRulesError,
+  type ClassRules,
+  type FieldRule,
+  type Grant,
+  OPERATIONS,
+  type Operation,
+  rulePath,
+} from "../config/access-rules.ts";
 import type { Principal } from "../config/access.ts";
 import type { ClassMeta, Model } from "../metadata/model.ts";
 import { QueryError } from "../errors/query-error.ts";
@@ -27,6 +36,8 @@ export interface Entry {
   /** The class whose entry it is (`undefined`: the document's `default`). */
   owner?: ClassMeta;
   grants: Readonly<Record<Operation, readonly CompiledGrant[]>>;
+  /** Per field with rules: the roles that may read it, and write it (a missing list: anyone). */
+  fields: ReadonlyMap<string, FieldRule>;
 }
 
 /** What the grants of one operation allow a principal: everything, nothing, or the objects that pass one of some filters. */
@@ -51,10 +62,26 @@ export class Policy {
     for (const [name, entry] of Object.entries(classes)) {
       const meta = model.classes.get(name);
       if (!meta || meta.embeddedOnly) throw error(["classes", name], `the model has no persistent class "${name}"${suggestion(model, name)}`);
-      if (entry.fields && Object.keys(entry.fields).length) {
-        throw error(["classes", name, "fields"], "field rules are not supported yet: remove them (nothing would hide or protect the fields)");
+      owned.set(name, {
+        owner: meta,
+        grants: compileGrants(model, meta, entry, ["classes", name], error, claims),
+        fields: new Map(Object.entries(entry.fields ?? {})),
+      });
+    }
+    // A field rule names a field of its class and roles some grant gives (a typo would hide the field from everyone).
+    const granted = new Set(["*", ...[...owned.values()].flatMap((e) => OPERATIONS.flatMap((o) => e.grants[o].map((g) => g.role)))]);
+    for (const [name, entry] of owned) {
+      for (const [field, rule] of entry.fields) {
+        const meta = entry.owner!;
+        const f = meta.fields.get(field);
+        if (!f) throw error(["classes", name, "fields", field], `${meta.name} has no persistent field "${field}"`);
+        if (f.primaryKey && rule.read)
+          throw error(["classes", name, "fields", field, "read"], `"${field}" is a key field: an object's identity cannot be hidden`);
+        for (const side of ["read", "write"] as const) {
+          const unknown = (rule[side] ?? []).find((r) => !granted.has(r));
+          if (unknown !== undefined) throw error(["classes", name, "fields", field, side], `no grant names the role "${unknown}"`);
+        }
       }
-      owned.set(name, { owner: meta, grants: compileGrants(model, meta, entry, ["classes", name], error, claims) });
     }
     const fallback = rules.default === "allow" ? everyone() : nobody();
     for (const meta of model.classes.values()) {
@@ -89,6 +116,22 @@ export class Policy {
     const mine = this.entryOf(meta).grants[operation].filter((g) => g.role === ALL_ROLES || principal.roles.includes(g.role));
     if (!mine.length) return "none";
     return mine.some((g) => !g.where) ? "all" : mine;
+  }
+
+  /** The names of `meta`'s fields `principal` may not `side` (read: absent from JSON and queries; write: refused in bodies). */
+  hiddenFields(principal: Principal, meta: ClassMeta, side: "read" | "write"): Set<string> {
+    const hidden = new Set<string>();
+    // Embedded-only classes have no entry: their fields are their owner's to hide.
+    for (const [name, rule] of this.entries.get(meta.name)?.fields ?? []) {
+      const roles = rule[side];
+      if (roles && !roles.some((r) => r === ALL_ROLES || principal.roles.includes(r))) hidden.add(name);
+    }
+    return hidden;
+  }
+
+  /** Whether any class has field rules (else no request pays for them). */
+  get hasFieldRules(): boolean {
+    return [...this.entries.values()].some((e) => e.fields.size > 0);
   }
 
   /** Whether `principal` has any grant of `operation` on `meta` (else the request is a 401 or 403, whatever the object). */
@@ -131,7 +174,10 @@ function compileGrants(
   return out;
 }
 
-const grantsOf = (grants: () => CompiledGrant[]): Entry => ({ grants: { read: grants(), create: grants(), update: grants(), delete: grants() } });
+const grantsOf = (grants: () => CompiledGrant[]): Entry => ({
+  grants: { read: grants(), create: grants(), update: grants(), delete: grants() },
+  fields: new Map(),
+});
 const everyone = (): Entry => grantsOf(() => [{ role: ALL_ROLES, path: "default" }]);
 const nobody = (): Entry => grantsOf(() => []);
 

@@ -16,7 +16,9 @@ export function fetchPlanOf(c: Context<Env>, fallback?: FetchPlan, params = new 
   const rt = c.get("rt");
   const parsed = parseFetchPlan(rt.model, params, fallback, rt.limits.maxFetchDepth);
   if (!parsed.ok) throw new HttpError(400, parsed.message, { errors: [{ path: parsed.parameter, message: parsed.message }] });
-  return parsed.plan;
+  // The fields the access rules hide from the principal are, for its answers, fields its classes do not have.
+  const hidden = rt.access?.control.hiddenFields(rt.access.principal);
+  return hidden ? { ...parsed.plan, hidden } : parsed.plan;
 }
 
 /** The JSON body within the size and shape limits (undefined when there is none and none is `required`). */

@@ -11,7 +11,21 @@ export interface FetchPlan {
   maxDepth: number;
   /** Single fields added to the plan, as `declaringClass.field` (a JPQL JOIN FETCH). */
   fields?: readonly string[];
+  /**
+   * Fields the access rules hide from the principal (src/access/): absent from the JSON, as if the
+   * class had no such field (not even a reference's identity). `key` tells hidden sets apart.
+   */
+  hidden?: HiddenFields;
 }
+
+export interface HiddenFields {
+  key: string;
+  /** The names of `meta`'s fields hidden (per class: a subclass's own rules replace its superclass's). */
+  of(meta: ClassMeta): ReadonlySet<string>;
+}
+
+/** Whether `plan` hides `field` of objects of `meta`. */
+export const hides = (plan: FetchPlan, meta: ClassMeta, field: FieldMeta): boolean => plan.hidden?.of(meta).has(field.name) ?? false;
 
 /**
  * A string that tells fetch plans apart, for caches (the depth aside). Plans that fetch the same
@@ -19,10 +33,11 @@ export interface FetchPlan {
  * count), and `all` covers every field.
  */
 export function planKey(plan: FetchPlan): string {
-  const { groups, fields } = plan;
-  if (groups.includes("all")) return "all";
+  const { groups, fields, hidden } = plan;
+  const h = hidden ? `-${hidden.key}` : "";
+  if (groups.includes("all")) return `all${h}`;
   const g = groups.length > 1 ? [...new Set(groups)].sort().join(",") : (groups[0] ?? "");
-  return fields?.length ? `${g}+${[...new Set(fields)].sort().join(",")}` : g;
+  return (fields?.length ? `${g}+${[...new Set(fields)].sort().join(",")}` : g) + h;
 }
 
 export const DEFAULT_PLAN: FetchPlan = { groups: [], maxDepth: 1 };
@@ -76,7 +91,11 @@ export function planFields(meta: ClassMeta, plan: FetchPlan): FieldMeta[] {
     const named = new Set(plan.groups.flatMap((g) => (meta.fetchGroups.get(g) ?? []).map((p) => p.split(".")[0]!)));
     const extra = new Set(plan.fields ?? []);
     return [...meta.fields.values()].filter(
-      (f) => !f.primaryKey && !f.isVersionField && (all || f.defaultFetchGroup || named.has(f.name) || extra.has(`${f.declaringClass}.${f.name}`)),
+      (f) =>
+        !f.primaryKey &&
+        !f.isVersionField &&
+        !hides(plan, meta, f) &&
+        (all || f.defaultFetchGroup || named.has(f.name) || extra.has(`${f.declaringClass}.${f.name}`)),
     );
   });
 }

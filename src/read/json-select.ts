@@ -34,7 +34,7 @@ import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "..
 import { NotInSql, type Piece, concat, exactIntegerSql, integerJson, isWholeNumber, keyJson, pipes, storedFieldJson } from "../json/sql-values.ts";
 import { PARSER_BUDGET, parserNesting } from "../store/parser-nesting.ts";
 import { type Compiled, type SQL, compile, ident, join, literal, qualified, sql, tuple } from "../store/sql.ts";
-import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
+import { type FetchPlan, hides, planFields, planKey } from "./fetch-plan.ts";
 import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
 import { type RootSelector, rootKeys } from "./read-plan.ts";
 import { type GroupLayout, alias, discriminatorFilter, fromClause, groupsOf, keyRefs, primaryOf } from "./row-layout.ts";
@@ -279,7 +279,7 @@ class Writer {
     for (const [owner, field] of slot.byClass) {
       const mode = planFields(owner, this.fetch).includes(field)
         ? "plan"
-        : field.relation && relationStorage(this.model, field).kind === "owner-fk"
+        : field.relation && !hides(this.fetch, owner, field) && relationStorage(this.model, field).kind === "owner-fk"
           ? "identity"
           : undefined;
       if (!mode) continue;

@@ -11,7 +11,7 @@
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
 import { ownerFkColumns, relationStorage, tablesHolding } from "../mapping/relation-storage.ts";
 import { type Compiled, type SQL, compile, distinctNames, ident, join, qualified, sql, tuple } from "../store/sql.ts";
-import { type FetchPlan, planFields, planKey } from "./fetch-plan.ts";
+import { type FetchPlan, hides, planFields, planKey } from "./fetch-plan.ts";
 import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
 import { type GroupLayout, alias, discriminatorFilter, extentKeys, fromClause, groupsOf, keyRefs, readKey, selectList, selectParts } from "./row-layout.ts";
 
@@ -179,7 +179,7 @@ function relationFields(model: Model, meta: ClassMeta, fetch: FetchPlan): { fiel
       const id = `${f.declaringClass}.${f.name}`;
       const entry = seen.get(id);
       if (inPlan.has(f)) seen.set(id, { field: f, inPlan: true });
-      else if (!entry && relationStorage(model, f).kind === "owner-fk") seen.set(id, { field: f, inPlan: false });
+      else if (!entry && !hides(fetch, c, f) && relationStorage(model, f).kind === "owner-fk") seen.set(id, { field: f, inPlan: false });
     }
   }
   return [...seen.values()];

@@ -10,7 +10,7 @@
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf } from "../metadata/model.ts";
 import type { FetchPlan } from "./fetch-plan.ts";
-import { planFields } from "./fetch-plan.ts";
+import { hides, planFields } from "./fetch-plan.ts";
 import type { IdentityMap, LoadedObject } from "./objects.ts";
 import { AnswerBudget } from "../json/answer-budget.ts";
 import { AnswerTooLargeError } from "../errors/capacity-errors.ts";
@@ -140,7 +140,7 @@ export class Serializer {
         out[field.name] = value;
       }
       // A reference held in the row is loaded even outside the plan: written as its identity.
-      else if (field.relation?.storage.kind === "fk-owner") out[field.name] = this.identityOf(obj, field);
+      else if (field.relation?.storage.kind === "fk-owner" && !hides(this.fetch, obj.meta, field)) out[field.name] = this.identityOf(obj, field);
     }
     path.delete(obj.id);
     return out;

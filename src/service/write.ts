@@ -123,6 +123,10 @@ async function execute(
   fetch: FetchPlan,
   conditions: readonly Precondition[] = [],
 ): Promise<WriteResult> {
+  if (rt.access) {
+    const refusedFields = rt.access.control.refusedFields(rt.access.principal, graph.nodes);
+    if (refusedFields.length) throw new UnfitBodyError(`the body sets fields the principal may not write`, refusedFields);
+  }
   const { writes, prelude } = assignKeys(modes);
   const rootWrite = writes.find((w) => w.node === graph.root)!;
   const guards = writes

@@ -8,6 +8,7 @@ import type { PersistenceContext } from "../../src/config/context.ts";
 import { resolveContext } from "../../src/config/resolve-context.ts";
 import { createRestHandler, type RestHandler } from "../../src/handler.ts";
 import { loadConfigDir } from "../../src/runtime/load-config-dir.ts";
+import type { Store } from "../../src/store/store.ts";
 import { hs256 } from "./tokens.ts";
 
 const SCHEMA = new URL("../../schema/jdo", import.meta.url).pathname;
@@ -35,7 +36,7 @@ export interface AccessFixture {
   close(): void;
 }
 
-export async function accessFixture(rules: unknown, options: { serverTiming?: boolean } = {}): Promise<AccessFixture> {
+export async function accessFixture(rules: unknown, options: { serverTiming?: boolean; store?: Store } = {}): Promise<AccessFixture> {
   const context: PersistenceContext = { ...sample, url: ":memory:", access: { jwt: { secret: SECRET }, anonymousRole: "guest", rules } };
   const handler = createRestHandler({ context, ...options });
   await handler.ready;

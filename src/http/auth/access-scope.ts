@@ -9,6 +9,7 @@ import type { AccessControl } from "../../access/access-control.ts";
 import type { Operation } from "../../config/access-rules.ts";
 import { refused } from "../../access/refusal.ts";
 import type { ClassMeta } from "../../metadata/model.ts";
+import type { QQuery } from "../../query/shared/model.ts";
 import { scopedStore } from "../../store/scoped-store.ts";
 import type { Env } from "../resource.ts";
 
@@ -30,4 +31,15 @@ export function authorize(c: Context<Env>, meta: ClassMeta, operation: Operation
   const access = c.get("rt").access;
   if (!access || access.control.grants(access.principal, meta, operation)) return;
   throw refused(access.principal, meta, operation);
+}
+
+/**
+ * A query's checks: its principal may read its candidate class at all (401/403), and it names no
+ * field the principal may not read (400, as an unknown field).
+ */
+export function authorizeQuery(c: Context<Env>, query: QQuery): void {
+  const candidate = (query.candidate.type as { meta: ClassMeta }).meta;
+  authorize(c, candidate, "read");
+  const access = c.get("rt").access;
+  access?.control.checkQuery(access.principal, query);
 }

@@ -19,7 +19,7 @@ import { createObject, updateObject } from "../../service/write.ts";
 import { JSON_TYPE, jsonText, unlessNotModified } from "../answers.ts";
 import { collectionNotModified, etagOf, notModified, writePreconditions } from "../conditional.ts";
 import { fetchPlanOf, queryOf, readBody } from "../inputs.ts";
-import { authorize } from "../auth/access-scope.ts";
+import { authorize, authorizeQuery } from "../auth/access-scope.ts";
 import { keyFromObject, keyFromPath } from "../keys.ts";
 import { HttpError } from "../problem.ts";
 import type { Env, Resource } from "../resource.ts";
@@ -109,6 +109,7 @@ function filterOf(c: C, meta: ClassMeta) {
   if (filter === undefined) return { params };
   if (!filter.trim()) throw new HttpError(400, "the filter is empty");
   const prepared = prepareFilter(rt.model, meta, filter);
+  authorizeQuery(c, prepared.query);
   return { params, prepared, values: bindParams(rt.model, prepared.params, given, rt.limits.keyBytes) };
 }
 

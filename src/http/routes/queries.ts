@@ -4,7 +4,7 @@
  * prepared by the language's front end, bound, run with the request's fetch plan.
  */
 import { prepareJdoql, prepareJpql } from "../../query/prepare.ts";
-import { authorize } from "../auth/access-scope.ts";
+import { authorizeQuery } from "../auth/access-scope.ts";
 import { bindParams } from "../../query/params.ts";
 import { runQuery } from "../../service/query.ts";
 import { jsonText, unlessNotModified } from "../answers.ts";
@@ -24,7 +24,7 @@ function queryRoute(language: keyof typeof PREPARE): Handler {
     if (!text?.trim()) throw new HttpError(400, missing);
     const prepared = prepare(rt.model, text);
     // A query targets its candidate class: the other classes it reaches are filtered, never refused.
-    authorize(c, prepared.candidate, "read");
+    authorizeQuery(c, prepared.query);
     const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
     const fetch = fetchPlanOf(c, undefined, params);
     return unlessNotModified(c, "a query's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));

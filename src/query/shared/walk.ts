@@ -66,3 +66,29 @@ function queryExpressions(q: QQuery): QExpr[] {
     q.range?.to,
   ].filter((x): x is QExpr => !!x);
 }
+
+export type FieldNode = Extract<QExpr, { kind: "field" }>;
+
+/**
+ * Every navigation to a field anywhere in a query: its expressions, its variables' ranges and ON
+ * conditions, and its subqueries', to any depth (the access rules refuse a query naming a field
+ * the principal may not read, wherever it names it).
+ */
+export function fieldsNavigated(query: QQuery): FieldNode[] {
+  const found: FieldNode[] = [];
+  const queries = [query];
+  const seen = new Set<QQuery>();
+  while (queries.length) {
+    const q = queries.pop()!;
+    if (seen.has(q)) continue;
+    seen.add(q);
+    const stack = [...queryExpressions(q), ...q.variables.flatMap((v) => [v.source, v.on]).filter((x): x is QExpr => !!x)];
+    while (stack.length) {
+      const e = stack.pop()!;
+      if (e.kind === "field") found.push(e);
+      if (e.kind === "subquery" || e.kind === "exists") queries.push(e.query);
+      else stack.push(...childrenOf(e));
+    }
+  }
+  return found;
+}
