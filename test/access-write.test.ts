@@ -96,10 +96,19 @@ describe("update", () => {
   });
 
   test("a nested existing object is linked with read alone; changing its fields needs its update grant", async () => {
-    // Ann may read Short (100 pages) and link it; she has no Book update grant.
-    assert.equal(await status("PUT", `/${P}Member/ann@x.org`, "ann", { borrowed: [{ id: book.Short }] }), 200);
-    assert.equal(await status("PUT", `/${P}Member/ann@x.org`, "ann", { borrowed: [{ id: book.Short, title: "Mine" }] }), 403);
+    // Bob may read Short (100 pages) and link it; he has no Book update grant.
+    assert.equal(await status("PUT", `/${P}Member/bob@x.org`, "bob", { borrowed: [{ id: book.Short }] }), 200);
+    assert.equal(await status("PUT", `/${P}Member/bob@x.org`, "bob", { borrowed: [{ id: book.Short, title: "Mine" }] }), 403);
     assert.equal((await f.json("GET", `/${P}Book/${book.Short}`, "staff")).title, "Short");
+  });
+
+  test("a collection holding objects the principal cannot see cannot be replaced (it would change them)", async () => {
+    // Ann's loans hold Long (900 pages), which members cannot read: replacing them would return it unseen.
+    assert.equal(await status("PUT", `/${P}Member/ann@x.org`, "ann", { borrowed: [{ id: book.Short }] }), 403);
+    const [ann] = (await f.json("GET", `/${P}Member?fetchGroup=all`, "staff")).filter((m: { email: string }) => m.email === "ann@x.org");
+    assert.deepEqual(ann.borrowed.map((b: { id: number }) => b.id).sort(), [book.Short, book.Long].sort());
+    // Her other fields she may still change.
+    assert.equal(await status("PUT", `/${P}Member/ann@x.org`, "ann", { name: "Ann C." }), 200);
   });
 });
 

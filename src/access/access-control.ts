@@ -134,6 +134,12 @@ export class AccessControl {
     };
   }
 
+  /** Whether `principal` may not read every row of `table` (its statements read a view of it). */
+  restricts(principal: Principal, table: string): boolean {
+    const quoted = `"${table.replace(/"/g, '""')}"`;
+    return this.visibility.viewsOf(principal)?.views.some((v) => v.quoted === quoted) ?? false;
+  }
+
   /** Whether `principal` has any grant of `operation` on `meta`: without one the request is refused whatever the object. */
   grants(principal: Principal, meta: ClassMeta, operation: Operation): boolean {
     return this.policy.grants(principal, meta, operation);

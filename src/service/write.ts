@@ -12,7 +12,17 @@ import { type ObjectInBatch, objectFromBatch, objectInBatch } from "../read/read
 import type { RootSelector } from "../read/read-plan.ts";
 import { type Existing, findExisting } from "../read/existing.ts";
 import type { WriteNode } from "../write/write-node.ts";
-import { assignKeys, guardExists, guardVersion, keyOfWrite, slotPattern, slotPlaceholders, slotValues, writeStatements } from "../write/write-plan.ts";
+import {
+  assignKeys,
+  guardExists,
+  guardNoHiddenElements,
+  guardVersion,
+  keyOfWrite,
+  slotPattern,
+  slotPlaceholders,
+  slotValues,
+  writeStatements,
+} from "../write/write-plan.ts";
 import { join, sql } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";
 import { type Precondition, noSuchObject, preconditionFailed } from "./absent.ts";
@@ -162,7 +172,8 @@ async function execute(
  * The access rules' checks of a write (contract §8), inside its batch: every object it creates or
  * changes is judged on the state it leaves (after the writes), an object it changes also on the
  * state it finds (before them). A nested object that only names an existing one (a link) needs
- * no update grant. A class the principal has no grant for at all is refused before the batch.
+ * no update grant; a collection it replaces must hold no object the principal cannot see. A class
+ * the principal has no grant for at all is refused before the batch.
  */
 function accessGuards(rt: Runtime, writes: readonly WriteNode[], root: WriteNode): { before: Statement[]; after: Statement[] } {
   const before: Statement[] = [];
@@ -171,6 +182,13 @@ function accessGuards(rt: Runtime, writes: readonly WriteNode[], root: WriteNode
   const { control, principal } = rt.access;
   for (const w of writes) {
     if (w !== root && w.mode === "update" && !changesFields(w.node)) continue;
+    // A collection it replaces must hold no object the principal cannot see (it would change them).
+    if (w.mode === "update")
+      for (const name of w.node.many.keys()) {
+        const field = w.meta.fields.get(name)!;
+        const target = rt.model.classes.get(field.relation!.target);
+        if (target?.primaryTable && control.restricts(principal, target.primaryTable)) before.push(...guardNoHiddenElements(rt.model, w, field));
+      }
     const guard = control.writeGuard(principal, w.meta, w.key, w.mode);
     if (!guard) continue;
     if (w.mode === "update") before.push(guard);

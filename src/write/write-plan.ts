@@ -190,6 +190,36 @@ export function guardPasses(meta: ClassMeta, key: readonly Slot[], shape: string
 const ROW = "_w";
 
 /**
+ * Aborts the batch (guard `forbidden`) when the collection `field` of the object `w` updates holds
+ * objects the request cannot see. Under access rules a statement's unqualified table is the
+ * principal's view of it (src/access/visibility.ts) while `main."T"` is every row: a link whose
+ * element is missing from the view is one to a hidden object. Replacing the collection would change
+ * that object (its membership, its inverse reference), which its writer may not see: refused.
+ */
+export function guardNoHiddenElements(model: Model, w: WriteNode, field: FieldMeta): Statement[] {
+  const s = relationStorage(model, field);
+  const target = classOf(model, field.relation!.target);
+  if (!target.primaryTable) return [];
+  const stored = (table: string) => sql`${sql.identifier("main")}.${ident(table)}`;
+  const visible = (columns: readonly string[], at: string) =>
+    sql`EXISTS (SELECT 1 FROM ${ident(target.primaryTable!)} ${ident("_t")} WHERE ${tuple(target.keyColumns.map((k) => qualified("_t", k)))} = ${tuple(columns.map((c) => qualified(at, c)))})`;
+  const links: { table: string; owner: readonly string[]; element: readonly string[] }[] =
+    s.kind === "join-table"
+      ? [{ table: s.table, owner: s.ownerColumns, element: s.elementColumns }]
+      : s.kind === "target-fk"
+        ? holdingTables(model, s.owning).map((table) => ({ table, owner: s.columns, element: target.keyColumns }))
+        : [];
+  return links.map((l) =>
+    shaped(`hidden-elements|${l.table}|${l.owner.join(",")}|${target.name}`, w.key, (slot) =>
+      guardInsert(
+        "forbidden",
+        sql`EXISTS (SELECT 1 FROM ${stored(l.table)} ${ident("_l")} WHERE ${tuple(l.owner.map((c) => qualified("_l", c)))} = ${tuple(range(slot, 0, w.key.length))} AND NOT ${visible(l.element, "_l")})`,
+      ),
+    ),
+  );
+}
+
+/**
  * The version condition of a conditional request (`If-Match`, `If-None-Match`) on one object:
  * `versions` are the tags' numbers, `"*"` any version.
  */
