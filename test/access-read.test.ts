@@ -124,6 +124,20 @@ describe("row rules on every read path", () => {
     );
   });
 
+  test("pages and their totals (Prefer: count=exact) hold only what read shows", async () => {
+    const page = await f.call("GET", `/${P}Book?ordering=${encodeURIComponent("pages desc")}&range=0,2`, "ann", undefined, { prefer: "count=exact" });
+    assert.equal(page.headers.get("content-range"), "items 0-1/3");
+    assert.deepEqual(ids(await page.json()), ["Secret", "Dear"].sort());
+    const next = /<[^>]*>; rel="next"/
+      .exec(page.headers.get("link") ?? "")![0]
+      .slice(1)
+      .split(">")[0]!;
+    const rest = await f.call("GET", next, "ann", undefined, { prefer: "count=exact" });
+    assert.equal(rest.headers.get("content-range"), "items 2-2/3");
+    assert.deepEqual(ids(await rest.json()), ["Short"]);
+    assert.equal((await f.call("GET", `/${P}Member?range=0,10`)).status, 401);
+  });
+
   test("filters and their HEAD count only what read shows", async () => {
     assert.deepEqual(ids(await json("GET", `/${P}Book?filter=${encodeURIComponent("pages > 0")}`, "ann")), ["Dear", "Secret", "Short"]);
     const head = await call("HEAD", `/${P}Book?filter=${encodeURIComponent("pages > 0")}`, "ann");

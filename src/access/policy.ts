@@ -157,7 +157,7 @@ function compileGrants(
       try {
         bound = bindFilter(model, meta, grant.where);
       } catch (e) {
-        if (e instanceof QueryError) throw error([...path, "where"], e.message);
+        if (e instanceof QueryError) throw error([...path, "where"], e.located);
         throw e;
       }
       for (const spec of bound.params) {

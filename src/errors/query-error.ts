@@ -13,9 +13,24 @@ export class QueryError extends Error {
     message: string,
     readonly pos?: TextPosition,
     readonly expected?: string[],
+    /** The request parameter whose text it is in, where a request has several (`filter`, `ordering`). */
+    readonly parameter?: string,
   ) {
-    super(pos ? `line ${pos.line}, column ${pos.column}: ${message}` : message);
+    super(`${parameter ? `${parameter}: ` : ""}${pos ? `line ${pos.line}, column ${pos.column}: ` : ""}${message}`);
+    this.reason = message;
     this.name = "QueryError";
+  }
+  /** The message without its parameter and position. */
+  readonly reason: string;
+
+  /** The message with its position, without the parameter it is in (for a text that is not a request's). */
+  get located(): string {
+    return this.pos ? `line ${this.pos.line}, column ${this.pos.column}: ${this.reason}` : this.reason;
+  }
+
+  /** The same error, said to be in the text of request parameter `parameter`. */
+  in(parameter: string): QueryError {
+    return new QueryError(this.reason, this.pos, this.expected, parameter);
   }
 }
 

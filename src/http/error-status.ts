@@ -35,6 +35,7 @@ export function errorAnswer(error: unknown, limits: Limits): Response {
     return problem(modifying ? 405 : 400, error.message, {
       position: error.pos && { line: error.pos.line, column: error.pos.column, offset: error.pos.offset },
       expected: error.expected?.length ? error.expected : undefined,
+      errors: error.parameter ? [{ path: error.parameter, message: error.reason }] : undefined,
       headers: modifying ? { allow: "GET" } : undefined,
     });
   }

@@ -3,7 +3,7 @@
  * older raw forms (`/jdoql?Q`, `/{class}?F`). Raw text is percent-decoded but `+` stays a plus:
  * in JDOQL it adds.
  */
-const NAMED = /^(query|filter|fetchGroup|fetch|maxFetchDepth|params)=(?!=)/;
+const NAMED = /^(query|filter|fetchGroup|fetch|maxFetchDepth|params|ordering|range|after)=(?!=)/;
 
 export interface QueryText {
   text?: string;

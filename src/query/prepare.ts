@@ -10,7 +10,8 @@ import { type Compiled, compile, sql } from "../store/sql.ts";
 import { ModifyingQueryError, QueryError } from "../errors/query-error.ts";
 import { bindQuery, fillQuery, newScope } from "./jdoql/bind.ts";
 import { ParamCollector } from "./shared/param-collector.ts";
-import { parseJdoql, parseJdoqlFilter } from "./jdoql/parse.ts";
+import { parseJdoql, parseJdoqlFilter, parseJdoqlOrdering } from "./jdoql/parse.ts";
+import { paramName } from "./sql/context.ts";
 import { parseJpql } from "./jpql/parse.ts";
 import { QuerySyntaxError } from "./shared/syntax-errors.ts";
 import { bindJpql } from "./jpql/bind.ts";
@@ -74,8 +75,8 @@ export function bindFilter(model: Model, candidate: ClassMeta, text: string): { 
   return { query, params: [...collector.specs.values()] };
 }
 
-function boundFilter(model: Model, candidate: ClassMeta, text: string): { query: QQuery; collector: ParamCollector } {
-  const where = syntax(() => parseJdoqlFilter(text));
+function boundFilter(model: Model, candidate: ClassMeta, text: string | undefined, extra: Partial<SQuery> = {}): { query: QQuery; collector: ParamCollector } {
+  const where = text === undefined ? undefined : syntax(() => parseJdoqlFilter(text), "filter");
   const collector = new ParamCollector();
   const source: SQuery = {
     type: "Query",
@@ -88,7 +89,8 @@ function boundFilter(model: Model, candidate: ClassMeta, text: string): { query:
     groupBy: [],
     orderBy: [],
     where,
-    pos: where.pos,
+    pos: where?.pos ?? START,
+    ...extra,
   };
   const scope = newScope(model, candidate, source, collector);
   fillQuery(scope, source);
@@ -111,14 +113,74 @@ function prepared(model: Model, key: string, build: () => PreparedQuery): Prepar
   });
 }
 
-function syntax<T>(parse: () => T): T {
+function syntax<T>(parse: () => T, parameter?: string): T {
   try {
     return parse();
   } catch (error) {
     if (error instanceof QuerySyntaxError) {
-      throw new QueryError(error.message.replace(/^line \d+, column \d+: /, ""), error.position, error.expected);
+      throw new QueryError(error.message.replace(/^line \d+, column \d+: /, ""), error.position, error.expected, parameter);
     }
     throw error;
+  }
+}
+
+const START = { offset: 0, line: 1, column: 1 };
+
+/** A page of `GET /{class}` (contract §7): its query, the statements around it, and the parameters its texts use. */
+export interface PreparedListing extends PreparedQuery {
+  selector: Extract<RootSelector, { kind: "subquery" }>;
+  /** The page's candidate keys with their ordering values (`_k<i>`, `_o<i>`), ranged by `listingValues`. */
+  keys: Compiled;
+  /** How many objects the listing has, range and cursor aside (`Prefer: count=exact`). */
+  total: Compiled;
+  /** How many ordering values a cursor carries. */
+  orderingWidth: number;
+}
+
+/** The placeholder values of a listing's page: `size` objects from `from` (after the cursor, with one). */
+export function listingValues(from: number, to: number): Record<string, unknown> {
+  return { [paramName(PAGE_FROM)]: from, [paramName(PAGE_TO)]: to };
+}
+const PAGE_FROM = "\u0000from";
+const PAGE_TO = "\u0000to";
+
+/**
+ * `GET /{class}` with `filter`, `ordering`, `range` or `after`: the query `SELECT FROM class WHERE
+ * filter ORDER BY ordering RANGE from, to`, with the keyset condition when `keyset` (contract §7).
+ * The filter and the ordering are parsed and bound by the JDOQL front end, each error naming its
+ * parameter; an ordering by a collection is refused there.
+ */
+export function prepareListing(model: Model, candidate: ClassMeta, filter: string | undefined, ordering: string | undefined, keyset: boolean): PreparedListing {
+  const key = `listing\u0000${candidate.name}\u0000${filter ?? ""}\u0000${ordering ?? ""}\u0000${keyset}`;
+  return prepared(model, key, () => {
+    const orderBy = ordering === undefined ? [] : syntax(() => parseJdoqlOrdering(ordering), "ordering");
+    const pos = START;
+    const range = { from: { type: "Param" as const, name: PAGE_FROM, pos }, to: { type: "Param" as const, name: PAGE_TO, pos } };
+    // Bound once with the filter alone, then with the ordering: each error names its parameter.
+    if (filter !== undefined) inParameter("filter", () => boundFilter(model, candidate, filter));
+    const bound = inParameter("ordering", () => boundFilter(model, candidate, filter, { orderBy, range }));
+    const { query, collector } = bound;
+    query.listing = { keyset, orderingValues: true };
+    for (const internal of [PAGE_FROM, PAGE_TO]) collector.specs.delete(internal);
+    const cacheKey = `listing:${candidate.name}:${filter ?? ""}:${ordering ?? ""}:${keyset}`;
+    const unpaged: QQuery = { ...query, range: undefined, listing: undefined };
+    return {
+      query,
+      candidate,
+      params: [...collector.specs.values()],
+      selector: { kind: "subquery", cacheKey, ordered: true, keys: () => candidateKeys(model, { ...query, listing: { keyset, orderingValues: false } }) },
+      keys: compile(candidateKeys(model, query)),
+      total: compile(sql`SELECT COUNT(*) FROM (${candidateKeys(model, unpaged)})`),
+      orderingWidth: query.orderBy.reduce((n, o) => n + (o.expr.type.kind === "entity" ? o.expr.type.meta.keyColumns.length : 1), 0),
+    };
+  }) as PreparedListing;
+}
+
+function inParameter<T>(parameter: string, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    throw error instanceof QueryError && !error.parameter ? error.in(parameter) : error;
   }
 }
 

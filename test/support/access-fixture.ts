@@ -30,7 +30,7 @@ const CLAIMS: Record<string, Record<string, unknown>> = {
 
 export interface AccessFixture {
   handler: RestHandler;
-  call(method: string, path: string, who?: string, body?: unknown): Promise<Response>;
+  call(method: string, path: string, who?: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   /** The answer's JSON, asserting a 2xx. */
   json(method: string, path: string, who?: string, body?: unknown): Promise<any>;
   close(): void;
@@ -41,8 +41,8 @@ export async function accessFixture(rules: unknown, options: { serverTiming?: bo
   const handler = createRestHandler({ context, ...options });
   await handler.ready;
   const tokens = Object.fromEntries(await Promise.all(Object.entries(CLAIMS).map(async ([who, claims]) => [who, await hs256(claims, SECRET)])));
-  const call = (method: string, path: string, who?: string, body?: unknown) => {
-    const headers: Record<string, string> = {};
+  const call = (method: string, path: string, who?: string, body?: unknown, extra: Record<string, string> = {}) => {
+    const headers: Record<string, string> = { ...extra };
     if (who) headers.authorization = `Bearer ${tokens[who]}`;
     if (body !== undefined) headers["content-type"] = "application/json";
     return handler.fetch(new Request(`http://x${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));

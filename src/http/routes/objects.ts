@@ -9,7 +9,9 @@ import type { ObjectJson } from "../../json/answer.ts";
 import { stringify } from "../../json/exact.ts";
 import type { ClassMeta } from "../../metadata/model.ts";
 import { bindParams } from "../../query/params.ts";
-import { prepareFilter } from "../../query/prepare.ts";
+import { listingValues, prepareFilter, prepareListing } from "../../query/prepare.ts";
+import { readListing } from "../../service/listing.ts";
+import { listingAnswer, listingRequest } from "../listing.ts";
 import { noSuchObject } from "../../service/absent.ts";
 import { deleteExtent, deleteObject } from "../../service/delete.ts";
 import { countMatches, runQuery } from "../../service/query.ts";
@@ -102,6 +104,35 @@ function location(prefix: string, meta: ClassMeta, object: Record<string, unknow
   return `${prefix}/${meta.name}/${encodeURIComponent(segment)}`;
 }
 
+/**
+ * `GET /{class}` with `ordering`, `range` or `after` (src/http/listing.ts): an ordered listing, or a
+ * page of it with its Content-Range and links; undefined when the request has none of them.
+ */
+async function listingOf(c: C, meta: ClassMeta): Promise<Response | undefined> {
+  const rt = c.get("rt");
+  const { text: filter, params, given } = queryOf(c, "filter", "filter");
+  if (filter !== undefined && !filter.trim()) throw new HttpError(400, "the filter is empty");
+  const request = listingRequest(c, params, meta, filter);
+  if (!request) return undefined;
+  const prepared = prepareListing(rt.model, meta, filter, request.ordering, request.after !== undefined);
+  authorizeQuery(c, prepared.query);
+  if (request.after && (request.after.key.length !== meta.keyColumns.length || request.after.ordering.length !== prepared.orderingWidth)) {
+    throw new HttpError(400, "after: is not a cursor of this listing: follow the next link of a page", {
+      errors: [{ path: "after", message: "does not fit the listing" }],
+    });
+  }
+  const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
+  const fetch = fetchPlanOf(c, undefined, params);
+  if (!request.page) {
+    // Ordered, not paged: the whole listing, as a filter's matches are answered.
+    return unlessNotModified(c, "a listing", async () =>
+      jsonText(await runQuery(rt, prepared, { ...values, ...listingValues(0, Number.MAX_SAFE_INTEGER) }, fetch)),
+    );
+  }
+  const page = await readListing(rt, prepared, values, fetch, { ...request.page, after: request.after, total: request.total });
+  return listingAnswer(c, request, page, meta, filter);
+}
+
 /** The filter of `GET /{class}?filter=F`, prepared and bound; undefined when there is none. */
 function filterOf(c: C, meta: ClassMeta) {
   const rt = c.get("rt");
@@ -118,10 +149,12 @@ export const objects: readonly Resource[] = [
     path: "/:class",
     what: "a class",
     exists: classOf,
-    /** A filter's matches, the object of a key in the body, or the extent. */
+    /** A page of an ordered or ranged listing, a filter's matches, the object of a key in the body, or the extent. */
     GET: async (c) => {
       const rt = c.get("rt");
       const meta = classFor(c, "read");
+      const listed = await listingOf(c, meta);
+      if (listed) return listed;
       const { params, prepared, values } = filterOf(c, meta);
       const fetch = fetchPlanOf(c, undefined, params);
       if (prepared) return unlessNotModified(c, "a filter's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));

@@ -169,7 +169,7 @@ export type ParserTracerEvent
       readonly result: unknown;
     };
 
-export type StartRuleNames = "Query" | "Filter";
+export type StartRuleNames = "Query" | "Filter" | "Ordering";
 export interface ParseOptions<T extends StartRuleNames = "Query"> {
   /**
    * String or object that will be attached to the each `LocationRange` object
@@ -203,6 +203,11 @@ declare function ParseFunction<Options extends ParseOptions<"Query">>(
 ): any;
 
 declare function ParseFunction<Options extends ParseOptions<"Filter">>(
+  input: string,
+  options?: Options,
+): any;
+
+declare function ParseFunction<Options extends ParseOptions<"Ordering">>(
   input: string,
   options?: Options,
 ): any;

@@ -226,6 +226,7 @@ function peg$parse(input, options) {
   const peg$startRuleFunctions = {
     Query: peg$parseQuery,
     Filter: peg$parseFilter,
+    Ordering: peg$parseOrdering,
   };
   let peg$startRuleFunction = peg$parseQuery;
 
@@ -418,206 +419,207 @@ function peg$parse(input, options) {
   const peg$e113 = peg$otherExpectation("\"SET\"");
   const peg$e114 = peg$classExpectation([" ", "\t", "\r", "\n", "\f"], false, false, false);
 
-  function peg$f0(head, from, tail) {    return query(head, from, tail);  }
-  function peg$f1(unique, result, into) {
+  function peg$f0(head, tail) {    return list(head, tail);  }
+  function peg$f1(head, from, tail) {    return query(head, from, tail);  }
+  function peg$f2(unique, result, into) {
     return { unique: unique !== null, distinct: result?.distinct ?? false, result: result?.items ?? null, into };
   }
-  function peg$f2(where, variables, parameters, imports, group, orderBy, range) {
+  function peg$f3(where, variables, parameters, imports, group, orderBy, range) {
     return { where, variables, parameters, imports, group, orderBy, range };
   }
-  function peg$f3(distinct, items) {    return { distinct: distinct !== null, items };  }
-  function peg$f4(head, tail) {    return list(head, tail);  }
-  function peg$f5(expr, alias) {    return compact({ expr, alias, pos: here() });  }
-  function peg$f6(className, alias, exclude) {
+  function peg$f4(distinct, items) {    return { distinct: distinct !== null, items };  }
+  function peg$f5(head, tail) {    return list(head, tail);  }
+  function peg$f6(expr, alias) {    return compact({ expr, alias, pos: here() });  }
+  function peg$f7(className, alias, exclude) {
     return compact({ kind: "class", className, alias, excludeSubclasses: exclude !== null, pos: here() });
   }
-  function peg$f7(head, tail) {    return list(head, tail);  }
   function peg$f8(head, tail) {    return list(head, tail);  }
-  function peg$f9(typeName, name) {    return { typeName, name, pos: here() };  }
-  function peg$f10(name, star) {    return star ? name + ".*" : name;  }
-  function peg$f11(head, tail, having) {
+  function peg$f9(head, tail) {    return list(head, tail);  }
+  function peg$f10(typeName, name) {    return { typeName, name, pos: here() };  }
+  function peg$f11(name, star) {    return star ? name + ".*" : name;  }
+  function peg$f12(head, tail, having) {
     return { items: list(head, tail), having };
   }
-  function peg$f12(head, tail) {    return list(head, tail);  }
-  function peg$f13(expr, descending, nulls) {
+  function peg$f13(head, tail) {    return list(head, tail);  }
+  function peg$f14(expr, descending, nulls) {
     return compact({ expr, descending: descending ?? false, nulls, pos: here() });
   }
-  function peg$f14() {    return false;  }
-  function peg$f15() {    return true;  }
-  function peg$f16() {    return "first";  }
-  function peg$f17() {    return "last";  }
-  function peg$f18(from, to) {    return { from, to };  }
-  function peg$f19(query) {    return { type: "Subquery", query, pos: here() };  }
-  function peg$f20(head, from, tail) {    return query(head, from, tail);  }
-  function peg$f21(path, alias) {    return { kind: "path", path, alias, pos: here() };  }
-  function peg$f22(head, name) {    return { name, args: null };  }
-  function peg$f23(head, suffixes) {
+  function peg$f15() {    return false;  }
+  function peg$f16() {    return true;  }
+  function peg$f17() {    return "first";  }
+  function peg$f18() {    return "last";  }
+  function peg$f19(from, to) {    return { from, to };  }
+  function peg$f20(query) {    return { type: "Subquery", query, pos: here() };  }
+  function peg$f21(head, from, tail) {    return query(head, from, tail);  }
+  function peg$f22(path, alias) {    return { kind: "path", path, alias, pos: here() };  }
+  function peg$f23(head, name) {    return { name, args: null };  }
+  function peg$f24(head, suffixes) {
     return postfix(head, suffixes);
   }
-  function peg$f24(className) {
+  function peg$f25(className) {
     return { type: "Delete", className, pos: here() };
   }
-  function peg$f25(className) {
+  function peg$f26(className) {
     return { type: "Update", className, pos: here() };
   }
-  function peg$f26(test, consequent, alternate) {
+  function peg$f27(test, consequent, alternate) {
     return { type: "Conditional", test, consequent, alternate, pos: here() };
   }
-  function peg$f27(head, tail) {    return binary(head, tail);  }
   function peg$f28(head, tail) {    return binary(head, tail);  }
   function peg$f29(head, tail) {    return binary(head, tail);  }
   function peg$f30(head, tail) {    return binary(head, tail);  }
   function peg$f31(head, tail) {    return binary(head, tail);  }
   function peg$f32(head, tail) {    return binary(head, tail);  }
-  function peg$f33(head, tail) {    return relational(head, tail);  }
-  function peg$f34(op, right) {    return { op, right };  }
-  function peg$f35(typeName) {    return { typeName };  }
-  function peg$f36(head, tail) {    return binary(head, tail);  }
+  function peg$f33(head, tail) {    return binary(head, tail);  }
+  function peg$f34(head, tail) {    return relational(head, tail);  }
+  function peg$f35(op, right) {    return { op, right };  }
+  function peg$f36(typeName) {    return { typeName };  }
   function peg$f37(head, tail) {    return binary(head, tail);  }
-  function peg$f38(op, operand) {    return { type: "Unary", op, operand, pos: here() };  }
+  function peg$f38(head, tail) {    return binary(head, tail);  }
   function peg$f39(op, operand) {    return { type: "Unary", op, operand, pos: here() };  }
-  function peg$f40(typeName, operand) {
-    return { type: "Cast", typeName, operand, pos: here() };
-  }
+  function peg$f40(op, operand) {    return { type: "Unary", op, operand, pos: here() };  }
   function peg$f41(typeName, operand) {
     return { type: "Cast", typeName, operand, pos: here() };
   }
-  function peg$f42(op) {
+  function peg$f42(typeName, operand) {
+    return { type: "Cast", typeName, operand, pos: here() };
+  }
+  function peg$f43(op) {
     error(`"${op}" is not a JDOQL operator (JDOQL expressions cannot modify values)`);
   }
-  function peg$f43(head, suffixes) {    return postfix(head, suffixes);  }
-  function peg$f44(name, args) {    return { name, args };  }
-  function peg$f45(args) {    return args ?? [];  }
-  function peg$f46(head, tail) {    return list(head, tail);  }
-  function peg$f47(op) {
+  function peg$f44(head, suffixes) {    return postfix(head, suffixes);  }
+  function peg$f45(name, args) {    return { name, args };  }
+  function peg$f46(args) {    return args ?? [];  }
+  function peg$f47(head, tail) {    return list(head, tail);  }
+  function peg$f48(op) {
     error(op === "="
       ? `"=" is not a JDOQL operator; use "==" to compare`
       : `"${op}" is not a JDOQL operator`);
   }
-  function peg$f48() {    return { type: "This", pos: here() };  }
-  function peg$f49(name) {    return { type: "Param", name, pos: here() };  }
-  function peg$f50(index) {    return { type: "PositionalParam", index, pos: here() };  }
-  function peg$f51(digits) {    return Number(digits);  }
-  function peg$f52(fn, distinct, arg) {
+  function peg$f49() {    return { type: "This", pos: here() };  }
+  function peg$f50(name) {    return { type: "Param", name, pos: here() };  }
+  function peg$f51(index) {    return { type: "PositionalParam", index, pos: here() };  }
+  function peg$f52(digits) {    return Number(digits);  }
+  function peg$f53(fn, distinct, arg) {
     return { type: "Aggregate", fn, distinct: distinct !== null, arg, pos: here() };
   }
-  function peg$f53() {    return "count";  }
-  function peg$f54() {    return "sum";  }
-  function peg$f55() {    return "avg";  }
-  function peg$f56() {    return "min";  }
-  function peg$f57() {    return "max";  }
-  function peg$f58(className, args) {
+  function peg$f54() {    return "count";  }
+  function peg$f55() {    return "sum";  }
+  function peg$f56() {    return "avg";  }
+  function peg$f57() {    return "min";  }
+  function peg$f58() {    return "max";  }
+  function peg$f59(className, args) {
     return { type: "New", className, args: args ?? [], pos: here() };
   }
-  function peg$f59(elements) {    return { type: "ArrayLiteral", elements: elements ?? [], pos: here() };  }
-  function peg$f60(name, args) {    return { type: "Call", object: null, name, args, pos: here() };  }
-  function peg$f61(name) {    return { type: "Name", name, pos: here() };  }
-  function peg$f62(raw) {    const [kind, value] = floatValue(raw); return literal(kind, value, raw);  }
-  function peg$f63(raw) {    const [kind, value] = integerValue(raw); return literal(kind, value, raw);  }
-  function peg$f64(chars, close) {    return stringLiteral(chars, close);  }
+  function peg$f60(elements) {    return { type: "ArrayLiteral", elements: elements ?? [], pos: here() };  }
+  function peg$f61(name, args) {    return { type: "Call", object: null, name, args, pos: here() };  }
+  function peg$f62(name) {    return { type: "Name", name, pos: here() };  }
+  function peg$f63(raw) {    const [kind, value] = floatValue(raw); return literal(kind, value, raw);  }
+  function peg$f64(raw) {    const [kind, value] = integerValue(raw); return literal(kind, value, raw);  }
   function peg$f65(chars, close) {    return stringLiteral(chars, close);  }
-  function peg$f66(c) {    return SIMPLE_ESCAPES[c];  }
-  function peg$f67(digits) {    return String.fromCharCode(parseInt(digits, 8));  }
-  function peg$f68(hex) {    return String.fromCharCode(parseInt(hex, 16));  }
-  function peg$f69(c) {    error(c === "" ? "unterminated string literal" : `invalid escape sequence "\\${c}"`);  }
-  function peg$f70(raw) {    return literal("boolean", true, raw);  }
-  function peg$f71(raw) {    return literal("boolean", false, raw);  }
-  function peg$f72(raw) {    return literal("null", null, raw);  }
-  function peg$f73(word) {    return isIdentifier(word);  }
-  function peg$f74(word) {    return word;  }
+  function peg$f66(chars, close) {    return stringLiteral(chars, close);  }
+  function peg$f67(c) {    return SIMPLE_ESCAPES[c];  }
+  function peg$f68(digits) {    return String.fromCharCode(parseInt(digits, 8));  }
+  function peg$f69(hex) {    return String.fromCharCode(parseInt(hex, 16));  }
+  function peg$f70(c) {    error(c === "" ? "unterminated string literal" : `invalid escape sequence "\\${c}"`);  }
+  function peg$f71(raw) {    return literal("boolean", true, raw);  }
+  function peg$f72(raw) {    return literal("boolean", false, raw);  }
+  function peg$f73(raw) {    return literal("null", null, raw);  }
+  function peg$f74(word) {    return isIdentifier(word);  }
   function peg$f75(word) {    return word;  }
-  function peg$f76(head, tail) {    return [head, ...tail].join(".");  }
-  function peg$f77(word) {    return !JAVA_RESERVED.has(word);  }
-  function peg$f78(word) {    return word;  }
-  function peg$f79(base) {    return "[]";  }
-  function peg$f80(base, dims) {    return base + dims.join("");  }
-  function peg$f81(name, args) {    return name + (args ?? "");  }
-  function peg$f82(head, tail) {    return "<" + list(head, tail).join(",") + ">";  }
-  function peg$f83() {    return "?";  }
-  function peg$f84(word) {    return ["boolean", "byte", "short", "int", "long", "char", "float", "double"].includes(word);  }
-  function peg$f85(word) {
+  function peg$f76(word) {    return word;  }
+  function peg$f77(head, tail) {    return [head, ...tail].join(".");  }
+  function peg$f78(word) {    return !JAVA_RESERVED.has(word);  }
+  function peg$f79(word) {    return word;  }
+  function peg$f80(base) {    return "[]";  }
+  function peg$f81(base, dims) {    return base + dims.join("");  }
+  function peg$f82(name, args) {    return name + (args ?? "");  }
+  function peg$f83(head, tail) {    return "<" + list(head, tail).join(",") + ">";  }
+  function peg$f84() {    return "?";  }
+  function peg$f85(word) {    return ["boolean", "byte", "short", "int", "long", "char", "float", "double"].includes(word);  }
+  function peg$f86(word) {
     return word;
   }
-  function peg$f86(w) {    return isKeyword(w, "select");  }
-  function peg$f87(w) {    return w;  }
-  function peg$f88(w) {    return isKeyword(w, "unique");  }
-  function peg$f89(w) {    return w;  }
-  function peg$f90(w) {    return isKeyword(w, "distinct");  }
-  function peg$f91(w) {    return w;  }
-  function peg$f92(w) {    return isKeyword(w, "into");  }
-  function peg$f93(w) {    return w;  }
-  function peg$f94(w) {    return isKeyword(w, "from");  }
-  function peg$f95(w) {    return w;  }
-  function peg$f96(w) {    return isKeyword(w, "as");  }
-  function peg$f97(w) {    return w;  }
-  function peg$f98(w) {    return isKeyword(w, "exclude");  }
-  function peg$f99(w) {    return w;  }
-  function peg$f100(w) {    return isKeyword(w, "subclasses");  }
-  function peg$f101(w) {    return w;  }
-  function peg$f102(w) {    return isKeyword(w, "where");  }
-  function peg$f103(w) {    return w;  }
-  function peg$f104(w) {    return isKeyword(w, "variables");  }
-  function peg$f105(w) {    return w;  }
-  function peg$f106(w) {    return isKeyword(w, "parameters");  }
-  function peg$f107(w) {    return w;  }
-  function peg$f108(w) {    return isKeyword(w, "import");  }
-  function peg$f109(w) {    return w;  }
-  function peg$f110(w) {    return isKeyword(w, "group");  }
-  function peg$f111(w) {    return w;  }
-  function peg$f112(w) {    return isKeyword(w, "order");  }
-  function peg$f113(w) {    return w;  }
-  function peg$f114(w) {    return isKeyword(w, "by");  }
-  function peg$f115(w) {    return w;  }
-  function peg$f116(w) {    return isKeyword(w, "having");  }
-  function peg$f117(w) {    return w;  }
-  function peg$f118(w) {    return isKeyword(w, "asc");  }
-  function peg$f119(w) {    return w;  }
-  function peg$f120(w) {    return isKeyword(w, "ascending");  }
-  function peg$f121(w) {    return w;  }
-  function peg$f122(w) {    return isKeyword(w, "desc");  }
-  function peg$f123(w) {    return w;  }
-  function peg$f124(w) {    return isKeyword(w, "descending");  }
-  function peg$f125(w) {    return w;  }
-  function peg$f126(w) {    return isKeyword(w, "nulls");  }
-  function peg$f127(w) {    return w;  }
-  function peg$f128(w) {    return isKeyword(w, "first");  }
-  function peg$f129(w) {    return w;  }
-  function peg$f130(w) {    return isKeyword(w, "last");  }
-  function peg$f131(w) {    return w;  }
-  function peg$f132(w) {    return isKeyword(w, "range");  }
-  function peg$f133(w) {    return w;  }
-  function peg$f134(w) {    return isKeyword(w, "count");  }
-  function peg$f135(w) {    return w;  }
-  function peg$f136(w) {    return isKeyword(w, "sum");  }
-  function peg$f137(w) {    return w;  }
-  function peg$f138(w) {    return isKeyword(w, "avg");  }
-  function peg$f139(w) {    return w;  }
-  function peg$f140(w) {    return isKeyword(w, "min");  }
-  function peg$f141(w) {    return w;  }
-  function peg$f142(w) {    return isKeyword(w, "max");  }
-  function peg$f143(w) {    return w;  }
-  function peg$f144(w) {    return isKeyword(w, "if");  }
-  function peg$f145(w) {    return w;  }
-  function peg$f146(w) {    return isKeyword(w, "else");  }
-  function peg$f147(w) {    return w;  }
-  function peg$f148(w) {    return isKeyword(w, "this");  }
-  function peg$f149(w) {    return w;  }
-  function peg$f150(w) {    return isKeyword(w, "new");  }
-  function peg$f151(w) {    return w;  }
-  function peg$f152(w) {    return isKeyword(w, "instanceof");  }
-  function peg$f153(w) {    return w;  }
-  function peg$f154(w) {    return isKeyword(w, "true");  }
-  function peg$f155(w) {    return w;  }
-  function peg$f156(w) {    return isKeyword(w, "false");  }
-  function peg$f157(w) {    return w;  }
-  function peg$f158(w) {    return isKeyword(w, "null");  }
-  function peg$f159(w) {    return w;  }
-  function peg$f160(w) {    return isKeyword(w, "delete");  }
-  function peg$f161(w) {    return w;  }
-  function peg$f162(w) {    return isKeyword(w, "update");  }
-  function peg$f163(w) {    return w;  }
-  function peg$f164(w) {    return isKeyword(w, "set");  }
-  function peg$f165(w) {    return w;  }
+  function peg$f87(w) {    return isKeyword(w, "select");  }
+  function peg$f88(w) {    return w;  }
+  function peg$f89(w) {    return isKeyword(w, "unique");  }
+  function peg$f90(w) {    return w;  }
+  function peg$f91(w) {    return isKeyword(w, "distinct");  }
+  function peg$f92(w) {    return w;  }
+  function peg$f93(w) {    return isKeyword(w, "into");  }
+  function peg$f94(w) {    return w;  }
+  function peg$f95(w) {    return isKeyword(w, "from");  }
+  function peg$f96(w) {    return w;  }
+  function peg$f97(w) {    return isKeyword(w, "as");  }
+  function peg$f98(w) {    return w;  }
+  function peg$f99(w) {    return isKeyword(w, "exclude");  }
+  function peg$f100(w) {    return w;  }
+  function peg$f101(w) {    return isKeyword(w, "subclasses");  }
+  function peg$f102(w) {    return w;  }
+  function peg$f103(w) {    return isKeyword(w, "where");  }
+  function peg$f104(w) {    return w;  }
+  function peg$f105(w) {    return isKeyword(w, "variables");  }
+  function peg$f106(w) {    return w;  }
+  function peg$f107(w) {    return isKeyword(w, "parameters");  }
+  function peg$f108(w) {    return w;  }
+  function peg$f109(w) {    return isKeyword(w, "import");  }
+  function peg$f110(w) {    return w;  }
+  function peg$f111(w) {    return isKeyword(w, "group");  }
+  function peg$f112(w) {    return w;  }
+  function peg$f113(w) {    return isKeyword(w, "order");  }
+  function peg$f114(w) {    return w;  }
+  function peg$f115(w) {    return isKeyword(w, "by");  }
+  function peg$f116(w) {    return w;  }
+  function peg$f117(w) {    return isKeyword(w, "having");  }
+  function peg$f118(w) {    return w;  }
+  function peg$f119(w) {    return isKeyword(w, "asc");  }
+  function peg$f120(w) {    return w;  }
+  function peg$f121(w) {    return isKeyword(w, "ascending");  }
+  function peg$f122(w) {    return w;  }
+  function peg$f123(w) {    return isKeyword(w, "desc");  }
+  function peg$f124(w) {    return w;  }
+  function peg$f125(w) {    return isKeyword(w, "descending");  }
+  function peg$f126(w) {    return w;  }
+  function peg$f127(w) {    return isKeyword(w, "nulls");  }
+  function peg$f128(w) {    return w;  }
+  function peg$f129(w) {    return isKeyword(w, "first");  }
+  function peg$f130(w) {    return w;  }
+  function peg$f131(w) {    return isKeyword(w, "last");  }
+  function peg$f132(w) {    return w;  }
+  function peg$f133(w) {    return isKeyword(w, "range");  }
+  function peg$f134(w) {    return w;  }
+  function peg$f135(w) {    return isKeyword(w, "count");  }
+  function peg$f136(w) {    return w;  }
+  function peg$f137(w) {    return isKeyword(w, "sum");  }
+  function peg$f138(w) {    return w;  }
+  function peg$f139(w) {    return isKeyword(w, "avg");  }
+  function peg$f140(w) {    return w;  }
+  function peg$f141(w) {    return isKeyword(w, "min");  }
+  function peg$f142(w) {    return w;  }
+  function peg$f143(w) {    return isKeyword(w, "max");  }
+  function peg$f144(w) {    return w;  }
+  function peg$f145(w) {    return isKeyword(w, "if");  }
+  function peg$f146(w) {    return w;  }
+  function peg$f147(w) {    return isKeyword(w, "else");  }
+  function peg$f148(w) {    return w;  }
+  function peg$f149(w) {    return isKeyword(w, "this");  }
+  function peg$f150(w) {    return w;  }
+  function peg$f151(w) {    return isKeyword(w, "new");  }
+  function peg$f152(w) {    return w;  }
+  function peg$f153(w) {    return isKeyword(w, "instanceof");  }
+  function peg$f154(w) {    return w;  }
+  function peg$f155(w) {    return isKeyword(w, "true");  }
+  function peg$f156(w) {    return w;  }
+  function peg$f157(w) {    return isKeyword(w, "false");  }
+  function peg$f158(w) {    return w;  }
+  function peg$f159(w) {    return isKeyword(w, "null");  }
+  function peg$f160(w) {    return w;  }
+  function peg$f161(w) {    return isKeyword(w, "delete");  }
+  function peg$f162(w) {    return w;  }
+  function peg$f163(w) {    return isKeyword(w, "update");  }
+  function peg$f164(w) {    return w;  }
+  function peg$f165(w) {    return isKeyword(w, "set");  }
+  function peg$f166(w) {    return w;  }
   let peg$currPos = options.peg$currPos | 0;
   let peg$savedPos = peg$currPos;
   const peg$posDetailsCache = [{ line: 1, column: 1 }];
@@ -823,6 +825,88 @@ function peg$parse(input, options) {
     return s0;
   }
 
+  function peg$parseOrdering() {
+    let s0, s1, s2, s3, s4, s5, s6, s7;
+
+    s0 = peg$currPos;
+    s1 = peg$parse_();
+    s2 = peg$parseOrderItem();
+    if (s2 !== peg$FAILED) {
+      s3 = [];
+      s4 = peg$currPos;
+      if (input.charCodeAt(peg$currPos) === 44) {
+        s5 = peg$c0;
+        peg$currPos++;
+      } else {
+        s5 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e0); }
+      }
+      if (s5 !== peg$FAILED) {
+        s6 = peg$parse_();
+        s7 = peg$parseOrderItem();
+        if (s7 !== peg$FAILED) {
+          s4 = s7;
+        } else {
+          peg$currPos = s4;
+          s4 = peg$FAILED;
+        }
+      } else {
+        peg$currPos = s4;
+        s4 = peg$FAILED;
+      }
+      while (s4 !== peg$FAILED) {
+        s3.push(s4);
+        s4 = peg$currPos;
+        if (input.charCodeAt(peg$currPos) === 44) {
+          s5 = peg$c0;
+          peg$currPos++;
+        } else {
+          s5 = peg$FAILED;
+          if (peg$silentFails === 0) { peg$fail(peg$e0); }
+        }
+        if (s5 !== peg$FAILED) {
+          s6 = peg$parse_();
+          s7 = peg$parseOrderItem();
+          if (s7 !== peg$FAILED) {
+            s4 = s7;
+          } else {
+            peg$currPos = s4;
+            s4 = peg$FAILED;
+          }
+        } else {
+          peg$currPos = s4;
+          s4 = peg$FAILED;
+        }
+      }
+      s4 = peg$currPos;
+      if (input.charCodeAt(peg$currPos) === 44) {
+        s5 = peg$c0;
+        peg$currPos++;
+      } else {
+        s5 = peg$FAILED;
+        if (peg$silentFails === 0) { peg$fail(peg$e0); }
+      }
+      if (s5 !== peg$FAILED) {
+        s6 = peg$parse_();
+        s5 = [s5, s6];
+        s4 = s5;
+      } else {
+        peg$currPos = s4;
+        s4 = peg$FAILED;
+      }
+      if (s4 === peg$FAILED) {
+        s4 = null;
+      }
+      peg$savedPos = s0;
+      s0 = peg$f0(s2, s3);
+    } else {
+      peg$currPos = s0;
+      s0 = peg$FAILED;
+    }
+
+    return s0;
+  }
+
   function peg$parseSelectQuery() {
     let s0, s1, s2, s3, s4;
 
@@ -836,7 +920,7 @@ function peg$parse(input, options) {
       }
       s4 = peg$parseQueryTail();
       peg$savedPos = s0;
-      s0 = peg$f0(s2, s3, s4);
+      s0 = peg$f1(s2, s3, s4);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -875,7 +959,7 @@ function peg$parse(input, options) {
       s3 = null;
     }
     peg$savedPos = s0;
-    s0 = peg$f1(s1, s2, s3);
+    s0 = peg$f2(s1, s2, s3);
 
     return s0;
   }
@@ -915,7 +999,7 @@ function peg$parse(input, options) {
       s7 = null;
     }
     peg$savedPos = s0;
-    s0 = peg$f2(s1, s2, s3, s4, s5, s6, s7);
+    s0 = peg$f3(s1, s2, s3, s4, s5, s6, s7);
 
     return s0;
   }
@@ -931,7 +1015,7 @@ function peg$parse(input, options) {
     s2 = peg$parseResultItems();
     if (s2 !== peg$FAILED) {
       peg$savedPos = s0;
-      s0 = peg$f3(s1, s2);
+      s0 = peg$f4(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1012,7 +1096,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f4(s1, s2);
+      s0 = peg$f5(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1045,7 +1129,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f5(s1, s2);
+      s0 = peg$f6(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1090,7 +1174,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f6(s1, s2, s3);
+      s0 = peg$f7(s1, s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1235,7 +1319,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f7(s2, s3);
+        s0 = peg$f8(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1322,7 +1406,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f8(s2, s3);
+        s0 = peg$f9(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1344,7 +1428,7 @@ function peg$parse(input, options) {
       s2 = peg$parseIdentifier();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f9(s1, s2);
+        s0 = peg$f10(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1417,7 +1501,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f10(s2, s3);
+        s0 = peg$f11(s2, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1523,7 +1607,7 @@ function peg$parse(input, options) {
             s6 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f11(s3, s4, s6);
+          s0 = peg$f12(s3, s4, s6);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1616,7 +1700,7 @@ function peg$parse(input, options) {
             s5 = null;
           }
           peg$savedPos = s0;
-          s0 = peg$f12(s3, s4);
+          s0 = peg$f13(s3, s4);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1648,7 +1732,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f13(s1, s2, s3);
+      s0 = peg$f14(s1, s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -1667,7 +1751,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f14();
+      s1 = peg$f15();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -1678,7 +1762,7 @@ function peg$parse(input, options) {
       }
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f15();
+        s1 = peg$f16();
       }
       s0 = s1;
     }
@@ -1695,7 +1779,7 @@ function peg$parse(input, options) {
       s2 = peg$parseFIRST();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f16();
+        s0 = peg$f17();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1711,7 +1795,7 @@ function peg$parse(input, options) {
         s2 = peg$parseLAST();
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f17();
+          s0 = peg$f18();
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1745,7 +1829,7 @@ function peg$parse(input, options) {
           s5 = peg$parseExpression();
           if (s5 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f18(s2, s5);
+            s0 = peg$f19(s2, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -1791,7 +1875,7 @@ function peg$parse(input, options) {
         if (s4 !== peg$FAILED) {
           s5 = peg$parse_();
           peg$savedPos = s0;
-          s0 = peg$f19(s3);
+          s0 = peg$f20(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -1819,7 +1903,7 @@ function peg$parse(input, options) {
       if (s3 !== peg$FAILED) {
         s4 = peg$parseQueryTail();
         peg$savedPos = s0;
-        s0 = peg$f20(s2, s3, s4);
+        s0 = peg$f21(s2, s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1865,7 +1949,7 @@ function peg$parse(input, options) {
       s2 = peg$parseCandidateAlias();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f21(s1, s2);
+        s0 = peg$f22(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1898,7 +1982,7 @@ function peg$parse(input, options) {
         s6 = peg$parseMemberName();
         if (s6 !== peg$FAILED) {
           peg$savedPos = s3;
-          s3 = peg$f22(s1, s6);
+          s3 = peg$f23(s1, s6);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -1923,7 +2007,7 @@ function peg$parse(input, options) {
             s6 = peg$parseMemberName();
             if (s6 !== peg$FAILED) {
               peg$savedPos = s3;
-              s3 = peg$f22(s1, s6);
+              s3 = peg$f23(s1, s6);
             } else {
               peg$currPos = s3;
               s3 = peg$FAILED;
@@ -1938,7 +2022,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f23(s1, s2);
+        s0 = peg$f24(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -1982,7 +2066,7 @@ function peg$parse(input, options) {
           }
           s6 = peg$parseBulkTail();
           peg$savedPos = s0;
-          s0 = peg$f24(s3);
+          s0 = peg$f25(s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -2061,7 +2145,7 @@ function peg$parse(input, options) {
             }
             s6 = peg$parseBulkTail();
             peg$savedPos = s0;
-            s0 = peg$f25(s2);
+            s0 = peg$f26(s2);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -2277,7 +2361,7 @@ function peg$parse(input, options) {
                 s9 = peg$parseExpression();
                 if (s9 !== peg$FAILED) {
                   peg$savedPos = s0;
-                  s0 = peg$f26(s4, s7, s9);
+                  s0 = peg$f27(s4, s7, s9);
                 } else {
                   peg$currPos = s0;
                   s0 = peg$FAILED;
@@ -2363,7 +2447,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f27(s1, s2);
+      s0 = peg$f28(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2425,7 +2509,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f28(s1, s2);
+      s0 = peg$f29(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2557,7 +2641,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f29(s1, s2);
+      s0 = peg$f30(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2689,7 +2773,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f30(s1, s2);
+      s0 = peg$f31(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2821,7 +2905,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f31(s1, s2);
+      s0 = peg$f32(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2901,7 +2985,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f32(s1, s2);
+      s0 = peg$f33(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2923,7 +3007,7 @@ function peg$parse(input, options) {
         s3 = peg$parseRelationalTail();
       }
       peg$savedPos = s0;
-      s0 = peg$f33(s1, s2);
+      s0 = peg$f34(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -2942,7 +3026,7 @@ function peg$parse(input, options) {
       s3 = peg$parseAdditive();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f34(s1, s3);
+        s0 = peg$f35(s1, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -2958,7 +3042,7 @@ function peg$parse(input, options) {
         s2 = peg$parseQualifiedClassName();
         if (s2 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f35(s2);
+          s0 = peg$f36(s2);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3110,7 +3194,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f36(s1, s2);
+      s0 = peg$f37(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3335,7 +3419,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f37(s1, s2);
+      s0 = peg$f38(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3435,7 +3519,7 @@ function peg$parse(input, options) {
         s3 = peg$parseUnary();
         if (s3 !== peg$FAILED) {
           peg$savedPos = s0;
-          s0 = peg$f38(s1, s3);
+          s0 = peg$f39(s1, s3);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -3512,7 +3596,7 @@ function peg$parse(input, options) {
       s3 = peg$parseUnary();
       if (s3 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f39(s1, s3);
+        s0 = peg$f40(s1, s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3558,7 +3642,7 @@ function peg$parse(input, options) {
           s6 = peg$parseUnary();
           if (s6 !== peg$FAILED) {
             peg$savedPos = s0;
-            s0 = peg$f40(s3, s6);
+            s0 = peg$f41(s3, s6);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -3600,7 +3684,7 @@ function peg$parse(input, options) {
             s6 = peg$parseUnaryNotPlusMinus();
             if (s6 !== peg$FAILED) {
               peg$savedPos = s0;
-              s0 = peg$f41(s3, s6);
+              s0 = peg$f42(s3, s6);
             } else {
               peg$currPos = s0;
               s0 = peg$FAILED;
@@ -3676,7 +3760,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f42(s2);
+        s0 = peg$f43(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3706,7 +3790,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f43(s1, s2);
+      s0 = peg$f44(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3735,7 +3819,7 @@ function peg$parse(input, options) {
           s4 = null;
         }
         peg$savedPos = s0;
-        s0 = peg$f44(s3, s4);
+        s0 = peg$f45(s3, s4);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3775,7 +3859,7 @@ function peg$parse(input, options) {
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f45(s3);
+        s0 = peg$f46(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -3841,7 +3925,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f46(s1, s2);
+      s0 = peg$f47(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -3868,7 +3952,7 @@ function peg$parse(input, options) {
       s2 = peg$parseForbiddenOperatorToken();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f47(s2);
+        s0 = peg$f48(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4119,7 +4203,7 @@ function peg$parse(input, options) {
     s1 = peg$parseTHIS();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f48();
+      s1 = peg$f49();
     }
     s0 = s1;
 
@@ -4141,7 +4225,7 @@ function peg$parse(input, options) {
       s2 = peg$parseMemberName();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f49(s2);
+        s0 = peg$f50(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4169,7 +4253,7 @@ function peg$parse(input, options) {
       s2 = peg$parseParameterNumber();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f50(s2);
+        s0 = peg$f51(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4229,7 +4313,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f51(s1);
+        s0 = peg$f52(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4278,7 +4362,7 @@ function peg$parse(input, options) {
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
             peg$savedPos = s0;
-            s0 = peg$f52(s1, s4, s5);
+            s0 = peg$f53(s1, s4, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4306,7 +4390,7 @@ function peg$parse(input, options) {
     s1 = peg$parseCOUNT();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f53();
+      s1 = peg$f54();
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -4314,7 +4398,7 @@ function peg$parse(input, options) {
       s1 = peg$parseSUM();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f54();
+        s1 = peg$f55();
       }
       s0 = s1;
       if (s0 === peg$FAILED) {
@@ -4322,7 +4406,7 @@ function peg$parse(input, options) {
         s1 = peg$parseAVG();
         if (s1 !== peg$FAILED) {
           peg$savedPos = s0;
-          s1 = peg$f55();
+          s1 = peg$f56();
         }
         s0 = s1;
         if (s0 === peg$FAILED) {
@@ -4330,7 +4414,7 @@ function peg$parse(input, options) {
           s1 = peg$parseMIN();
           if (s1 !== peg$FAILED) {
             peg$savedPos = s0;
-            s1 = peg$f56();
+            s1 = peg$f57();
           }
           s0 = s1;
           if (s0 === peg$FAILED) {
@@ -4338,7 +4422,7 @@ function peg$parse(input, options) {
             s1 = peg$parseMAX();
             if (s1 !== peg$FAILED) {
               peg$savedPos = s0;
-              s1 = peg$f57();
+              s1 = peg$f58();
             }
             s0 = s1;
           }
@@ -4380,7 +4464,7 @@ function peg$parse(input, options) {
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
             peg$savedPos = s0;
-            s0 = peg$f58(s2, s5);
+            s0 = peg$f59(s2, s5);
           } else {
             peg$currPos = s0;
             s0 = peg$FAILED;
@@ -4428,7 +4512,7 @@ function peg$parse(input, options) {
       if (s4 !== peg$FAILED) {
         s5 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f59(s3);
+        s0 = peg$f60(s3);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4491,7 +4575,7 @@ function peg$parse(input, options) {
       s2 = peg$parseArguments();
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f60(s1, s2);
+        s0 = peg$f61(s1, s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4511,7 +4595,7 @@ function peg$parse(input, options) {
     s1 = peg$parseIdentifier();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f61(s1);
+      s1 = peg$f62(s1);
     }
     s0 = s1;
 
@@ -4569,7 +4653,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f62(s1);
+        s0 = peg$f63(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -4786,7 +4870,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f63(s1);
+        s0 = peg$f64(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5025,7 +5109,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f64(s2, s3);
+      s0 = peg$f65(s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5063,7 +5147,7 @@ function peg$parse(input, options) {
         s3 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f65(s2, s3);
+      s0 = peg$f66(s2, s3);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5155,7 +5239,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f66(s1);
+      s1 = peg$f67(s1);
     }
     s0 = s1;
 
@@ -5240,7 +5324,7 @@ function peg$parse(input, options) {
     }
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f67(s1);
+      s1 = peg$f68(s1);
     }
     s0 = s1;
 
@@ -5311,7 +5395,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f68(s2);
+        s0 = peg$f69(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5354,7 +5438,7 @@ function peg$parse(input, options) {
       }
       if (s2 !== peg$FAILED) {
         peg$savedPos = s0;
-        s0 = peg$f69(s2);
+        s0 = peg$f70(s2);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5374,7 +5458,7 @@ function peg$parse(input, options) {
     s1 = peg$parseTRUE();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f70(s1);
+      s1 = peg$f71(s1);
     }
     s0 = s1;
     if (s0 === peg$FAILED) {
@@ -5382,7 +5466,7 @@ function peg$parse(input, options) {
       s1 = peg$parseFALSE();
       if (s1 !== peg$FAILED) {
         peg$savedPos = s0;
-        s1 = peg$f71(s1);
+        s1 = peg$f72(s1);
       }
       s0 = s1;
     }
@@ -5397,7 +5481,7 @@ function peg$parse(input, options) {
     s1 = peg$parseNULL();
     if (s1 !== peg$FAILED) {
       peg$savedPos = s0;
-      s1 = peg$f72(s1);
+      s1 = peg$f73(s1);
     }
     s0 = s1;
 
@@ -5412,7 +5496,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f73(s1);
+      s2 = peg$f74(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5421,7 +5505,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f74(s1);
+        s0 = peg$f75(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5448,7 +5532,7 @@ function peg$parse(input, options) {
     if (s1 !== peg$FAILED) {
       s2 = peg$parse_();
       peg$savedPos = s0;
-      s0 = peg$f75(s1);
+      s0 = peg$f76(s1);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5515,7 +5599,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f76(s1, s2);
+      s0 = peg$f77(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5532,7 +5616,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f77(s1);
+      s2 = peg$f78(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5541,7 +5625,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f78(s1);
+        s0 = peg$f79(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5589,7 +5673,7 @@ function peg$parse(input, options) {
         if (s6 !== peg$FAILED) {
           s7 = peg$parse_();
           peg$savedPos = s3;
-          s3 = peg$f79(s1);
+          s3 = peg$f80(s1);
         } else {
           peg$currPos = s3;
           s3 = peg$FAILED;
@@ -5620,7 +5704,7 @@ function peg$parse(input, options) {
           if (s6 !== peg$FAILED) {
             s7 = peg$parse_();
             peg$savedPos = s3;
-            s3 = peg$f79(s1);
+            s3 = peg$f80(s1);
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -5631,7 +5715,7 @@ function peg$parse(input, options) {
         }
       }
       peg$savedPos = s0;
-      s0 = peg$f80(s1, s2);
+      s0 = peg$f81(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5651,7 +5735,7 @@ function peg$parse(input, options) {
         s2 = null;
       }
       peg$savedPos = s0;
-      s0 = peg$f81(s1, s2);
+      s0 = peg$f82(s1, s2);
     } else {
       peg$currPos = s0;
       s0 = peg$FAILED;
@@ -5731,7 +5815,7 @@ function peg$parse(input, options) {
         if (s5 !== peg$FAILED) {
           s6 = peg$parse_();
           peg$savedPos = s0;
-          s0 = peg$f82(s3, s4);
+          s0 = peg$f83(s3, s4);
         } else {
           peg$currPos = s0;
           s0 = peg$FAILED;
@@ -5764,7 +5848,7 @@ function peg$parse(input, options) {
       if (s1 !== peg$FAILED) {
         s2 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f83();
+        s0 = peg$f84();
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5782,7 +5866,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f84(s1);
+      s2 = peg$f85(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5791,7 +5875,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f85(s1);
+        s0 = peg$f86(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5873,7 +5957,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f86(s1);
+      s2 = peg$f87(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5882,7 +5966,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f87(s1);
+        s0 = peg$f88(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5908,7 +5992,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f88(s1);
+      s2 = peg$f89(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5917,7 +6001,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f89(s1);
+        s0 = peg$f90(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5943,7 +6027,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f90(s1);
+      s2 = peg$f91(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5952,7 +6036,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f91(s1);
+        s0 = peg$f92(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -5978,7 +6062,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f92(s1);
+      s2 = peg$f93(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -5987,7 +6071,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f93(s1);
+        s0 = peg$f94(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6013,7 +6097,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f94(s1);
+      s2 = peg$f95(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6022,7 +6106,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f95(s1);
+        s0 = peg$f96(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6048,7 +6132,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f96(s1);
+      s2 = peg$f97(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6057,7 +6141,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f97(s1);
+        s0 = peg$f98(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6083,7 +6167,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f98(s1);
+      s2 = peg$f99(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6092,7 +6176,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f99(s1);
+        s0 = peg$f100(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6118,7 +6202,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f100(s1);
+      s2 = peg$f101(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6127,7 +6211,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f101(s1);
+        s0 = peg$f102(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6153,7 +6237,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f102(s1);
+      s2 = peg$f103(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6162,7 +6246,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f103(s1);
+        s0 = peg$f104(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6188,7 +6272,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f104(s1);
+      s2 = peg$f105(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6197,7 +6281,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f105(s1);
+        s0 = peg$f106(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6223,7 +6307,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f106(s1);
+      s2 = peg$f107(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6232,7 +6316,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f107(s1);
+        s0 = peg$f108(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6258,7 +6342,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f108(s1);
+      s2 = peg$f109(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6267,7 +6351,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f109(s1);
+        s0 = peg$f110(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6293,7 +6377,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f110(s1);
+      s2 = peg$f111(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6302,7 +6386,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f111(s1);
+        s0 = peg$f112(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6328,7 +6412,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f112(s1);
+      s2 = peg$f113(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6337,7 +6421,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f113(s1);
+        s0 = peg$f114(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6363,7 +6447,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f114(s1);
+      s2 = peg$f115(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6372,7 +6456,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f115(s1);
+        s0 = peg$f116(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6398,7 +6482,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f116(s1);
+      s2 = peg$f117(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6407,7 +6491,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f117(s1);
+        s0 = peg$f118(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6433,7 +6517,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f118(s1);
+      s2 = peg$f119(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6442,7 +6526,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f119(s1);
+        s0 = peg$f120(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6468,7 +6552,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f120(s1);
+      s2 = peg$f121(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6477,7 +6561,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f121(s1);
+        s0 = peg$f122(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6503,7 +6587,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f122(s1);
+      s2 = peg$f123(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6512,7 +6596,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f123(s1);
+        s0 = peg$f124(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6538,7 +6622,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f124(s1);
+      s2 = peg$f125(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6547,7 +6631,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f125(s1);
+        s0 = peg$f126(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6573,7 +6657,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f126(s1);
+      s2 = peg$f127(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6582,7 +6666,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f127(s1);
+        s0 = peg$f128(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6608,7 +6692,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f128(s1);
+      s2 = peg$f129(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6617,7 +6701,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f129(s1);
+        s0 = peg$f130(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6643,7 +6727,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f130(s1);
+      s2 = peg$f131(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6652,7 +6736,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f131(s1);
+        s0 = peg$f132(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6678,7 +6762,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f132(s1);
+      s2 = peg$f133(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6687,7 +6771,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f133(s1);
+        s0 = peg$f134(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6713,7 +6797,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f134(s1);
+      s2 = peg$f135(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6722,7 +6806,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f135(s1);
+        s0 = peg$f136(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6748,7 +6832,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f136(s1);
+      s2 = peg$f137(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6757,7 +6841,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f137(s1);
+        s0 = peg$f138(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6783,7 +6867,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f138(s1);
+      s2 = peg$f139(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6792,7 +6876,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f139(s1);
+        s0 = peg$f140(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6818,7 +6902,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f140(s1);
+      s2 = peg$f141(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6827,7 +6911,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f141(s1);
+        s0 = peg$f142(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6853,7 +6937,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f142(s1);
+      s2 = peg$f143(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6862,7 +6946,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f143(s1);
+        s0 = peg$f144(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6888,7 +6972,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f144(s1);
+      s2 = peg$f145(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6897,7 +6981,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f145(s1);
+        s0 = peg$f146(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6923,7 +7007,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f146(s1);
+      s2 = peg$f147(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6932,7 +7016,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f147(s1);
+        s0 = peg$f148(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6958,7 +7042,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f148(s1);
+      s2 = peg$f149(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -6967,7 +7051,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f149(s1);
+        s0 = peg$f150(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -6993,7 +7077,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f150(s1);
+      s2 = peg$f151(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7002,7 +7086,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f151(s1);
+        s0 = peg$f152(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7028,7 +7112,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f152(s1);
+      s2 = peg$f153(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7037,7 +7121,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f153(s1);
+        s0 = peg$f154(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7063,7 +7147,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f154(s1);
+      s2 = peg$f155(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7072,7 +7156,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f155(s1);
+        s0 = peg$f156(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7098,7 +7182,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f156(s1);
+      s2 = peg$f157(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7107,7 +7191,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f157(s1);
+        s0 = peg$f158(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7133,7 +7217,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f158(s1);
+      s2 = peg$f159(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7142,7 +7226,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f159(s1);
+        s0 = peg$f160(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7168,7 +7252,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f160(s1);
+      s2 = peg$f161(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7177,7 +7261,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f161(s1);
+        s0 = peg$f162(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7203,7 +7287,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f162(s1);
+      s2 = peg$f163(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7212,7 +7296,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f163(s1);
+        s0 = peg$f164(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7238,7 +7322,7 @@ function peg$parse(input, options) {
     s1 = peg$parseWord();
     if (s1 !== peg$FAILED) {
       peg$savedPos = peg$currPos;
-      s2 = peg$f164(s1);
+      s2 = peg$f165(s1);
       if (s2) {
         s2 = undefined;
       } else {
@@ -7247,7 +7331,7 @@ function peg$parse(input, options) {
       if (s2 !== peg$FAILED) {
         s3 = peg$parse_();
         peg$savedPos = s0;
-        s0 = peg$f165(s1);
+        s0 = peg$f166(s1);
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
@@ -7415,7 +7499,8 @@ function peg$parse(input, options) {
 
 const peg$allowedStartRules = [
   "Query",
-  "Filter"
+  "Filter",
+  "Ordering"
 ];
 
 export {

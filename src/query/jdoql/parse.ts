@@ -4,7 +4,7 @@
  */
 import * as parser from "../generated/jdoql-parser.js";
 import { END, type Expectation, QuerySyntaxError, describeExpectations, summarise, tokenAt } from "../shared/syntax-errors.ts";
-import type { SExpr, SStatement } from "./syntax.ts";
+import type { OrderItem, SExpr, SStatement } from "./syntax.ts";
 
 export class JdoqlSyntaxError extends QuerySyntaxError {
   override readonly name = "JdoqlSyntaxError";
@@ -20,7 +20,12 @@ export function parseJdoqlFilter(text: string): SExpr {
   return run(text, "Filter") as SExpr;
 }
 
-function run(text: string, startRule: "Query" | "Filter"): unknown {
+/** Parses an ordering clause without `ORDER BY` (the `ordering=` of `GET /{class}`). */
+export function parseJdoqlOrdering(text: string): OrderItem[] {
+  return run(text, "Ordering") as OrderItem[];
+}
+
+function run(text: string, startRule: "Query" | "Filter" | "Ordering"): unknown {
   try {
     return parser.parse(text, { startRule });
   } catch (e) {

@@ -213,6 +213,12 @@ export interface QQuery {
   fetchFields?: string[];
   /** JPQL 3.2 UNION / INTERSECT / EXCEPT: this query's rows are `left op right` (the result is left's). */
   compound?: { op: "UNION" | "INTERSECT" | "EXCEPT"; all: boolean; left: QQuery; right: QQuery };
+  /**
+   * A page of `GET /{class}` (src/query/prepare.ts prepareListing): with `orderingValues` the
+   * candidate keys also carry their ordering values (`_o0`...), and with `keyset` only candidates
+   * after the cursor's values (placeholders `c.o0`..., `c.k0`...) in the query's order are selected.
+   */
+  listing?: { keyset: boolean; orderingValues: boolean };
 }
 
 /** Parameters a query declares or uses, with the types their values must have. */

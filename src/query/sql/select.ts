@@ -125,6 +125,35 @@ function orderItems(q: QQuery, ctx: GenContext): SQL[] {
   });
 }
 
+/** The ordering's values, one per SQL column (an object's key parts), each with its direction and where its nulls go. */
+function orderValues(q: QQuery, ctx: GenContext): { value: SQL; descending: boolean; nullsFirst: boolean }[] {
+  return q.orderBy.flatMap((o) => {
+    const values = o.expr.type.kind === "entity" ? keyOf(compiler.entity(o.expr, ctx)) : [compiler.exact(o.expr, ctx)];
+    // SQLite's default: nulls are the smallest values (first ascending, last descending).
+    const nullsFirst = o.nulls ? o.nulls === "first" : !o.descending;
+    return values.map((value) => ({ value, descending: o.descending, nullsFirst }));
+  });
+}
+
+/**
+ * Keyset paging: the rows that come after the cursor's row in the ordering (its values `c.o<i>`,
+ * then its key `c.k<i>`, which breaks ties ascending). Lexicographic, level by level: a row is
+ * after when it is after at the first level where the two differ; nulls sit where the ordering
+ * puts them (IS compares nulls as equal).
+ */
+function afterCursor(values: readonly { value: SQL; descending: boolean; nullsFirst: boolean }[], keys: readonly SQL[]): SQL {
+  // The key last: never null, so `k > c` (a range of the primary key's index when the key alone orders).
+  let after = sql`${tuple(keys)} > ${tuple(keys.map((_, i) => sql`${sql.placeholder(`c.k${i}`)}`))}`;
+  for (let i = values.length - 1; i >= 0; i--) {
+    const { value, descending, nullsFirst } = values[i]!;
+    const cursor = sql`${sql.placeholder(`c.o${i}`)}`;
+    const beyond = descending ? sql`${value} < ${cursor}` : sql`${value} > ${cursor}`;
+    const pastNulls = nullsFirst ? sql`(${cursor} IS NULL AND ${value} IS NOT NULL)` : sql`(${value} IS NULL AND ${cursor} IS NOT NULL)`;
+    after = sql`(${beyond} OR ${pastNulls} OR (${value} IS ${cursor} AND ${after}))`;
+  }
+  return after;
+}
+
 function orderSql(q: QQuery, ctx: GenContext): SQL {
   return q.orderBy.length ? sql` ORDER BY ${join(orderItems(q, ctx))}` : sql``;
 }
@@ -163,10 +192,16 @@ export function candidateKeys(model: Model, q: QQuery): SQL {
     const f = frame(q, undefined, model, groups[0]);
     const keys = keyOf(f.candidate);
     const columns = keys.map((k, i) => sql`${k} AS ${sql.raw(`_k${i}`)}`);
+    if (q.listing) {
+      const values = orderValues(q, f.ctx);
+      if (q.listing.orderingValues) columns.push(...values.map((v, i) => sql`${v.value} AS ${sql.raw(`_o${i}`)}`));
+      if (q.listing.keyset) f.where.push(afterCursor(values, keys));
+    }
     // Keys break ties, so the order (and a RANGE over it) is the same every time.
     const ordering = sql` ORDER BY ${join([...orderItems(q, f.ctx), ...keys])}`;
     return sql`SELECT ${join(columns)}, row_number() OVER (${ordering}) AS _ord FROM ${join(f.from, sql`, `)}${whereSql(f)}${ordering}${rangeSql(q, f.ctx)}`;
   }
+  if (q.listing) fail(`${meta.name} is stored in ${groups.length} tables (complete-table): its extent cannot be ordered or paged yet`, q.candidate.pos);
   // Each branch selects its keys and its ordering values; the union is ordered and ranged as one.
   let rangeCtx: GenContext | undefined;
   const branches = groups.map((group) => {
