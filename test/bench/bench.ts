@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--only TEXT]`
  * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker; a
- * streamed extent of 100,000 objects against one of 100, unless --no-large)
+ * streamed extent of 100,000 objects against one of 100, and pages 1 and 1,000 of it by cursor and
+ * by range (test/bench/listing-pages.ts), unless --no-large)
  *
  * Generates the data set (test/bench/data.ts), captures the SQL Extent runs for each operation,
  * starts four servers as their own processes on this machine — Extent (src/local.ts), two floors
@@ -24,6 +25,7 @@ import { BIN, ROOT, type Running, TSX_LOADER, freePort, startServer } from "../s
 import { COUNTS, generate } from "./data.ts";
 import type { Captured } from "./floor-server.ts";
 import { OPERATIONS, type Operation } from "./operations.ts";
+import { spawnSync } from "node:child_process";
 import { BENCH_CASES, measureLargeExtents } from "./large-extent.ts";
 import { buildWorkerBundle, measureColdStart } from "./worker-metrics.ts";
 
@@ -216,6 +218,9 @@ async function main(): Promise<void> {
     // (test/bench/large-extent.ts prints more cases run alone).
     console.log("\nLarge extents, streamed:");
     await measureLargeExtents(BENCH_CASES);
+    // Page 1 and page 1,000 of the same 100,000 objects, by cursor and by range (its own process).
+    console.log("");
+    spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, "listing-pages.ts")], { stdio: "inherit" });
   }
 }
 
