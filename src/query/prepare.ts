@@ -5,7 +5,7 @@
  */
 import type { ClassMeta, Model } from "../metadata/model.ts";
 import { PREPARED_QUERY_LIMIT, PREPARED_QUERY_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
-import type { RootSelector } from "../read/read-plan.ts";
+import type { SubquerySelector } from "../read/read-plan.ts";
 import { type Compiled, compile, sql } from "../store/sql.ts";
 import { ModifyingQueryError, QueryError } from "../errors/query-error.ts";
 import { bindQuery, fillQuery, newScope } from "./jdoql/bind.ts";
@@ -24,7 +24,7 @@ export interface PreparedQuery {
   candidate: ClassMeta;
   params: ParamSpec[];
   /** Candidate results: the read plan's root selector, ordered and ranged by the query. */
-  selector?: RootSelector;
+  selector?: SubquerySelector;
   /** How many candidates match (HEAD with a filter). */
   count?: Compiled;
   /**
