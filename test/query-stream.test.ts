@@ -8,17 +8,21 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@libsql/client";
 import { createRestHandler, type RestHandler, type RestHandlerOptions } from "../src/handler.ts";
+import type { PersistenceContext } from "../src/config/context.ts";
 import { DEFAULT_LIMITS, type Limits } from "../src/config/limits.ts";
+import { resolveContext } from "../src/config/resolve-context.ts";
+import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
+import { seedIfEmpty } from "../src/runtime/seed.ts";
 import { parseFetchPlan } from "../src/read/fetch-plan.ts";
 import { prepareFilter, prepareJdoql, prepareJpql, type PreparedQuery } from "../src/query/prepare.ts";
 import { readCandidates } from "../src/read/read-objects.ts";
 import { LibsqlStore } from "../src/store/libsql-store.ts";
-import type { Statement, StatementResult, Store } from "../src/store/store.ts";
+import { BatchRecordingStore } from "./support/batch-recording-store.ts";
 import { GRAPH_PKG, graphModel, seedGraph } from "./support/graph-model.ts";
 import { mib } from "./fuzz/budget.ts";
 import { execFile } from "node:child_process";
@@ -29,39 +33,22 @@ const run = promisify(execFile);
 
 const PERSON = `${GRAPH_PKG}.Person`;
 
-/** Records each batch's statement count; fails the batches whose (0-based) index is in `failAt`. */
-class RecordingStore implements Store {
-  batches: number[] = [];
-  failAt = new Set<number>();
-  constructor(readonly inner: Store) {}
-  batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
-    const index = this.batches.push(statements.length) - 1;
-    if (this.failAt.has(index)) return Promise.reject(new Error(`batch ${index} failed on purpose`));
-    return this.inner.batch(statements, mode);
-  }
-  migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
-    return this.inner.migrate(statements);
-  }
-  close(): void {
-    this.inner.close();
-  }
-}
-
-/** One database file of `persons` persons in the graph model; handlers of several page sizes over it. */
+/** One database file (of the graph model unless `context` says otherwise); handlers of several page sizes over it. */
 class Database {
   readonly dir = mkdtempSync(join(tmpdir(), "query-stream-"));
   readonly url = `file:${join(this.dir, "test.db")}`;
   private readonly handlers: RestHandler[] = [];
+  constructor(readonly context: Omit<PersistenceContext, "name" | "url" | "limits"> = { models: [graphModel] }) {}
 
   /** Pages of `pageSize` objects (first and later alike), or sized as `paging` says. */
   async handler(
     pageSize?: number,
     paging?: Pick<RestHandlerOptions, "firstPageSize" | "pageBytes" | "pageSize">,
     limits?: Partial<Limits>,
-  ): Promise<{ api: RestHandler; store: RecordingStore }> {
-    const store = new RecordingStore(new LibsqlStore(createClient({ url: this.url })));
+  ): Promise<{ api: RestHandler; store: BatchRecordingStore }> {
+    const store = new BatchRecordingStore(new LibsqlStore(createClient({ url: this.url })));
     const fixed = pageSize === undefined ? {} : { pageSize, firstPageSize: pageSize, pageBytes: Number.MAX_SAFE_INTEGER };
-    const api = createRestHandler({ context: { name: "query-stream", models: [graphModel], url: this.url, limits }, store, ...fixed, ...paging });
+    const api = createRestHandler({ context: { name: "query-stream", ...this.context, url: this.url, limits }, store, ...fixed, ...paging });
     await api.ready;
     this.handlers.push(api);
     return { api, store };
@@ -133,6 +120,75 @@ describe("a streamed query answer is the same JSON as the candidates read at onc
           assert.ok(streamed ? store.batches.length >= 4 : store.batches.length === 1, `${c.name}: ${store.batches.length} batches`);
         }
       }
+    }
+  });
+
+  test("the sample model: composite, datastore and ancestor keys, subclasses, several table groups", async () => {
+    const schema = new URL("../schema/jdo", import.meta.url).pathname;
+    const { context } = resolveContext(await loadConfigDir(schema), "sample");
+    const sample = new Database({ metadata: context.metadata });
+    try {
+      const { api } = await sample.handler();
+      const data = JSON.parse(readFileSync(new URL("../schema/sample-data.json", import.meta.url), "utf8"));
+      assert.ok((await seedIfEmpty(api, data)) > 0);
+      const paged = [await sample.handler(1), await sample.handler(2)];
+      const classes = [...api.model.classes.values()].filter((c) => !c.embeddedOnly && Object.keys(data).includes(c.name)).map((c) => c.name);
+      let streamed = 0;
+      for (const name of [...classes, "org.extent.sample.Item"]) {
+        const text = `SELECT FROM ${name}`;
+        const c: Case = { name, path: `/jdoql?query=${q(text)}`, prepare: (a) => prepareJdoql(a.model, text) };
+        for (const fetch of ["", "fetchGroup=all&maxFetchDepth=2"]) {
+          const expected = await reference(api, c, fetch);
+          if (JSON.parse(expected).length > 1) streamed++;
+          for (const { api: pagedApi } of paged) assert.equal(await (await get(pagedApi, `${c.path}&${fetch}`)).text(), expected, `${name} ${fetch}`);
+        }
+      }
+      assert.ok(streamed >= 4, `${streamed} answers took several pages`);
+    } finally {
+      sample.close();
+    }
+  });
+
+  test("a complete-table hierarchy: the query's order runs across its tables", async () => {
+    const model = `<jdo><package name="ct">
+      <class name="Vehicle" identity-type="application"><inheritance strategy="complete-table"/>
+        <field name="id" field-type="long" primary-key="true"/>
+        <field name="name" field-type="java.lang.String"/>
+        <field name="next" field-type="ct.Vehicle"/>
+      </class>
+      <class name="Car" persistence-capable-superclass="ct.Vehicle"><inheritance strategy="complete-table"/>
+        <field name="seats" field-type="int"/>
+      </class>
+      <class name="Truck" persistence-capable-superclass="ct.Vehicle"><inheritance strategy="complete-table"/>
+        <field name="load" field-type="double"/>
+      </class>
+    </package></jdo>`;
+    const ct = new Database({ metadata: [{ source: "ct.jdo", text: model }] });
+    try {
+      const { api } = await ct.handler();
+      const kinds = ["ct.Vehicle", "ct.Car", "ct.Truck"];
+      for (let id = 1; id <= 30; id++) {
+        const body = { class: kinds[(id * 5) % 3], id, name: `v${(id * 7) % 30}`, next: id > 1 ? { id: ((id * 3) % (id - 1)) + 1 } : null };
+        const response = await api.fetch(
+          new Request("http://localhost/ct.Vehicle", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+        );
+        assert.equal(response.status, 201, await response.text());
+      }
+      const paged = [await ct.handler(1), await ct.handler(4)];
+      for (const text of [
+        "SELECT FROM ct.Vehicle ORDER BY name DESC",
+        "SELECT FROM ct.Vehicle WHERE id > 2 ORDER BY next.name, name RANGE 1, 25",
+        "SELECT FROM ct.Car",
+      ]) {
+        const c: Case = { name: text, path: `/jdoql?query=${q(text)}`, prepare: (a) => prepareJdoql(a.model, text) };
+        for (const fetch of ["", "fetchGroup=all&maxFetchDepth=2"]) {
+          const expected = await reference(api, c, fetch);
+          assert.ok(JSON.parse(expected).length > 4);
+          for (const { api: pagedApi } of paged) assert.equal(await (await get(pagedApi, `${c.path}&${fetch}`)).text(), expected, `${text} ${fetch}`);
+        }
+      }
+    } finally {
+      ct.close();
     }
   });
 

@@ -12,8 +12,9 @@
  * `jsonSelectOf` or `objectPlanOf` below (HEAD at `readVersion`): a row filter or an ordering of
  * the roots is added there, once. Nothing outside src/read/ runs either path itself
  * (test/read-facade.test.ts). Callers say which objects (a key, an extent page, a query's
- * selector) and get JSON text, or the pieces their answer needs (a page and where the next starts;
- * statements to append to a write's batch and the object from their results).
+ * selector, its first page, its ordered keys and a page of them: src/read/query-pages.ts) and get
+ * JSON text, or the pieces their answer needs (a page and where the next starts; statements to
+ * append to a write's batch and the object from their results).
  */
 import type { Limits } from "../config/limits.ts";
 import { type ObjectJson, serialized } from "../json/answer.ts";
