@@ -14,27 +14,23 @@ import type { ReadPlan, RootSelector, SubquerySelector } from "./read-plan.ts";
 import { readKey } from "./row-layout.ts";
 
 /** The placeholders these statements add (a `$`, which no query parameter's name has). */
-const FIRST = "$first";
 const MOST_KEYS = "$mostKeys";
 const KEYS_BYTES = "$keysBytes";
 
 /**
- * The query's first `size` candidates and one more, so whether more follow is known from the
- * read itself: the same statements as the whole answer's, its ordered keys cut to a count.
+ * The query's first `size` candidates and one more, so whether more follow is known from the read
+ * itself: the same statements as the whole answer's, its ordered keys cut to a count. Which ones
+ * the cut keeps does not matter: the answer is used only when nothing was cut. The count is
+ * written in the SQL, not bound: SQLite runs the statement about three times slower (70 µs to 220
+ * µs for 20 matches on the embedded store) with a bound LIMIT over the query's window.
  */
-export function firstCandidates(
-  selector: SubquerySelector,
-  values: Record<string, unknown>,
-  size: number,
-): { selector: RootSelector; values: Record<string, unknown> } {
+export function firstCandidates(selector: SubquerySelector, size: number): SubquerySelector {
+  const limit = sql.raw(String(Math.floor(size) + 1));
   return {
-    selector: {
-      kind: "subquery",
-      cacheKey: `first:${selector.cacheKey}`,
-      ordered: true,
-      keys: (meta) => sql`SELECT * FROM (${selector.keys(meta)}) ORDER BY _ord LIMIT ${param(FIRST)}`,
-    },
-    values: { ...values, [FIRST]: size + 1 },
+    kind: "subquery",
+    cacheKey: `first:${size}:${selector.cacheKey}`,
+    ordered: true,
+    keys: (meta) => sql`SELECT * FROM (${selector.keys(meta)}) LIMIT ${limit}`,
   };
 }
 

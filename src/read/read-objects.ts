@@ -167,8 +167,7 @@ export async function readFirstCandidates(
   fetch: FetchPlan,
   size: number,
 ): Promise<string | undefined> {
-  const first = firstCandidates(selector, values, size);
-  return candidatesJson(r, meta, first.selector, first.values, fetch, size);
+  return candidatesJson(r, meta, firstCandidates(selector, size), values, fetch, size);
 }
 
 /** The candidates' JSON, or undefined when more than `most` rows are read (visible or not). */
