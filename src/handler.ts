@@ -33,9 +33,9 @@ export interface RestHandlerOptions {
    */
   serverTiming?: boolean;
   /**
-   * The most objects a page holds when a GET of a class streams its extent (default 1000): each
-   * page is one read batch, and the server holds about one page at a time, whatever the extent's
-   * size. Pages of objects with large JSON hold fewer (src/service/read-extent.ts).
+   * The most objects a page holds when a GET of a class streams its extent, or a query its objects
+   * (default 1000): each page is one read batch, and the server holds about one page at a time,
+   * whatever the answer's size. Pages of objects with large JSON hold fewer (src/service/paged-body.ts).
    */
   pageSize?: number;
   /** The most objects the first page holds (default 100): the answer starts as soon as it is read. */

@@ -22,26 +22,8 @@ import { parseFetchPlan } from "../src/read/fetch-plan.ts";
 import { jsonSelect } from "../src/read/json-select.ts";
 import { readExtent } from "../src/read/read-objects.ts";
 import { LibsqlStore } from "../src/store/libsql-store.ts";
-import type { Statement, StatementResult, Store } from "../src/store/store.ts";
+import { BatchRecordingStore } from "./support/batch-recording-store.ts";
 import { GRAPH_PKG, graphModel, seedGraph } from "./support/graph-model.ts";
-
-/** Records each batch's statement count; fails the batches whose (0-based) index is in `failAt`. */
-class RecordingStore implements Store {
-  batches: number[] = [];
-  failAt = new Set<number>();
-  constructor(readonly inner: Store) {}
-  batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
-    const index = this.batches.push(statements.length) - 1;
-    if (this.failAt.has(index)) return Promise.reject(new Error(`batch ${index} failed on purpose`));
-    return this.inner.batch(statements, mode);
-  }
-  migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
-    return this.inner.migrate(statements);
-  }
-  close(): void {
-    this.inner.close();
-  }
-}
 
 /** One database file; handlers of several page sizes over it, each with its recording store. */
 class Database {
@@ -54,8 +36,11 @@ class Database {
    * A handler reading pages of `pageSize` objects (first and later pages alike, whatever their
    * JSON weighs), or, with `paging`, sized as it says.
    */
-  async handler(pageSize?: number, paging?: Pick<RestHandlerOptions, "firstPageSize" | "pageBytes">): Promise<{ api: RestHandler; store: RecordingStore }> {
-    const store = new RecordingStore(new LibsqlStore(createClient({ url: this.url })));
+  async handler(
+    pageSize?: number,
+    paging?: Pick<RestHandlerOptions, "firstPageSize" | "pageBytes">,
+  ): Promise<{ api: RestHandler; store: BatchRecordingStore }> {
+    const store = new BatchRecordingStore(new LibsqlStore(createClient({ url: this.url })));
     const fixed = pageSize === undefined ? {} : { pageSize, firstPageSize: pageSize, pageBytes: Number.MAX_SAFE_INTEGER };
     const api = createRestHandler({ context: { name: "stream", ...this.context, url: this.url }, store, ...fixed, ...paging });
     await api.ready;

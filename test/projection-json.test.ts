@@ -70,8 +70,8 @@ test("every projection SQL writes is the JSON JavaScript writes of its rows", as
         if (!prepared.projection?.json) return;
         const inJs: PreparedQuery = { ...prepared, projection: { ...prepared.projection!, json: undefined } };
         const fetch = { groups: [], maxDepth: 1 };
-        const bySql = await outcome(() => runQuery(rt, prepared, values, fetch));
-        const byJs = await outcome(() => runQuery(rt, inJs, values, fetch));
+        const bySql = await outcome(async () => new Response(await runQuery(rt, prepared, values, fetch)).text());
+        const byJs = await outcome(async () => new Response(await runQuery(rt, inJs, values, fetch)).text());
         assert.deepStrictEqual(bySql, byJs, frag.tokens.join(" "));
         compared++;
       },
@@ -87,6 +87,6 @@ test("a projection's answer past answerBytes is refused in SQL, before JavaScrip
   const prepared = prepareJpql(h.model, "SELECT i.title, i.id FROM Item i");
   assert.ok(prepared.projection?.json, "written by SQL");
   await assert.rejects(runQuery(small, prepared, {}, { groups: [], maxDepth: 1 }), (e) => e instanceof StoreTooBigError || e instanceof AnswerTooLargeError);
-  const answer = JSON.parse(await runQuery(rt, prepared, {}, { groups: [], maxDepth: 1 }));
+  const answer = JSON.parse(await new Response(await runQuery(rt, prepared, {}, { groups: [], maxDepth: 1 })).text());
   assert.ok(Array.isArray(answer) && answer.length > 2);
 });

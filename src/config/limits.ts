@@ -28,7 +28,8 @@ export interface Limits {
   requestTimeMs: number;
   /**
    * Largest answer the server builds at once, in bytes of its JSON (a whole answer, or one page of a
-   * streamed extent): 400 beyond, naming the limit and how to ask for less. Enforced while the
+   * streamed extent or query answer; a streamed query answer has at most as many objects as this
+   * holds of its class's shortest ones): 400 beyond, naming the limit and how to ask for less. Enforced while the
    * answer is written, in SQL where SQL writes it, so nothing much larger is ever built. Rows a
    * query projects with objects in them count at least 64 + 16 per column bytes each: what the
    * server holds them in.

@@ -6,8 +6,8 @@ import type { Env } from "./resource.ts";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
-/** A JSON answer from its text. (For HEAD, Hono drops the body.) */
-export function jsonText(body: string, status = 200, headers?: Record<string, string>): Response {
+/** A JSON answer from its text, or a stream of it (streamed extents and query answers). (For HEAD, Hono drops the body.) */
+export function jsonText(body: string | ReadableStream<Uint8Array>, status = 200, headers?: Record<string, string>): Response {
   return new Response(body, { status, headers: headers ? { "content-type": JSON_TYPE, ...headers } : { "content-type": JSON_TYPE } });
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ClassMeta, Model } from "../metadata/model.ts";
 import { PREPARED_QUERY_LIMIT, PREPARED_QUERY_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
-import type { RootSelector } from "../read/read-plan.ts";
+import type { SubquerySelector } from "../read/read-plan.ts";
 import { type Compiled, compile, sql } from "../store/sql.ts";
 import { ModifyingQueryError, QueryError } from "../errors/query-error.ts";
 import { bindQuery, fillQuery, newScope } from "./jdoql/bind.ts";
@@ -25,7 +25,7 @@ export interface PreparedQuery {
   candidate: ClassMeta;
   params: ParamSpec[];
   /** Candidate results: the read plan's root selector, ordered and ranged by the query. */
-  selector?: RootSelector;
+  selector?: SubquerySelector;
   /** How many candidates match (HEAD with a filter). */
   count?: Compiled;
   /**
@@ -128,7 +128,7 @@ const START = { offset: 0, line: 1, column: 1 };
 
 /** A page of `GET /{class}` (contract §7): its query, the statements around it, and the parameters its texts use. */
 export interface PreparedListing extends PreparedQuery {
-  selector: Extract<RootSelector, { kind: "subquery" }>;
+  selector: SubquerySelector;
   /** The page's candidate keys with their ordering values (`_k<i>`, `_o<i>`), ranged by `listingValues`. */
   keys: Compiled;
   /** How many objects the listing has, range and cursor aside (`Prefer: count=exact`). */

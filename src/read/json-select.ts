@@ -141,7 +141,7 @@ function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: Fet
 }
 
 /** The fewest characters an object of `meta`'s subtree takes in an array: `{"class":"…","k":0},`. */
-function shortestObject(model: Model, meta: ClassMeta): number {
+export function shortestObject(model: Model, meta: ClassMeta): number {
   const name = Math.min(...subtree(model, meta.name).map((c) => c.name.length));
   return '{"class":"",}'.length + name + keyFieldColumns(meta).reduce((n, k) => n + k.field.length + 4, 0);
 }

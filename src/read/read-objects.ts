@@ -12,8 +12,9 @@
  * `jsonSelectOf` or `objectPlanOf` below (HEAD at `readVersion`): a row filter or an ordering of
  * the roots is added there, once. Nothing outside src/read/ runs either path itself
  * (test/read-facade.test.ts). Callers say which objects (a key, an extent page, a query's
- * selector) and get JSON text, or the pieces their answer needs (a page and where the next starts;
- * statements to append to a write's batch and the object from their results).
+ * selector, its first page, its ordered keys and a page of them: src/read/query-pages.ts) and get
+ * JSON text, or the pieces their answer needs (a page and where the next starts; statements to
+ * append to a write's batch and the object from their results).
  */
 import type { Limits } from "../config/limits.ts";
 import { type ObjectJson, serialized } from "../json/answer.ts";
@@ -27,10 +28,11 @@ import { findExisting } from "./existing.ts";
 import { type Cursor, type PageJson, arrayPage, loadedPage, pageSelector, pageValues, rowsPage } from "./extent-pages.ts";
 import type { FetchPlan } from "./fetch-plan.ts";
 import { jsonRows, jsonStatements, jsonTexts, readJson, readJsonArray } from "./json-rows.ts";
-import { type JsonSelect, jsonSelect, jsonSelectTooLarge } from "./json-select.ts";
+import { type JsonSelect, jsonSelect, jsonSelectTooLarge, shortestObject } from "./json-select.ts";
 import { assemble, expandFurther, firstPlan, loadPlan, planStatements, reachesFetchDepth } from "./load.ts";
 import { IdentityMap } from "./objects.ts";
-import type { ReadPlan, RootSelector } from "./read-plan.ts";
+import { BY_ORDERED_KEYS, candidateKeys, candidateKeysStatement, firstCandidates, pageKeysValues, rootRows } from "./query-pages.ts";
+import type { ReadPlan, RootSelector, SubquerySelector } from "./read-plan.ts";
 import { Serializer } from "./serialize.ts";
 
 /** What a read needs of the service's runtime (a `Runtime` is one). */
@@ -149,28 +151,98 @@ export async function readCandidates(
   fetch: FetchPlan,
   unique?: (matches: number) => void,
 ): Promise<string> {
+  return (await candidatesJson(r, meta, selector, values, fetch, Infinity, unique))!;
+}
+
+/**
+ * The answer readCandidates writes, when at most `size` candidates match; undefined when more do
+ * (the caller then reads them in pages: readCandidateKeys, readCandidatePage). The same
+ * statements as the whole answer's, in one batch: the query's keys are cut to `size` + 1.
+ */
+export async function readFirstCandidates(
+  r: Reading,
+  meta: ClassMeta,
+  selector: SubquerySelector,
+  values: Record<string, unknown>,
+  fetch: FetchPlan,
+  size: number,
+): Promise<string | undefined> {
+  return candidatesJson(r, meta, firstCandidates(selector, size), values, fetch, size);
+}
+
+/** The candidates' JSON, or undefined when more than `most` rows are read (visible or not). */
+async function candidatesJson(
+  r: Reading,
+  meta: ClassMeta,
+  selector: RootSelector,
+  values: Record<string, unknown>,
+  fetch: FetchPlan,
+  most: number,
+  unique?: (matches: number) => void,
+): Promise<string | undefined> {
   const budget = new AnswerBudget(r.limits.answerBytes);
   const select = jsonSelectOf(r.model, meta, selector, fetch, budget.limit);
   if (select?.array) {
     // One row: the texts joined by SQL, from at most maxRows + 1 candidates.
     const { text, visible, rows } = await readJsonArray(r.store, select, values);
     if (rows > select.maxRows) throw new AnswerTooLargeError(budget.limit);
+    if (rows > most) return undefined;
     if (!unique) return `[${text}]`;
     unique(visible);
     return text || "null";
   }
   if (select) {
-    const texts = jsonTexts(await readJson(r.store, r.model, select, values));
+    const rows = await readJson(r.store, r.model, select, values);
+    if (rows.length > most) return undefined;
+    const texts = jsonTexts(rows);
     for (const t of texts) budget.spend(t.length + 1);
     if (!unique) return `[${texts.join(",")}]`;
     unique(texts.length);
     return texts[0] ?? "null";
   }
-  const { roots, objects } = await loadPlan(r.store, r.model, objectPlanOf(r.model, meta, selector, fetch), fetch, values);
+  const plan = objectPlanOf(r.model, meta, selector, fetch);
+  const { roots, objects, results } = await loadPlan(r.store, r.model, plan, fetch, values);
+  if (rootRows(plan, results) > most) return undefined;
   const out = new Serializer(r.model, objects, fetch, budget).all(roots);
   if (!unique) return budget.checked(stringify(out));
   unique(out.length);
   return budget.checked(stringify(out[0] ?? null));
+}
+
+/**
+ * The query's candidate keys in its order (scalars, arrays for composite keys), read in one
+ * statement: at most what answerBytes holds of the shortest objects the class writes (as many as
+ * the whole answer may have), else AnswerTooLargeError.
+ */
+export async function readCandidateKeys(r: Reading, meta: ClassMeta, selector: SubquerySelector, values: Record<string, unknown>): Promise<unknown[]> {
+  const limit = r.limits.answerBytes;
+  const most = Math.floor(limit / shortestObject(r.model, meta));
+  const [result] = await r.store.batch([candidateKeysStatement(meta, selector, values, most, limit)], "read");
+  const { keys, count } = candidateKeys(result!.rows[0]!);
+  if (count > most) throw new AnswerTooLargeError(limit);
+  return keys;
+}
+
+/**
+ * The objects of `keys` (a page of a query's candidates, from readCandidateKeys) as JSON texts, in
+ * the keys' order; a key whose object is gone reads nothing. A page is what the server builds at
+ * once: it is held to answerBytes.
+ */
+export async function readCandidatePage(r: Reading, meta: ClassMeta, keys: readonly unknown[], fetch: FetchPlan): Promise<string[]> {
+  const budget = new AnswerBudget(r.limits.answerBytes);
+  const values = pageKeysValues(keys);
+  const select = jsonSelectOf(r.model, meta, BY_ORDERED_KEYS, fetch, budget.limit);
+  if (select?.array) {
+    const { text } = await readJsonArray(r.store, select, values);
+    return text ? [text] : [];
+  }
+  if (select) {
+    const texts = jsonTexts(await readJson(r.store, r.model, select, values));
+    for (const t of texts) budget.spend(t.length + 1);
+    return texts;
+  }
+  const { roots, objects } = await loadPlan(r.store, r.model, objectPlanOf(r.model, meta, BY_ORDERED_KEYS, fetch), fetch, values);
+  return new Serializer(r.model, objects, fetch, budget).all(roots).map((o) => stringify(o));
 }
 
 /**

@@ -27,6 +27,9 @@ export type RootSelector =
    */
   | { kind: "subquery"; cacheKey: string; keys: (meta: ClassMeta) => SQL; ordered?: boolean };
 
+/** A selector given by a subquery (a query's candidates). */
+export type SubquerySelector = Extract<RootSelector, { kind: "subquery" }>;
+
 export interface PlanNode {
   meta: ClassMeta;
   level: number;

@@ -18,6 +18,7 @@ import { classOf } from "../metadata/model.ts";
 import type { FetchPlan } from "../read/fetch-plan.ts";
 import type { LoadedObject } from "../read/objects.ts";
 import { readCandidates, readObjectsByKey } from "../read/read-objects.ts";
+import { candidatesBody } from "./query-pages.ts";
 import { bind } from "../store/sql.ts";
 import { type Statement, StoreRefusalError, unboundedReads } from "../store/store.ts";
 import type { Runtime } from "./runtime.ts";
@@ -46,17 +47,33 @@ async function refusalIs400<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The query's answer as JSON text. */
-export function runQuery(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<string> {
-  return refusalIs400(() => run({ ...rt, store: unboundedReads(rt.store) }, prepared, values, requested));
+/**
+ * The query's answer: JSON text, or, for candidates more than a first page holds, a stream of
+ * pages (src/service/query-pages.ts).
+ */
+export function runQuery(
+  rt: Runtime,
+  prepared: PreparedQuery,
+  values: Record<string, unknown>,
+  requested: FetchPlan,
+): Promise<string | ReadableStream<Uint8Array>> {
+  return refusalIs400(() => run(rt, prepared, values, requested));
 }
 
-async function run(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, requested: FetchPlan): Promise<string> {
+/** `bounded`: the request's runtime, whose store the pages read by key use; the query's own reads are `unbounded`. */
+async function run(
+  bounded: Runtime,
+  prepared: PreparedQuery,
+  values: Record<string, unknown>,
+  requested: FetchPlan,
+): Promise<string | ReadableStream<Uint8Array>> {
+  const rt = { ...bounded, store: unboundedReads(bounded.store) };
   const q = prepared.query;
   // JOIN FETCH adds its relations to the fetch plan.
   const fetch = q.fetchFields?.length ? { ...requested, fields: [...(requested.fields ?? []), ...q.fetchFields] } : requested;
-  // Candidates: objects, as the read façade reads them (src/read/read-objects.ts).
-  if (prepared.selector) return readCandidates(rt, prepared.candidate, prepared.selector, values, fetch, q.unique ? checkUnique : undefined);
+  // Candidates: objects, as the read façade reads them (src/read/read-objects.ts); UNIQUE answers one.
+  if (prepared.selector && q.unique) return readCandidates(rt, prepared.candidate, prepared.selector, values, fetch, checkUnique);
+  if (prepared.selector) return candidatesBody(rt, bounded, prepared.candidate, prepared.selector, values, fetch);
   const budget = new AnswerBudget(rt.limits.answerBytes);
   const { compiled, columns, json } = prepared.projection!;
   if (json) {

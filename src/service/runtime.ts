@@ -17,7 +17,7 @@ export interface Runtime {
   writeFetchPlan: FetchPlan;
   /** Answer each request's store cost (round trips, statements, time) in `Server-Timing`. */
   serverTiming: boolean;
-  /** The most objects a page of a streamed extent (GET of a class) holds: one read batch each. */
+  /** The most objects a page of a streamed extent (GET of a class) or query answer holds: one read batch each. */
   pageSize: number;
   /** The most objects its first page holds (the answer starts when it is read). */
   firstPageSize: number;
