@@ -173,6 +173,20 @@ describe("row rules on every read path", () => {
   });
 });
 
+describe("streamed answers", () => {
+  test("extents and query answers read in pages of one hold only what read shows, page after page", async () => {
+    const paged = await accessFixture(RULES, { firstPageSize: 1, pageSize: 1 });
+    try {
+      await seedLibrary(paged);
+      assert.deepEqual(ids(await paged.json("GET", `/${P}Item`, "ann")), ["Cheap", "Dear", "Secret", "Short"]);
+      assert.deepEqual(ids(await paged.json("GET", q("jdoql", `SELECT FROM ${P}Book ORDER BY title`), "ann")), ["Dear", "Secret", "Short"]);
+      assert.deepEqual(ids(await paged.json("GET", q("jpql", "SELECT b FROM Book b ORDER BY b.title"), "ann")), ["Dear", "Secret", "Short"]);
+    } finally {
+      paged.close();
+    }
+  });
+});
+
 describe("attempts to get around the rules", () => {
   test("naming a hidden object's values in filters, parameters, orderings, subqueries and EXISTS finds nothing", async () => {
     const none = async (path: string) => assert.deepEqual(await json("GET", path, "ann"), [], path);

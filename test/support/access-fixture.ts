@@ -36,7 +36,10 @@ export interface AccessFixture {
   close(): void;
 }
 
-export async function accessFixture(rules: unknown, options: { serverTiming?: boolean; store?: Store } = {}): Promise<AccessFixture> {
+export async function accessFixture(
+  rules: unknown,
+  options: { serverTiming?: boolean; store?: Store; firstPageSize?: number; pageSize?: number } = {},
+): Promise<AccessFixture> {
   const context: PersistenceContext = { ...sample, url: ":memory:", access: { jwt: { secret: SECRET }, anonymousRole: "guest", rules } };
   const handler = createRestHandler({ context, ...options });
   await handler.ready;
