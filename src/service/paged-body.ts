@@ -6,7 +6,8 @@
  *
  * Page sizes: the first page holds at most `rt.firstPageSize` objects (100 by default), so a
  * large answer starts as soon as a small one would; each later page holds as many objects as keep
- * its JSON near `rt.pageBytes` (512 KiB by default), judged by the page before it, and at most
+ * its JSON near `rt.pageBytes` (512 KiB by default; half of answerBytes when that is less), judged
+ * by the page before it, and at most
  * `rt.pageSize` (1000 by default). Objects written with many related objects in full make small
  * pages, so the server's memory does not grow with what a fetch plan asks for.
  */
@@ -30,7 +31,10 @@ async function page<At>(rt: Runtime, read: PageReader<At>, size: number, at?: At
   const { elements, next } = await read(size, at);
   if (next === undefined) return { elements };
   const bytes = elements.reduce((n, e) => n + e.length, 0);
-  const nextSize = Math.max(1, Math.min(rt.pageSize, Math.floor((size * rt.pageBytes) / Math.max(bytes, 1))));
+  // A page is held to answerBytes as any answer is: aim at half of it when it is below pageBytes,
+  // so that a page of objects larger than the last page's is not refused (the stream cut short).
+  const target = Math.min(rt.pageBytes, Math.floor(rt.limits.answerBytes / 2));
+  const nextSize = Math.max(1, Math.min(rt.pageSize, Math.floor((size * target) / Math.max(bytes, 1))));
   return { elements, next: pageAfter(rt, read, nextSize, next) };
 }
 
