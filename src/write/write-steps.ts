@@ -91,7 +91,11 @@ export class WriteSteps {
   /** The batch's step statements' conditions, once every write is told. */
   finish(): VersionSteps<Slot> {
     for (const [meta, keys] of this.own) this.steps.keysIn(meta, "own", [json(keys)], (at) => jsonKeys(meta.keyColumns.length, at(0)));
-    for (const l of this.links.values()) this.steps.relinked(l.stepped, l.table, l.sideColumns, l.otherColumns, [json(l.sides), json(l.links), json(l.fresh)]);
+    for (const l of this.links.values()) {
+      // Only new objects on both sides (a POST of a new graph): no link of an existing object changes, nothing steps.
+      if (!l.sides.length && !l.links.length && !l.fresh.length) continue;
+      this.steps.relinked(l.stepped, l.table, l.sideColumns, l.otherColumns, [json(l.sides), json(l.links), json(l.fresh)]);
+    }
     return this.steps;
   }
 }
