@@ -1,7 +1,9 @@
 /**
- * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--only TEXT]`
+ * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--no-wire] [--only TEXT]`
  * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker; a
- * streamed extent of 100,000 objects against one of 100, unless --no-large)
+ * streamed extent of 100,000 objects against one of 100, unless --no-large; the bytes on the wire
+ * of those extents with and without gzip, unless --no-wire. autocannon sends no Accept-Encoding,
+ * so the table's answers are not compressed)
  *
  * Generates the data set (test/bench/data.ts), captures the SQL Extent runs for each operation,
  * starts four servers as their own processes on this machine — Extent (src/local.ts), two floors
@@ -26,6 +28,7 @@ import type { Captured } from "./floor-server.ts";
 import { OPERATIONS, type Operation } from "./operations.ts";
 import { BENCH_CASES, measureLargeExtents } from "./large-extent.ts";
 import { buildWorkerBundle, measureColdStart } from "./worker-metrics.ts";
+import { measureWireBytes } from "./wire-bytes.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -217,6 +220,7 @@ async function main(): Promise<void> {
     console.log("\nLarge extents, streamed:");
     await measureLargeExtents(BENCH_CASES);
   }
+  if (!args.includes("--no-wire")) await measureWireBytes();
 }
 
 /** The worker bundle as `wrangler deploy` builds it, and its cold start in a fresh local workerd. */
