@@ -9,7 +9,7 @@
  * `threshold` bytes are there; a smaller one is answered as it is. The body is read only that far
  * before deciding, so a streamed extent stays streamed, page by page, through the compressor.
  * Untouched: HEAD, 204, 206, 304, an answer already encoded or marked `Cache-Control: no-transform`.
- * `Vary: Accept-Encoding` on every answer the choice could apply to; Content-Length dropped.
+ * `Vary: Accept-Encoding` on every answer large enough to be compressed; Content-Length dropped.
  *
  * The ETag stays as it is: it names the object's version, which a compressed answer states as
  * much as the plain one, and `If-Match` compares tags strongly, so a weakened tag sent back with a
@@ -68,48 +68,76 @@ export function chooseEncoding(header: string | undefined): string | undefined {
   return best?.encoding;
 }
 
+/**
+ * The length in UTF-16 units of the text an answer was made from (src/http/answers.ts, problem.ts),
+ * so most answers are judged without reading their body: UTF-8 takes 1 to 3 bytes per unit, so a
+ * text of `threshold` units or more is large enough, and one under a third of it is too small.
+ * An answer Hono has wrapped again (when middleware set headers before it) is not found here and
+ * is judged by reading it.
+ */
+const textLengths = new WeakMap<Response, number>();
+
+/** `response`, noted as made from a text of `length` UTF-16 units. */
+export function fromText(response: Response, length: number): Response {
+  textLengths.set(response, length);
+  return response;
+}
+
+/** The answer to `request` as it goes out: `response` compressed when it should be (see above), else itself. */
+export async function compressAnswer(request: Request, res: Response, threshold = DEFAULT_COMPRESS_THRESHOLD): Promise<Response> {
+  const { status } = res;
+  if (request.method === "HEAD" || status === 204 || status === 206 || status === 304 || !res.body) return res;
+  // A text surely under the threshold goes out as it is, whatever the client takes: no header read.
+  const units = textLengths.get(res);
+  if (units !== undefined && units * 3 < threshold) return res;
+  if (res.headers.has("content-encoding") || /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("cache-control") ?? "")) return res;
+  if (!COMPRESSIBLE_CONTENT_TYPE_REGEX.test(res.headers.get("content-type") ?? "")) return res;
+  const encoding = chooseEncoding(request.headers.get("accept-encoding") ?? undefined);
+  if (encoding === undefined) return withVary(res);
+  // Else read the body as far as the threshold: a small answer ends before it and goes out as it is.
+  const reader = res.body.getReader();
+  const head: Uint8Array<ArrayBuffer>[] = [];
+  let size = units !== undefined && units >= threshold ? threshold : 0;
+  while (size < threshold) {
+    const chunk = await reader.read();
+    if (chunk.done) return new Response(concat(head, size), res);
+    head.push(chunk.value);
+    size += chunk.value.byteLength;
+  }
+  const body = new ReadableStream<BufferSource>({
+    start(controller) {
+      for (const chunk of head) controller.enqueue(chunk);
+      head.length = 0;
+    },
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const headers = withVary(res).headers;
+  headers.delete("content-length");
+  headers.set("content-encoding", encoding);
+  return new Response(body.pipeThrough(new CompressionStream(ENCODINGS.get(encoding)! as CompressionFormat)), { status, statusText: res.statusText, headers });
+}
+
+/**
+ * `Vary: Accept-Encoding` on an answer whose encoding depends on the request's: one large enough
+ * to be compressed. A smaller one is the same for every client, and says nothing.
+ */
+function withVary(res: Response): Response {
+  const vary = res.headers.get("vary");
+  if (vary !== "*" && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? "")) res.headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+  return res;
+}
+
+/** `compressAnswer` as Hono middleware. */
 export function compression(threshold = DEFAULT_COMPRESS_THRESHOLD): MiddlewareHandler<Env> {
   return async (c, next) => {
     await next();
-    const res = c.res;
-    const { status } = res;
-    if (c.req.method === "HEAD" || status === 204 || status === 206 || status === 304 || !res.body) return;
-    if (res.headers.has("content-encoding") || /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("cache-control") ?? "")) return;
-    if (!COMPRESSIBLE_CONTENT_TYPE_REGEX.test(res.headers.get("content-type") ?? "")) return;
-    const vary = res.headers.get("vary");
-    if (vary !== "*" && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? ""))
-      res.headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
-    const encoding = chooseEncoding(c.req.header("accept-encoding"));
-    if (encoding === undefined) return;
-    // Read the body as far as the threshold: a small answer ends before it and goes out as it is.
-    const reader = res.body.getReader();
-    const head: Uint8Array<ArrayBuffer>[] = [];
-    let size = 0;
-    while (size < threshold) {
-      const chunk = await reader.read();
-      if (chunk.done) return replace(c, new Response(concat(head, size), res));
-      head.push(chunk.value);
-      size += chunk.value.byteLength;
-    }
-    const body = new ReadableStream<BufferSource>({
-      start(controller) {
-        for (const chunk of head) controller.enqueue(chunk);
-        head.length = 0;
-      },
-      async pull(controller) {
-        const chunk = await reader.read();
-        if (chunk.done) controller.close();
-        else controller.enqueue(chunk.value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    const headers = new Headers(res.headers);
-    headers.delete("content-length");
-    headers.set("content-encoding", encoding);
-    replace(
-      c,
-      new Response(body.pipeThrough(new CompressionStream(ENCODINGS.get(encoding)! as CompressionFormat)), { status, statusText: res.statusText, headers }),
-    );
+    const res = await compressAnswer(c.req.raw, c.res, threshold);
+    if (res !== c.res) replace(c, res);
   };
 }
 
