@@ -38,7 +38,7 @@ function start(env: Env) {
     },
     prefix,
     serverTiming: env.EXTENT_SERVER_TIMING === "on",
-    // Cloudflare compresses at the edge (gzip, br) what the worker answers plainly: compressing here would cost the worker's CPU for nothing.
+    // workerd compresses what the worker answers plainly (gzip, br, as the client asks), and so does Cloudflare's edge: compressing here would cost the worker's CPU for nothing.
     compress: false,
   });
   const ready = env.EXTENT_SEED === "sample" ? seedIfEmpty(handler, sampleData, prefix) : handler.ready;
