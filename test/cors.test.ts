@@ -173,6 +173,7 @@ describe("configuration: code, property, flag, each checked at start-up naming w
     assert.deepEqual(resolveCors({ origins: "*" }), { origins: "*" });
     assert.deepEqual(resolveCors({ origins: "https://a.example, http://localhost:5173" }), { origins: ["https://a.example", "http://localhost:5173"] });
     assert.deepEqual(resolveCors({ origins: ["https://a.example", "*"] }), { origins: "*" });
+    assert.throws(() => resolveCors({ origin: "*" } as never), /^RangeError: cors\.origins \(extent\.cors\.origins\): must be an object \{ origins \}/);
     for (const [origins, message] of [
       ["https://a.example/", /cors\.origins\[0\] \(extent\.cors\.origins\): "https:\/\/a\.example\/" is not an origin/],
       [["https://a.example", "a.example"], /cors\.origins\[1\].*"a\.example" is not an origin/],

@@ -26,19 +26,22 @@ const origin = v.pipe(
   v.check(isOrigin, (issue) => `${JSON.stringify(issue.input)} is not an origin: give * or scheme://host[:port] with no path, such as https://app.example`),
 );
 
-const Schema = v.strictObject({
-  origins: v.union(
-    [
-      v.pipe(
-        v.string(),
-        v.transform((s) => s.split(",")),
-        v.array(origin),
-      ),
-      v.pipe(v.array(origin), v.minLength(1, "must name at least one origin")),
-    ],
-    "must be * or origins (an array, or text separated by commas)",
-  ),
-});
+const Schema = v.strictObject(
+  {
+    origins: v.union(
+      [
+        v.pipe(
+          v.string(),
+          v.transform((s) => s.split(",")),
+          v.array(origin),
+        ),
+        v.pipe(v.array(origin), v.minLength(1, "must name at least one origin")),
+      ],
+      "must be * or origins (an array, or text separated by commas)",
+    ),
+  },
+  "must be an object { origins }, origins being * or a list of origins",
+);
 
 function isOrigin(text: string): boolean {
   if (text === "*") return true;

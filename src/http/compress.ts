@@ -69,7 +69,7 @@ export function chooseEncoding(header: string | undefined): string | undefined {
 }
 
 /**
- * The length in UTF-16 units of the text an answer was made from (src/http/answers.ts, problem.ts),
+ * The length in UTF-16 units of the text an answer was made from (the JSON answers of src/http/answers.ts),
  * so most answers are judged without reading their body: UTF-8 takes 1 to 3 bytes per unit, so a
  * text of `threshold` units or more is large enough, and one under a third of it is too small.
  * An answer Hono has wrapped again (when middleware set headers before it) is not found here and
