@@ -5,6 +5,8 @@
  */
 import type { PersistenceContext } from "./config/context.ts";
 import { resolveAccess } from "./config/access.ts";
+import { resolveCors } from "./config/cors.ts";
+import { DEFAULT_COMPRESS_THRESHOLD } from "./http/compress.ts";
 import { AccessControl } from "./access/access-control.ts";
 import { buildApp } from "./http/app.ts";
 import { Authenticator } from "./http/auth/authenticate.ts";
@@ -42,6 +44,14 @@ export interface RestHandlerOptions {
   firstPageSize?: number;
   /** The JSON a later page aims at, in characters (default 512 KiB): it holds fewer objects when theirs is large. */
   pageBytes?: number;
+  /**
+   * Compress answers of at least `threshold` bytes (default 1024) for clients that send
+   * `Accept-Encoding` (gzip, deflate; br on Deno), streamed extents included (src/http/compress.ts).
+   * Default on: Node's and Bun's servers compress nothing themselves, nor does `Deno.serve` unless
+   * asked (and then it weakens ETags). Turn it off where a platform or proxy compresses: the
+   * Cloudflare worker entry does (the edge compresses).
+   */
+  compress?: boolean | { threshold: number };
 }
 
 const DEFAULT_PAGE_SIZE = 1000;
@@ -79,6 +89,11 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   ] as const) {
     if (!(Number.isSafeInteger(n) && n >= 1)) throw new RangeError(`${name} must be a positive integer, got ${n}`);
   }
+  const compress = options.compress ?? true;
+  const compressThreshold = compress === false ? undefined : compress === true ? DEFAULT_COMPRESS_THRESHOLD : compress.threshold;
+  if (compressThreshold !== undefined && !(Number.isSafeInteger(compressThreshold) && compressThreshold >= 0))
+    throw new RangeError(`compress.threshold must be a whole number of bytes, got ${compressThreshold}`);
+  const cors = resolveCors(context.cors);
   const limits = resolveLimits(options.bodyLimit === undefined ? context.limits : { ...context.limits, bodyBytes: options.bodyLimit });
   const app = buildApp(
     {
@@ -94,6 +109,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     },
     () => ready,
     access && { authenticator: new Authenticator(access), control },
+    { cors, compressThreshold },
   );
   return {
     fetch: async (request: Request) => app.fetch(request),

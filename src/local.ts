@@ -26,6 +26,9 @@ const SAMPLE = [
   "/api",
   "--seed",
   here("../schema/sample-data.json"),
+  // Any page may call the sample (a front end on its own dev server): `--cors` given again overrides it.
+  "--cors",
+  "*",
 ];
 
 const args = process.argv.slice(2);

@@ -38,6 +38,8 @@ function start(env: Env) {
     },
     prefix,
     serverTiming: env.EXTENT_SERVER_TIMING === "on",
+    // workerd compresses what the worker answers plainly (gzip, br, as the client asks), and so does Cloudflare's edge: compressing here would cost the worker's CPU for nothing.
+    compress: false,
   });
   const ready = env.EXTENT_SEED === "sample" ? seedIfEmpty(handler, sampleData, prefix) : handler.ready;
   // A failed start (say, D1 unreachable) must not stick to the isolate: the next request retries.

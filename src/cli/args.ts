@@ -1,8 +1,9 @@
 /** Command-line arguments of `extent serve`, validated with valibot so a mistake names the flag. */
 import * as v from "valibot";
+import { resolveCors } from "../config/cors.ts";
 import { DEFAULT_LIMITS, LIMIT_NAMES, type Limits, parseLimit } from "../config/limits.ts";
 
-export const SERVE_USAGE = `Usage: extent serve --config DIR --persistence-context NAME [--port N] [--host H] [--prefix /p] [--seed FILE] [--server-timing]
+export const SERVE_USAGE = `Usage: extent serve --config DIR --persistence-context NAME [--port N] [--host H] [--prefix /p] [--seed FILE] [--server-timing] [--cors ORIGINS]
 
   --config DIR                 folder holding persistence.xml and/or jdoconfig.xml (directly or under META-INF/)
   --persistence-context NAME   the persistence-unit or persistence-manager-factory to serve
@@ -13,6 +14,9 @@ export const SERVE_USAGE = `Usage: extent serve --config DIR --persistence-conte
                                extent.java.sources, or src/main/java beside a Maven src/main/resources DIR)
   --seed FILE                  JSON {"class": [objects]} POSTed at start when those extents are empty
   --server-timing              answer each request's store cost in a Server-Timing header
+  --cors ORIGINS               let browser pages of these origins call the service: * for every origin, or
+                               origins separated by commas (https://app.example,http://localhost:5173);
+                               overrides extent.cors.origins
   --jwt-secret SOURCE          HS256/384/512 secret of Bearer tokens: env:NAME reads the variable NAME
                                (the text itself works too, but shows in the process list); overrides
                                extent.auth.jwt.secret
@@ -34,6 +38,18 @@ const Options = v.object({
   jwtSecret: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"))),
   jwtJwks: v.optional(v.pipe(v.string(), v.url("must be a URL"))),
   accessFile: v.optional(v.pipe(v.string(), v.minLength(1, "must not be empty"))),
+  cors: v.optional(
+    v.pipe(
+      v.string(),
+      v.rawCheck(({ dataset, addIssue }) => {
+        try {
+          if (dataset.typed) resolveCors({ origins: dataset.value });
+        } catch (e) {
+          addIssue({ message: (e as Error).message.replace(/^[^:]*\): /, "") });
+        }
+      }),
+    ),
+  ),
 });
 
 export type ServeOptions = v.InferOutput<typeof Options> & { limits: Partial<Limits> };
@@ -55,6 +71,7 @@ const FLAGS: Record<string, Exclude<keyof ServeOptions, "serverTiming">> = {
   "--jwt-secret": "jwtSecret",
   "--jwt-jwks": "jwtJwks",
   "--access-file": "accessFile",
+  "--cors": "cors",
 };
 
 export function parseServeArgs(argv: readonly string[]): { ok: true; options: ServeOptions } | { ok: false; message: string } {

@@ -53,6 +53,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     if (missing) fail(`extent serve: no Java sources folder ${missing}`);
     await addJavaModel(context, javaFolders, java);
   }
+  if (options.cors !== undefined) context.cors = { origins: options.cors };
   if (Object.keys(options.limits).length) context.limits = { ...context.limits, ...options.limits };
   const secret = applyAuthFlags(context, options);
   if (!secret.ok) fail(`extent serve: ${secret.message}`);

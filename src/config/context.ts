@@ -6,6 +6,7 @@
 import type { MetadataDocument } from "../metadata/declarations.ts";
 import type { JpaClass } from "../metadata/jpa/model.ts";
 import type { AccessOptions } from "./access.ts";
+import type { CorsOptions } from "./cors.ts";
 import type { Limits } from "./limits.ts";
 
 /** A metadata document as text, so runtimes without a file system can bundle XML as strings. */
@@ -50,4 +51,9 @@ export interface PersistenceContext {
    * `authenticate`). Absent: every request is allowed, and none pays for it. Rules come later.
    */
   access?: AccessOptions;
+  /**
+   * Cross-origin requests from browser pages (contract §7): the origins allowed, `*` or a list.
+   * Absent: no CORS headers at all, and browsers keep other origins' pages out.
+   */
+  cors?: CorsOptions;
 }

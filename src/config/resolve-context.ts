@@ -12,6 +12,7 @@ import { normalizeConnectionUrl } from "./connection-url.ts";
 import { parseJdoConfig, parsePersistenceXml, type FactoryDecl, type PersistenceUnitDecl } from "./persistence-xml.ts";
 import type { ModelProblem } from "../metadata/problems.ts";
 import { accessFromProperties } from "./access.ts";
+import { CORS_PROPERTY, resolveCors } from "./cors.ts";
 import { LIMIT_NAMES, LIMIT_PROPERTY, type Limits, parseLimit } from "./limits.ts";
 
 const PERSISTENCE_FILES = ["persistence.xml", "META-INF/persistence.xml"];
@@ -225,6 +226,16 @@ export function resolveContext(
   // Access: extent.auth.* and extent.access.file as given, checked by createRestHandler (resolveAccess).
   const access = accessFromProperties(properties);
   if (access) context.access = access;
+  // CORS: extent.cors.origins, * or origins separated by commas, checked here to name the file.
+  const origins = properties[CORS_PROPERTY];
+  if (origins !== undefined) {
+    try {
+      resolveCors({ origins });
+      context.cors = { origins };
+    } catch (e) {
+      problems.push(problemAt(factory?.properties[CORS_PROPERTY] !== undefined ? factoryDecl! : unitDecl!, (e as Error).message));
+    }
+  }
 
   return { context, problems, classModules, ...(java ? { java } : {}) };
 }

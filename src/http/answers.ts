@@ -1,6 +1,7 @@
 /** How routes write their answers: JSON text as it is (JSON selects write it) or from a value, and 304 for collections. */
 import type { Context } from "hono";
 import { stringify } from "../json/exact.ts";
+import { fromText } from "./compress.ts";
 import { collectionNotModified } from "./conditional.ts";
 import type { Env } from "./resource.ts";
 
@@ -8,7 +9,9 @@ export const JSON_TYPE = "application/json; charset=utf-8";
 
 /** A JSON answer from its text, or a stream of it (streamed extents and query answers). (For HEAD, Hono drops the body.) */
 export function jsonText(body: string | ReadableStream<Uint8Array>, status = 200, headers?: Record<string, string>): Response {
-  return new Response(body, { status, headers: headers ? { "content-type": JSON_TYPE, ...headers } : { "content-type": JSON_TYPE } });
+  const response = new Response(body, { status, headers: headers ? { "content-type": JSON_TYPE, ...headers } : { "content-type": JSON_TYPE } });
+  // A text's length tells compression at once whether it is worth it; a stream is judged as it comes.
+  return typeof body === "string" ? fromText(response, body.length) : response;
 }
 
 /** A JSON answer from a value. */

@@ -9,6 +9,9 @@ import type { Runtime } from "../service/runtime.ts";
 import type { AccessControl } from "../access/access-control.ts";
 import { accessScope } from "./auth/access-scope.ts";
 import type { Authenticator } from "./auth/authenticate.ts";
+import type { ResolvedCors } from "../config/cors.ts";
+import { compression } from "./compress.ts";
+import { corsMiddleware } from "./cors.ts";
 import { errorAnswer } from "./error-status.ts";
 import { requestScope, serverTiming } from "./middleware.ts";
 import { problem } from "./problem.ts";
@@ -17,12 +20,24 @@ import { objects } from "./routes/objects.ts";
 import { queries } from "./routes/queries.ts";
 import { root } from "./routes/root.ts";
 
+/** What the app does for web clients, each off when absent. */
+export interface WebOptions {
+  cors?: ResolvedCors | undefined;
+  /** Compress answers of at least this many bytes. */
+  compressThreshold?: number | undefined;
+}
+
 export function buildApp(
   shared: Runtime,
   ready: () => Promise<void>,
   access?: { authenticator: Authenticator; control?: AccessControl | undefined },
+  web: WebOptions = {},
 ): Hono<Env> {
   const base = new Hono<Env>({ strict: false });
+  // Outermost, so they see every answer, errors included: compression, then CORS, which answers
+  // a preflight before the store is ready and before authentication (a preflight has no credentials).
+  if (web.compressThreshold !== undefined) base.use(compression(web.compressThreshold));
+  if (web.cors) base.use(corsMiddleware(web.cors));
   base.use(requestScope(shared, ready));
   // Only when access control is configured: without it no request pays for authentication.
   if (access) base.use(access.authenticator.middleware);

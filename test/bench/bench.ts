@@ -1,8 +1,10 @@
 /**
- * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--only TEXT]`
+ * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--no-wire] [--only TEXT]`
  * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker; a
  * streamed extent of 100,000 objects against one of 100, and pages 1 and 1,000 of it by cursor and
- * by range (test/bench/listing-pages.ts), unless --no-large)
+ * by range (test/bench/listing-pages.ts), unless --no-large; the bytes on the wire of those extents
+ * with and without gzip, unless --no-wire. autocannon sends no Accept-Encoding, so the table's
+ * answers are not compressed)
  *
  * Generates the data set (test/bench/data.ts), captures the SQL Extent runs for each operation,
  * starts four servers as their own processes on this machine — Extent (src/local.ts), two floors
@@ -28,6 +30,7 @@ import { OPERATIONS, type Operation } from "./operations.ts";
 import { spawnSync } from "node:child_process";
 import { BENCH_CASES, measureLargeExtents } from "./large-extent.ts";
 import { buildWorkerBundle, measureColdStart } from "./worker-metrics.ts";
+import { measureWireBytes } from "./wire-bytes.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -222,6 +225,7 @@ async function main(): Promise<void> {
     console.log("");
     spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, "listing-pages.ts")], { stdio: "inherit" });
   }
+  if (!args.includes("--no-wire")) await measureWireBytes();
 }
 
 /** The worker bundle as `wrangler deploy` builds it, and its cold start in a fresh local workerd. */

@@ -35,7 +35,7 @@ const PERSON = `${GRAPH_PKG}.Person`;
 /** A page larger than the extent: the extent read at once, as before streaming. */
 const AT_ONCE = 1_000_000;
 /** The handler's own paging: a first page of 100 objects, then pages sized by their JSON (up to 1000). */
-const AUTO = 0;
+export const AUTO = 0;
 
 interface Memory {
   rss: number;
@@ -48,7 +48,8 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function database(dir: string, persons: number): Promise<string> {
+/** A database of the graph model with `persons` persons (and their cities, friends), written with plain SQL. */
+export async function database(dir: string, persons: number): Promise<string> {
   const url = `file:${join(dir, `graph-${persons}.db`)}`;
   const api = createRestHandler({ context: { name: "schema", url, models: [graphModel] } });
   await api.ready;
@@ -58,7 +59,8 @@ async function database(dir: string, persons: number): Promise<string> {
   return url;
 }
 
-async function start(url: string, pages: number): Promise<Server> {
+/** The server over `url` as its own process (large-extent-server.ts), paged as `pages` says. */
+export async function start(url: string, pages: number): Promise<Server> {
   const entry = fileURLToPath(new URL("./large-extent-server.ts", import.meta.url));
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", entry, url, ...(pages === AUTO ? [] : [String(pages)])], {
     cwd: fileURLToPath(new URL("../..", import.meta.url)),

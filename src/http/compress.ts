@@ -1,0 +1,159 @@
+/**
+ * Compression of large answers (contract §7) with the web-standard CompressionStream: gzip and
+ * deflate everywhere, br where the runtime's CompressionStream has a quick `brotli` (Deno; Node 20
+ * has none, and Bun's compresses at the highest quality: 16 s for 10 MB of JSON, gzip 0.13 s).
+ * gzip is preferred when a client takes several alike (browsers send `gzip, deflate, br, zstd`). Hono's `compress` middleware does not fit: it compresses answers of any size that carry no
+ * Content-Length (ours carry none) and makes strong ETags weak, which would break `If-Match`.
+ *
+ * Which answers: a body of a compressible type (JSON, problem documents, text) whose first
+ * `threshold` bytes are there; a smaller one is answered as it is. The body is read only that far
+ * before deciding, so a streamed extent stays streamed, page by page, through the compressor.
+ * Untouched: HEAD, 204, 206, 304, an answer already encoded or marked `Cache-Control: no-transform`.
+ * `Vary: Accept-Encoding` on every answer large enough to be compressed; Content-Length dropped.
+ *
+ * The ETag stays as it is: it names the object's version, which a compressed answer states as
+ * much as the plain one, and `If-Match` compares tags strongly, so a weakened tag sent back with a
+ * PUT would fail. No byte ranges are served, and `Vary` keeps caches' copies apart.
+ */
+import type { MiddlewareHandler } from "hono";
+import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/utils/compress";
+import type { Env } from "./resource.ts";
+
+/** The answers below this many bytes are sent as they are: compressing them saves little. */
+export const DEFAULT_COMPRESS_THRESHOLD = 1024;
+
+type Format = "brotli" | "gzip" | "deflate";
+
+/** The encodings this runtime can write, in the order they are preferred when a client takes several equally. */
+export const ENCODINGS: ReadonlyMap<string, Format> = new Map(
+  (
+    [
+      ["gzip", "gzip"],
+      ["deflate", "deflate"],
+      ["br", "brotli"],
+    ] as const
+  ).filter(([, format]) => supported(format)),
+);
+
+function supported(format: Format): boolean {
+  if (format === "brotli" && "Bun" in globalThis) return false;
+  try {
+    new CompressionStream(format as CompressionFormat);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The encoding to answer in from `Accept-Encoding` (RFC 9110 §12.5.3): the highest `q` among the
+ * encodings written here (`*` standing for those not named), ties going to the order above; none
+ * when nothing acceptable is (then the answer is `identity`, always acceptable in practice).
+ */
+export function chooseEncoding(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const q = new Map<string, number>();
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.split(";").map((s) => s.trim().toLowerCase());
+    if (!name) continue;
+    const weight = params.find((p) => p.startsWith("q="));
+    const value = weight === undefined ? 1 : Number(weight.slice(2));
+    q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  let best: { encoding: string; q: number } | undefined;
+  for (const encoding of ENCODINGS.keys()) {
+    const weight = q.get(encoding) ?? q.get("*") ?? 0;
+    if (weight > 0 && (!best || weight > best.q)) best = { encoding, q: weight };
+  }
+  return best?.encoding;
+}
+
+/**
+ * The length in UTF-16 units of the text an answer was made from (the JSON answers of src/http/answers.ts),
+ * so most answers are judged without reading their body: UTF-8 takes 1 to 3 bytes per unit, so a
+ * text of `threshold` units or more is large enough, and one under a third of it is too small.
+ * An answer Hono has wrapped again (when middleware set headers before it) is not found here and
+ * is judged by reading it.
+ */
+const textLengths = new WeakMap<Response, number>();
+
+/** `response`, noted as made from a text of `length` UTF-16 units. */
+export function fromText(response: Response, length: number): Response {
+  textLengths.set(response, length);
+  return response;
+}
+
+/** The answer to `request` as it goes out: `response` compressed when it should be (see above), else itself. */
+export async function compressAnswer(request: Request, res: Response, threshold = DEFAULT_COMPRESS_THRESHOLD): Promise<Response> {
+  const { status } = res;
+  if (request.method === "HEAD" || status === 204 || status === 206 || status === 304 || !res.body) return res;
+  // A text surely under the threshold goes out as it is, whatever the client takes: no header read.
+  const units = textLengths.get(res);
+  if (units !== undefined && units * 3 < threshold) return res;
+  if (res.headers.has("content-encoding") || /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("cache-control") ?? "")) return res;
+  if (!COMPRESSIBLE_CONTENT_TYPE_REGEX.test(res.headers.get("content-type") ?? "")) return res;
+  const encoding = chooseEncoding(request.headers.get("accept-encoding") ?? undefined);
+  if (encoding === undefined) return withVary(res);
+  // Else read the body as far as the threshold: a small answer ends before it and goes out as it is.
+  const reader = res.body.getReader();
+  const head: Uint8Array<ArrayBuffer>[] = [];
+  let size = units !== undefined && units >= threshold ? threshold : 0;
+  while (size < threshold) {
+    const chunk = await reader.read();
+    if (chunk.done) return new Response(concat(head, size), res);
+    head.push(chunk.value);
+    size += chunk.value.byteLength;
+  }
+  const body = new ReadableStream<BufferSource>({
+    start(controller) {
+      for (const chunk of head) controller.enqueue(chunk);
+      head.length = 0;
+    },
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const headers = withVary(res).headers;
+  headers.delete("content-length");
+  headers.set("content-encoding", encoding);
+  return new Response(body.pipeThrough(new CompressionStream(ENCODINGS.get(encoding)! as CompressionFormat)), { status, statusText: res.statusText, headers });
+}
+
+/**
+ * `Vary: Accept-Encoding` on an answer whose encoding depends on the request's: one large enough
+ * to be compressed. A smaller one is the same for every client, and says nothing.
+ */
+function withVary(res: Response): Response {
+  const vary = res.headers.get("vary");
+  if (vary !== "*" && !/(?:^|,)\s*accept-encoding\s*(?:,|$)/i.test(vary ?? "")) res.headers.set("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+  return res;
+}
+
+/** `compressAnswer` as Hono middleware. */
+export function compression(threshold = DEFAULT_COMPRESS_THRESHOLD): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    await next();
+    const res = await compressAnswer(c.req.raw, c.res, threshold);
+    if (res !== c.res) replace(c, res);
+  };
+}
+
+/** Sets the answer without Hono merging the previous answer's headers into it (Content-Length among them). */
+function replace(c: Parameters<MiddlewareHandler<Env>>[0], res: Response): void {
+  c.res = undefined;
+  c.res = res;
+}
+
+function concat(chunks: Uint8Array<ArrayBuffer>[], size: number): Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
