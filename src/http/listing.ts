@@ -14,6 +14,7 @@ import type { Context } from "hono";
 import * as v from "valibot";
 import type { ClassMeta } from "../metadata/model.ts";
 import type { After, ListingPage } from "../service/listing.ts";
+import { fromText } from "./compress.ts";
 import { HttpError } from "./problem.ts";
 import type { Env } from "./resource.ts";
 
@@ -80,7 +81,7 @@ export function listingAnswer(c: Context<Env>, request: ListingRequest, page: Li
     links.push(`<${prev.pathname}${prev.search}>; rel="prev"`);
   }
   if (links.length) headers.set("link", links.join(", "));
-  return new Response(page.body, { status: 200, headers });
+  return fromText(new Response(page.body, { status: 200, headers }), page.body.length);
 }
 
 // ---- cursors ---------------------------------------------------------------------------------
