@@ -9,6 +9,7 @@ import { resolveCors } from "./config/cors.ts";
 import { DEFAULT_COMPRESS_THRESHOLD } from "./http/compress.ts";
 import { AccessControl } from "./access/access-control.ts";
 import { buildApp } from "./http/app.ts";
+import { openApiText } from "./describe/openapi.ts";
 import { Authenticator } from "./http/auth/authenticate.ts";
 import { type Limits, resolveLimits } from "./config/limits.ts";
 import { loadModel } from "./config/load-model.ts";
@@ -109,7 +110,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     },
     () => ready,
     access && { authenticator: new Authenticator(access), control },
-    { cors, compressThreshold },
+    { cors, compressThreshold, describe: () => openApiText(model, prefix, access) },
   );
   return {
     fetch: async (request: Request) => app.fetch(request),
@@ -121,7 +122,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   };
 }
 
-function normalizePrefix(prefix: string): string {
+export function normalizePrefix(prefix: string): string {
   const trimmed = prefix.trim().replace(/\/+$/, "");
   return !trimmed ? "" : trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
 }

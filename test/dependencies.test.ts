@@ -90,6 +90,7 @@ function cycles(edges: { from: string; to: string }[]): string[][] {
 const LAYERS: string[][] = [
   ["cli", "runtime", "handler.ts", "index.ts", "worker.ts", "local.ts", "jdo.ts", "jpa.ts"],
   ["http"],
+  ["describe"],
   ["service"],
   ["access"],
   ["query"],

@@ -10,20 +10,23 @@ import { pathToFileURL } from "node:url";
 import type { PersistenceContext } from "../config/context.ts";
 import { loadModel } from "../config/load-model.ts";
 import { type JavaSourcesDecl, resolveContext } from "../config/resolve-context.ts";
-import { createRestHandler } from "../handler.ts";
+import { createRestHandler, normalizePrefix } from "../handler.ts";
+import { resolveAccess } from "../config/access.ts";
+import { openApiText } from "../describe/openapi.ts";
 import { isDecoratedClass } from "../metadata/decorators/read.ts";
 import { ModelError, formatProblem } from "../metadata/problems.ts";
 import { readJavaModel } from "../runtime/java-sources.ts";
 import { loadConfigDir } from "../runtime/load-config-dir.ts";
 import { seedIfEmpty } from "../runtime/seed.ts";
 import { serve } from "../runtime/serve.ts";
-import { SERVE_USAGE, parseServeArgs } from "./args.ts";
+import { SERVE_USAGE, type ServeOptions, parseServeArgs } from "./args.ts";
 import { readRulesFile } from "./rules-file.ts";
 import { applyAuthFlags } from "./secret-source.ts";
 import { TOKEN_USAGE } from "./token-args.ts";
 import { runToken } from "./token.ts";
 
-const USAGE = `${SERVE_USAGE}\n\n${TOKEN_USAGE}`;
+const OPENAPI_USAGE = `extent openapi --config DIR --persistence-context NAME [--prefix /p]: prints the OpenAPI 3.1 document the server serves at {prefix}/openapi.json`;
+const USAGE = `${SERVE_USAGE}\n\n${OPENAPI_USAGE}\n\n${TOKEN_USAGE}`;
 
 function fail(message: string): never {
   console.error(message);
@@ -35,30 +38,13 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") return void console.log(USAGE);
   if (command === "token") return runToken(rest);
-  if (command !== "serve") fail(`unknown command "${command}"\n\n${USAGE}`);
+  if (command !== "serve" && command !== "openapi") fail(`unknown command "${command}"\n\n${USAGE}`);
   const args = parseServeArgs(rest);
-  if (!args.ok) fail(`extent serve: ${args.message}\n\n${SERVE_USAGE}`);
+  if (!args.ok) fail(`extent ${command}: ${args.message}\n\n${SERVE_USAGE}`);
   const { options } = args;
-
-  const files = await loadConfigDir(resolve(options.config)).catch((e: Error) => fail(`extent serve: cannot read --config ${options.config}: ${e.message}`));
-  const { context, problems, classModules, java } = resolveContext(files, options.persistenceContext, options.config);
-  if (problems.length) fail(`extent serve: the configuration has ${problems.length} problem(s):\n${problems.map((p) => "  " + formatProblem(p)).join("\n")}`);
+  const context = await contextOf(options, command);
+  if (command === "openapi") return void process.stdout.write(openApiDocument(context, options.prefix) + "\n");
   if (context.url) ensureDatabaseFolder(context.url);
-  if (classModules.length) context.classes = await importClasses(options.config, classModules);
-  const javaFolders = options.javaSources
-    ? options.javaSources.split(",").map((f) => resolve(f.trim()))
-    : (java?.folders ?? []).map((f) => resolve(options.config, f)).filter((f) => java?.explicit || existsSync(f));
-  if (javaFolders.length) {
-    const missing = javaFolders.find((f) => !existsSync(f));
-    if (missing) fail(`extent serve: no Java sources folder ${missing}`);
-    await addJavaModel(context, javaFolders, java);
-  }
-  if (options.cors !== undefined) context.cors = { origins: options.cors };
-  if (Object.keys(options.limits).length) context.limits = { ...context.limits, ...options.limits };
-  const secret = applyAuthFlags(context, options);
-  if (!secret.ok) fail(`extent serve: ${secret.message}`);
-  const rules = readRulesFile(context, resolve(options.config), options.accessFile);
-  if (!rules.ok) fail(`extent serve: ${rules.message}`);
 
   let handler;
   try {
@@ -80,6 +66,42 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     fail(`extent serve: cannot listen on ${options.host}:${options.port}: ${e.message}`),
   );
   console.log(`Extent serves "${context.name}" at ${served.url}${options.prefix} (${served.runtime})`);
+}
+
+/** The persistence context of --config and --persistence-context, with the flags that change it. */
+async function contextOf(options: ServeOptions, command: string): Promise<PersistenceContext> {
+  const files = await loadConfigDir(resolve(options.config)).catch((e: Error) =>
+    fail(`extent ${command}: cannot read --config ${options.config}: ${e.message}`),
+  );
+  const { context, problems, classModules, java } = resolveContext(files, options.persistenceContext, options.config);
+  if (problems.length)
+    fail(`extent ${command}: the configuration has ${problems.length} problem(s):\n${problems.map((p) => "  " + formatProblem(p)).join("\n")}`);
+  if (classModules.length) context.classes = await importClasses(options.config, classModules);
+  const javaFolders = options.javaSources
+    ? options.javaSources.split(",").map((f) => resolve(f.trim()))
+    : (java?.folders ?? []).map((f) => resolve(options.config, f)).filter((f) => java?.explicit || existsSync(f));
+  if (javaFolders.length) {
+    const missing = javaFolders.find((f) => !existsSync(f));
+    if (missing) fail(`extent ${command}: no Java sources folder ${missing}`);
+    await addJavaModel(context, javaFolders, java);
+  }
+  if (options.cors !== undefined) context.cors = { origins: options.cors };
+  if (Object.keys(options.limits).length) context.limits = { ...context.limits, ...options.limits };
+  const secret = applyAuthFlags(context, options);
+  if (!secret.ok) fail(`extent ${command}: ${secret.message}`);
+  const rules = readRulesFile(context, resolve(options.config), options.accessFile);
+  if (!rules.ok) fail(`extent ${command}: ${rules.message}`);
+
+  return context;
+}
+
+/** `extent openapi`: the document `GET {prefix}/openapi.json` serves, without opening the store. */
+function openApiDocument(context: PersistenceContext, prefix: string | undefined): string {
+  try {
+    return openApiText(loadModel(context), normalizePrefix(prefix ?? ""), resolveAccess(context.access));
+  } catch (error) {
+    return fail(`extent openapi: ${(error as Error).message}`);
+  }
 }
 
 /** Every decorated class the modules export (`extent.classes` in persistence.xml or jdoconfig.xml). */

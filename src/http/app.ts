@@ -18,6 +18,7 @@ import { problem } from "./problem.ts";
 import { type Env, mount } from "./resource.ts";
 import { objects } from "./routes/objects.ts";
 import { queries } from "./routes/queries.ts";
+import { openapi } from "./routes/openapi.ts";
 import { root } from "./routes/root.ts";
 
 /** What the app does for web clients, each off when absent. */
@@ -25,6 +26,8 @@ export interface WebOptions {
   cors?: ResolvedCors | undefined;
   /** Compress answers of at least this many bytes. */
   compressThreshold?: number | undefined;
+  /** The OpenAPI document's text (src/describe/), asked once, at the first `GET /openapi.json`. */
+  describe?: (() => string) | undefined;
 }
 
 export function buildApp(
@@ -43,8 +46,9 @@ export function buildApp(
   if (access) base.use(access.authenticator.middleware);
   if (access?.control) base.use(accessScope(access.control));
   if (shared.serverTiming) base.use(serverTiming);
-  // The query paths before `/{class}`, which would otherwise take `/jdoql` for a class.
-  mount(shared.prefix ? base.basePath(shared.prefix) : base, [root, ...queries, ...objects]);
+  // The query paths and the document before `/{class}`, which would otherwise take `/jdoql` for a class.
+  const described = web.describe ? [openapi(web.describe)] : [];
+  mount(shared.prefix ? base.basePath(shared.prefix) : base, [root, ...described, ...queries, ...objects]);
   base.notFound((c) => problem(404, `no resource at ${new URL(c.req.url).pathname}`));
   base.onError((error) => errorAnswer(error, shared.limits));
   return base;

@@ -25,6 +25,7 @@ import { authorize, authorizeQuery } from "../auth/access-scope.ts";
 import { keyFromObject, keyFromPath } from "../keys.ts";
 import { HttpError } from "../problem.ts";
 import type { Env, Resource } from "../resource.ts";
+import { OPENAPI_NAME } from "./openapi.ts";
 import { QUERY_ALLOW, QUERY_NAMES } from "./queries.ts";
 
 type C = Context<Env>;
@@ -40,6 +41,9 @@ function classOf(c: C): ClassMeta {
         throw new HttpError(404, `no resource at ${new URL(c.req.url).pathname}: give a query as /${name}?query=...`);
       throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: QUERY_ALLOW } });
     }
+    // The document is GET only; another method on it (which `/{class}` would take) is its 405.
+    if (name === OPENAPI_NAME && !c.req.param("key"))
+      throw new HttpError(405, `${c.req.method} is not allowed on /${name}; allowed: GET, HEAD`, { headers: { allow: "GET, HEAD" } });
     throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
   }
   return meta;

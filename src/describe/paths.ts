@@ -1,0 +1,241 @@
+/**
+ * The paths and operations of the document (contract §5–§7): the root, each class's extent and
+ * objects, the query endpoints and the document itself, each with its parameters, bodies, answers
+ * with their headers, and a problem document for every error status the route can answer.
+ */
+import type { ClassMeta, Model } from "../metadata/model.ts";
+import { type Schema, ref } from "./schemas.ts";
+
+export interface SecurityShape {
+  /** Whether a request may come without credentials (an anonymous role, or the app authenticates itself). */
+  anonymous: boolean;
+  /** Whether `Authorization: Bearer <jwt>` is read. */
+  bearer: boolean;
+}
+
+/** Errors any request can meet: a URL too long, headers too large, a bug, the time limit. */
+const ALWAYS = [414, 431, 500, 503];
+
+const json = (schema: Schema) => ({ "application/json": { schema } });
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const param = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+export class PathWriter {
+  constructor(
+    private readonly model: Model,
+    private readonly security: SecurityShape | undefined,
+  ) {}
+
+  /** The answers of an operation: its successes, then a problem for each error status, 401/403 when access control is on. */
+  private responses(ok: Record<string, unknown>, errors: number[], guarded = true): Record<string, unknown> {
+    const statuses = new Set([...errors, ...ALWAYS]);
+    if (this.security) statuses.add(401);
+    if (this.security && guarded) statuses.add(403);
+    const out: Record<string, unknown> = { ...ok };
+    for (const s of [...statuses].sort()) out[String(s)] = { $ref: `#/components/responses/Problem${s}` };
+    return out;
+  }
+
+  private op(summary: string, extra: Record<string, unknown>, tag?: string): Record<string, unknown> {
+    const sec = this.security;
+    const security = sec ? [...(sec.bearer ? [{ bearer: [] }] : []), ...(sec.anonymous || !sec.bearer ? [{}] : [])] : undefined;
+    return { summary, ...(tag ? { tags: [tag] } : {}), ...(security ? { security } : {}), ...extra };
+  }
+
+  /** The fetch plan's parameters: any group of the model applies (to nested objects too); this class's own come first. */
+  private fetchParams(meta?: ClassMeta): unknown[] {
+    const all = new Set<string>(["default", "all", ...(meta ? meta.fetchGroups.keys() : [])]);
+    for (const c of this.model.classes.values()) for (const g of c.fetchGroups.keys()) all.add(g);
+    const own = meta ? [...meta.fetchGroups.keys()] : [];
+    return [
+      {
+        name: "fetchGroup",
+        in: "query",
+        description: `Fetch groups, comma-separated: default, all${own.length ? `, and this class's ${own.join(", ")}` : ""}; a group of another class applies to its objects when nested. Unknown group: 400.`,
+        style: "form",
+        explode: false,
+        schema: { type: "array", items: { type: "string", enum: [...all] } },
+      },
+      param("maxFetchDepth"),
+    ];
+  }
+
+  private keyParam(meta: ClassMeta): Record<string, unknown> {
+    const base = { name: "key", in: "path", required: true };
+    const id = meta.identity;
+    if (id.kind === "datastore")
+      return {
+        ...base,
+        description: "the datastore identity (`_id`)",
+        schema: id.generation.kind === "sequence" ? { type: "integer", format: "int64" } : { type: "string" },
+      };
+    const f = meta.fields.get(id.fields[0]!)!;
+    if (id.fields.length === 1 && f.type.kind === "basic")
+      return {
+        ...base,
+        description: `the key field \`${f.name}\``,
+        schema:
+          f.type.basic === "long" || f.type.basic === "int" || f.type.basic === "short" || f.type.basic === "byte" ? { type: "integer" } : { type: "string" },
+      };
+    return { ...base, description: `the key: a URL-encoded JSON object of ${id.fields.join(", ")}`, content: json(ref(`${meta.name}-key`)) };
+  }
+
+  classPaths(meta: ClassMeta): Record<string, unknown> {
+    const name = meta.name;
+    const tag = name;
+    const etag = { ETag: header("ETag") };
+    const one = { description: `the ${meta.simpleName}`, headers: etag, content: json(ref(name)) };
+    const conditional = [param("If-Match"), param("If-None-Match")];
+    const extent = {
+      get: this.op(
+        `The extent of ${meta.simpleName} (subclasses included), a filter's matches, or a page`,
+        {
+          description:
+            "Without `range` or `after`, the whole extent (or the filter's matches) in key order. `?F` (a filter without a name) is read as `filter=F`. A composite key in a JSON body answers that object.",
+          parameters: [
+            param("filter"),
+            param("params"),
+            ...this.fetchParams(meta),
+            param("ordering"),
+            param("range"),
+            param("after"),
+            param("Prefer"),
+            param("If-None-Match"),
+          ],
+          responses: this.responses(
+            {
+              200: {
+                description: "the objects (or, for a key in the body, the object)",
+                headers: {
+                  "Content-Range": header("Content-Range"),
+                  Link: header("Link"),
+                  "Preference-Applied": header("Preference-Applied"),
+                  ETag: header("ETag"),
+                },
+                content: json({ anyOf: [{ type: "array", items: ref(name) }, ref(name)] }),
+              },
+              304: { description: "not modified (If-None-Match)" },
+            },
+            [400, 404, 413, 415],
+          ),
+        },
+        tag,
+      ),
+      head: this.op(
+        `Whether exactly one ${meta.simpleName} matches the filter`,
+        {
+          parameters: [param("filter"), param("params"), ...this.fetchParams(meta)],
+          responses: this.responses(
+            {
+              200: { description: "exactly one object matches (without a filter: the extent exists)", headers: { "X-Match-Count": header("X-Match-Count") } },
+              404: { description: "no object, or more than one, matches", headers: { "X-Match-Count": header("X-Match-Count") } },
+            },
+            [400],
+          ),
+        },
+        tag,
+      ),
+      post: this.op(
+        `Create a ${meta.simpleName} (its whole graph, in one transaction)`,
+        {
+          parameters: this.fetchParams(meta),
+          requestBody: { required: true, content: json(ref(`${name}-write`)) },
+          responses: this.responses(
+            {
+              201: {
+                description: "created: the stored object with its identity (no body when the access rules hide it from its writer)",
+                headers: { Location: header("Location"), ...etag },
+                content: json(ref(name)),
+              },
+            },
+            [400, 409, 412, 413, 415, 422],
+          ),
+        },
+        tag,
+      ),
+      delete: this.op(
+        `Delete the whole extent of ${meta.simpleName}, or the object of a composite key in the body`,
+        { parameters: conditional, responses: this.responses({ 204: { description: "deleted" } }, [400, 404, 409, 412, 413, 415, 422]) },
+        tag,
+      ),
+    };
+    const object = {
+      parameters: [this.keyParam(meta)],
+      get: this.op(
+        `One ${meta.simpleName}`,
+        {
+          parameters: [...this.fetchParams(meta), param("If-None-Match")],
+          responses: this.responses({ 200: one, 304: { description: "not modified (If-None-Match)", headers: etag } }, [400, 404]),
+        },
+        tag,
+      ),
+      head: this.op(
+        `Whether the ${meta.simpleName} exists, and its ETag`,
+        { parameters: this.fetchParams(meta), responses: this.responses({ 200: { description: "it exists", headers: etag } }, [400, 404]) },
+        tag,
+      ),
+      put: this.op(
+        `Change a ${meta.simpleName}: only the fields sent change`,
+        {
+          parameters: [...this.fetchParams(meta), param("If-Match")],
+          requestBody: { required: true, content: json(ref(`${name}-update`)) },
+          responses: this.responses({ 200: { ...one, description: "the object after the change" } }, [400, 404, 409, 412, 413, 415, 422]),
+        },
+        tag,
+      ),
+      delete: this.op(
+        `Delete a ${meta.simpleName} (and its dependent objects)`,
+        { parameters: [param("If-Match")], responses: this.responses({ 204: { description: "deleted" } }, [400, 404, 409, 412]) },
+        tag,
+      ),
+    };
+    return { [`/${name}`]: extent, [`/${name}/{key}`]: object };
+  }
+
+  queryPath(language: "JDOQL" | "JPQL"): Record<string, unknown> {
+    return {
+      get: this.op(
+        `Run a ${language} query`,
+        {
+          description: `The single-string ${language} query as \`query\` (or as the whole query string). Candidates are objects; a projection of one expression an array of values, of several an array of arrays; UNIQUE and aggregates one value.${language === "JPQL" ? " SELECT only: UPDATE and DELETE answer 405." : " Bulk forms answer 405."}`,
+          parameters: [
+            { name: "query", in: "query", description: `the ${language} text`, schema: { type: "string" } },
+            param("params"),
+            ...this.fetchParams(),
+            param("If-None-Match"),
+          ],
+          responses: this.responses(
+            { 200: { description: "the query's answer", content: json({}) }, 304: { description: "not modified (If-None-Match)" } },
+            [400, 405],
+          ),
+        },
+        "queries",
+      ),
+    };
+  }
+
+  root(): Record<string, unknown> {
+    return {
+      get: this.op("The persistent classes served", {
+        responses: this.responses(
+          {
+            200: {
+              description: "the class names",
+              content: json({ type: "object", properties: { classes: { type: "array", items: { type: "string" } } }, required: ["classes"] }),
+            },
+          },
+          [],
+          false,
+        ),
+      }),
+    };
+  }
+
+  document(): Record<string, unknown> {
+    return {
+      get: this.op("This document: OpenAPI 3.1", {
+        responses: this.responses({ 200: { description: "the OpenAPI document", content: json({ type: "object" }) } }, [], false),
+      }),
+    };
+  }
+}
