@@ -8,6 +8,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { gzipSync } from "node:zlib";
 import { type SampleConfig, type SampleServer, S, sampleConfig, startSample, stopAllSamples } from "./support/sample-server.ts";
 
@@ -72,6 +73,27 @@ describe("extent serve with the default limits", () => {
       const r = await raw(server, "GET", `${BOOK}?filter=${"x".repeat(length)}`);
       assertProblem(r, 414, /longer than the 32768 bytes this server takes \(limit urlBytes\)/);
     }
+  });
+
+  test("a URL past what the server reads, sent in several packets, is still 414 (not 431)", async () => {
+    const url = new URL(server.url);
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, async () => {
+        // The request line in pieces, apart in time: the parser stops in a packet that does not start the request.
+        socket.write(`GET ${BOOK}?filter=${"x".repeat(20_000)}`);
+        for (let i = 0; i < 4; i++) {
+          await new Promise((r) => setTimeout(r, 30));
+          if (!socket.writable) break;
+          socket.write("x".repeat(20_000));
+        }
+      });
+      let got = "";
+      socket.on("data", (d) => (got += d.toString("latin1")));
+      socket.on("close", () => resolve(got));
+      socket.on("error", (e) => (got ? resolve(got) : reject(e)));
+    });
+    assert.match(text, /^HTTP\/1\.1 414 /, text.slice(0, 200));
+    assert.match(text, /longer than the 32768 bytes this server takes \(limit urlBytes\)/);
   });
 
   test("header fields too large are 431 as a problem document; 16 KiB of them beside the URL are read", async () => {

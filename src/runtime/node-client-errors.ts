@@ -19,13 +19,14 @@ const LINGER_MS = 2000;
 
 export function answerClientErrors(server: Server, urlBytes: number, maxHeaderSize: number): void {
   const answered = new WeakSet<Socket>();
+  const longLines = watchFirstLines(server, urlBytes);
   server.on("clientError", (error: ClientError, socket: Socket) => {
     // The rest of a refused request: the parser fails on each packet of it; it is dropped.
     if (answered.has(socket)) return;
     // As Node's own answer: only on a socket that is open and has no response under way.
     const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
     if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) return void socket.destroy(error);
-    const [status, detail] = refusal(error, urlBytes, maxHeaderSize);
+    const [status, detail] = refusal(error, urlBytes, maxHeaderSize, longLines.has(socket));
     const body = problemText(status, detail);
     answered.add(socket);
     socket.end(
@@ -36,9 +37,9 @@ export function answerClientErrors(server: Server, urlBytes: number, maxHeaderSi
   });
 }
 
-function refusal(error: ClientError, urlBytes: number, maxHeaderSize: number): [number, string] {
+function refusal(error: ClientError, urlBytes: number, maxHeaderSize: number, longLine: boolean): [number, string] {
   if (error.code === "HPE_HEADER_OVERFLOW") {
-    return urlTooLong(error.rawPacket, urlBytes)
+    return longLine || urlTooLong(error.rawPacket, urlBytes)
       ? [414, `the request target is longer than the ${urlBytes} bytes this server takes (limit urlBytes): send less in the query, or a shorter key`]
       : [
           431,
@@ -61,3 +62,30 @@ function urlTooLong(packet: Buffer | undefined, urlBytes: number): boolean {
   const line = packet.toString("latin1", 0, end).trim();
   return line.slice(line.indexOf(" ") + 1, line.lastIndexOf(" ")).length > urlBytes;
 }
+
+/**
+ * The connections whose first request line ran past `urlBytes` (plus its method and version)
+ * before it ended: the parser may stop in a later packet than the line's first (the client's
+ * write split in packets), which alone would not tell a long URL from long header fields. Each
+ * connection is watched until its first line ends (in its first packet, nearly always), so a
+ * request costs nothing more.
+ */
+function watchFirstLines(server: Server, urlBytes: number): WeakSet<Socket> {
+  const long = new WeakSet<Socket>();
+  const most = urlBytes + LINE_AROUND_TARGET;
+  server.on("connection", (socket: Socket) => {
+    let seen = 0;
+    const watch = (chunk: Buffer) => {
+      const end = chunk.indexOf(10);
+      if (end < 0 ? seen + chunk.length > most : seen + end > most) long.add(socket);
+      seen += chunk.length;
+      if (end >= 0 || long.has(socket)) socket.off("data", watch);
+    };
+    // Before the HTTP parser's own listener: the packet it overflows in is counted first.
+    socket.prependListener("data", watch);
+  });
+  return long;
+}
+
+/** Room for the method and `HTTP/1.1` around the target on a request line. */
+const LINE_AROUND_TARGET = 32;
