@@ -32,6 +32,8 @@ export class AccessControl {
   private readonly claims = new WeakMap<Principal, Record<string, unknown>>();
   private readonly hidden = new BoundedCache<HiddenFields | null>(256);
   private hiddenKeys = 0;
+  private readonly queryChecks = new WeakMap<QQuery, Map<string, QueryError | null>>();
+  private readonly unwritable = new BoundedCache<Set<string>>(4096);
 
   constructor(model: Model, rules: unknown, source: string) {
     this.policy = new Policy(model, parseAccessRules(rules, source), source);
@@ -76,17 +78,24 @@ export class AccessControl {
   checkQuery(principal: Principal, query: QQuery): void {
     const hidden = this.hiddenFields(principal);
     if (!hidden) return;
-    const field = fieldsNavigated(query)
-      .filter((f) => hidden.of(f.owner).has(f.field.name))
-      .sort((a, b) => a.pos.offset - b.pos.offset)[0];
-    if (field) throw new QueryError(`unknown field "${field.field.name}" of class ${field.owner.name}`, field.pos);
+    // Worked out once per prepared query and set of hidden fields, not per request.
+    let byHidden = this.queryChecks.get(query);
+    if (!byHidden) this.queryChecks.set(query, (byHidden = new Map()));
+    let refusal = byHidden.get(hidden.key);
+    if (refusal === undefined) {
+      const field = fieldsNavigated(query)
+        .filter((f) => hidden.of(f.owner).has(f.field.name))
+        .sort((a, b) => a.pos.offset - b.pos.offset)[0];
+      byHidden.set(hidden.key, (refusal = field ? new QueryError(`unknown field "${field.field.name}" of class ${field.owner.name}`, field.pos) : null));
+    }
+    if (refusal) throw refusal;
   }
 
   /** The fields of a body's objects that `principal` may not write, each with its place in the body (422). */
   refusedFields(principal: Principal, nodes: readonly GraphNode[]): { path: string; message: string }[] {
     if (!this.policy.hasFieldRules) return [];
     return nodes.flatMap((node) => {
-      const hidden = this.policy.hiddenFields(principal, node.meta, "write");
+      const hidden = this.unwritable.get(`${rolesKey(principal)}\u0000${node.meta.name}`, () => this.policy.hiddenFields(principal, node.meta, "write"));
       const named = [...node.values.keys(), ...node.refs.keys(), ...node.many.keys()].filter((f) => hidden.has(f));
       return named.map((f) => ({ path: `${node.path}/${f}`, message: `the principal may not write ${f} of ${node.meta.name}` }));
     });

@@ -7,6 +7,7 @@
  */
 import { type PreparedListing, listingValues } from "../query/prepare.ts";
 import type { FetchPlan } from "../read/fetch-plan.ts";
+import { shortestObject } from "../read/json-select.ts";
 import { readCandidates } from "../read/read-objects.ts";
 import { bind } from "../store/sql.ts";
 import { piggyback } from "../store/piggyback-store.ts";
@@ -38,7 +39,10 @@ export async function readListing(
   page: { from: number; size: number; after?: After; total: boolean },
 ): Promise<ListingPage> {
   const cursor = page.after ? cursorValues(page.after) : {};
-  const extra = [bind(listing.keys, { ...values, ...cursor, ...listingValues(page.from, page.from + page.size + 1) })];
+  // The keys cross into JavaScript: no more than the page's objects could be within answerBytes
+  // (a larger page is refused by their read anyway), whatever TO a client asks for.
+  const most = Math.floor(rt.limits.answerBytes / shortestObject(rt.model, listing.candidate));
+  const extra = [bind(listing.keys, { ...values, ...cursor, ...listingValues(page.from, page.from + Math.min(page.size, most) + 1) })];
   if (page.total) extra.push(bind(listing.total, values));
   const carried = piggyback(rt.store, extra);
   const body = await readCandidates(
@@ -51,13 +55,14 @@ export async function readListing(
   const [keys, total] = carried.results();
   const rows = keys!.rows;
   const count = Math.min(rows.length, page.size);
+  const more = rows.length > page.size;
   const width = listing.candidate.keyColumns.length;
   const last = rows[count - 1];
   return {
     body,
     count,
     ...(total ? { total: Number(total.rows[0]![0]) } : {}),
-    ...(rows.length > page.size && last ? { next: { key: last.slice(0, width), ordering: last.slice(width, width + listing.orderingWidth) } } : {}),
+    ...(more && last ? { next: { key: last.slice(0, width), ordering: last.slice(width, width + listing.orderingWidth) } } : {}),
   };
 }
 
