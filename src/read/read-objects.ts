@@ -209,6 +209,11 @@ async function candidatesJson(
   return budget.checked(stringify(out[0] ?? null));
 }
 
+/** The most objects of `meta` an answer within answerBytes can hold: that many of its shortest objects. */
+export function mostObjects(r: Reading, meta: ClassMeta): number {
+  return Math.floor(r.limits.answerBytes / shortestObject(r.model, meta));
+}
+
 /**
  * The query's candidate keys in its order (scalars, arrays for composite keys), read in one
  * statement: at most what answerBytes holds of the shortest objects the class writes (as many as
@@ -216,7 +221,7 @@ async function candidatesJson(
  */
 export async function readCandidateKeys(r: Reading, meta: ClassMeta, selector: SubquerySelector, values: Record<string, unknown>): Promise<unknown[]> {
   const limit = r.limits.answerBytes;
-  const most = Math.floor(limit / shortestObject(r.model, meta));
+  const most = mostObjects(r, meta);
   const [result] = await r.store.batch([candidateKeysStatement(meta, selector, values, most, limit)], "read");
   const { keys, count } = candidateKeys(result!.rows[0]!);
   if (count > most) throw new AnswerTooLargeError(limit);

@@ -7,8 +7,7 @@
  */
 import { type PreparedListing, listingValues } from "../query/prepare.ts";
 import type { FetchPlan } from "../read/fetch-plan.ts";
-import { shortestObject } from "../read/json-select.ts";
-import { readCandidates } from "../read/read-objects.ts";
+import { mostObjects, readCandidates } from "../read/read-objects.ts";
 import { bind } from "../store/sql.ts";
 import { piggyback } from "../store/piggyback-store.ts";
 import type { Runtime } from "./runtime.ts";
@@ -41,7 +40,7 @@ export async function readListing(
   const cursor = page.after ? cursorValues(page.after) : {};
   // The keys cross into JavaScript: no more than the page's objects could be within answerBytes
   // (a larger page is refused by their read anyway), whatever TO a client asks for.
-  const most = Math.floor(rt.limits.answerBytes / shortestObject(rt.model, listing.candidate));
+  const most = mostObjects(rt, listing.candidate);
   const extra = [bind(listing.keys, { ...values, ...cursor, ...listingValues(page.from, page.from + Math.min(page.size, most) + 1) })];
   if (page.total) extra.push(bind(listing.total, values));
   const carried = piggyback(rt.store, extra);
