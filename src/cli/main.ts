@@ -21,6 +21,7 @@ import { seedIfEmpty } from "../runtime/seed.ts";
 import { serve } from "../runtime/serve.ts";
 import { SERVE_USAGE, type ServeOptions, parseServeArgs } from "./args.ts";
 import { readRulesFile } from "./rules-file.ts";
+import { stopOnSignals } from "./shutdown.ts";
 import { applyAuthFlags } from "./secret-source.ts";
 import { TOKEN_USAGE } from "./token-args.ts";
 import { runToken } from "./token.ts";
@@ -66,6 +67,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     fail(`extent serve: cannot listen on ${options.host}:${options.port}: ${e.message}`),
   );
   console.log(`Extent serves "${context.name}" at ${served.url}${options.prefix} (${served.runtime})`);
+  stopOnSignals(served, () => handler.close());
 }
 
 /** The persistence context of --config and --persistence-context, with the flags that change it. */

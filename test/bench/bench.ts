@@ -1,5 +1,8 @@
 /**
- * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--no-wire] [--only TEXT]`
+ * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--no-wire] [--only TEXT] [--profile DIR]`
+ * (--profile: Extent's server and the native floor run under `--cpu-prof`, their profiles written
+ * to DIR/extent and DIR/native-floor when the bench stops them; `node --import tsx
+ * test/bench/profile-top.ts DIR/extent/*.cpuprofile` prints the top frames)
  * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker; a
  * streamed extent of 100,000 objects against one of 100, and pages 1 and 1,000 of it by cursor and
  * by range (test/bench/listing-pages.ts), unless --no-large; the bytes on the wire of those extents
@@ -18,12 +21,12 @@
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 import { createRestHandler } from "../../src/handler.ts";
 import { openLibsqlStore } from "../../src/store/libsql-store.ts";
 import type { Statement, Store } from "../../src/store/store.ts";
-import { BIN, ROOT, type Running, TSX_LOADER, freePort, startServer } from "../support/processes.ts";
+import { BIN, ROOT, type Running, TSX_LOADER, cpuMicros, freePort, startServer } from "../support/processes.ts";
 import { COUNTS, generate } from "./data.ts";
 import type { Captured } from "./floor-server.ts";
 import { OPERATIONS, type Operation } from "./operations.ts";
@@ -106,14 +109,23 @@ async function startExtent(dir: string, dbFile: string): Promise<Running> {
     "--prefix",
     "/api",
   ]);
-  return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/`, cwd: dir });
+  return startServer(cmd, profiled(argv, "extent"), { probe: `http://127.0.0.1:${port}/api/`, cwd: dir });
+}
+
+/** With --profile DIR, `argv` run under the CPU profiler, its profile written to DIR/NAME when the server stops. */
+function profiled(argv: string[], name: string): string[] {
+  const dir = flag("profile", "");
+  return dir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(dir, name)}`, ...argv] : argv;
 }
 
 async function startFloor(dbFile: string, sqlFile: string, driver: "client" | "native"): Promise<Running> {
   const port = await freePort();
   const [cmd, argv] = runtimeCommand(`${ROOT}test/bench/floor-server.ts`, []);
   const env = { EXTENT_BENCH_DB: `file:${dbFile}`, EXTENT_BENCH_SQL: sqlFile, EXTENT_FLOOR_DRIVER: driver, PORT: String(port) };
-  return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/bench.Book/1?fetchGroup=all`, env });
+  return startServer(cmd, driver === "native" ? profiled(argv, "native-floor") : argv, {
+    probe: `http://127.0.0.1:${port}/api/bench.Book/1?fetchGroup=all`,
+    env,
+  });
 }
 
 async function startJsonServer(jsonFile: string): Promise<Running> {
@@ -149,9 +161,11 @@ interface Measure {
   p50: number;
   p99: number;
   errors: number;
+  /** The server's CPU time per request, in µs (Linux): steady when other work shares the machine. */
+  cpu?: number | undefined;
 }
 
-async function load(url: string, method: string, body?: unknown): Promise<Measure> {
+async function load(url: string, method: string, body?: unknown, pid?: number): Promise<Measure> {
   const options = {
     url,
     method: method as "GET",
@@ -160,8 +174,11 @@ async function load(url: string, method: string, body?: unknown): Promise<Measur
     headers: body === undefined ? {} : { "content-type": "application/json" },
   };
   if (warmup > 0) await autocannon({ ...options, duration: warmup });
+  const before = pid === undefined ? undefined : cpuMicros(pid);
   const r = await autocannon({ ...options, duration });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
+  const after = pid === undefined ? undefined : cpuMicros(pid);
+  const cpu = before === undefined || after === undefined ? undefined : (after - before) / r.requests.total;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, cpu };
 }
 
 async function main(): Promise<void> {
@@ -201,9 +218,9 @@ async function main(): Promise<void> {
     // --only TEXT: the operations whose name holds TEXT (while working on one).
     const only = flag("only", "");
     for (const op of OPERATIONS.filter((o) => o.name.includes(only))) {
-      const e = await load(`${extent!.url}/api${op.path}`, op.method, op.body);
+      const e = await load(`${extent!.url}/api${op.path}`, op.method, op.body, extent!.pid);
       const f = await load(`${floor!.url}/api${op.path}`, op.method, op.body);
-      const n = await load(`${native!.url}/api${op.path}`, op.method, op.body);
+      const n = await load(`${native!.url}/api${op.path}`, op.method, op.body, native!.pid);
       const j = op.jsonServer ? await load(`${jsonServer!.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body) : undefined;
       rows.push(row(op, captured[op.name]!.statements.length, e, f, n, j));
     }
@@ -261,6 +278,9 @@ function row(op: Operation, statements: number, e: Measure, f: Measure, n: Measu
     `${vsFloor.toFixed(2)}×${mark(vsFloor >= TARGET_FLOOR(op))}`,
     `${vsNative.toFixed(2)}×${mark(vsNative >= TARGET_FLOOR(op))}`,
     vsJson === undefined ? "—" : `${vsJson.toFixed(1)}×${mark(vsJson >= TARGET_JSON)}`,
+    e.cpu === undefined || n.cpu === undefined
+      ? "—"
+      : `${e.cpu.toFixed(0)}/${n.cpu.toFixed(0)} ${(n.cpu / e.cpu).toFixed(2)}×${mark(n.cpu / e.cpu >= TARGET_FLOOR(op))}`,
   ];
 }
 
@@ -275,6 +295,7 @@ function printTable(rows: string[][]): void {
     "/floor",
     "/native",
     "/json-server",
+    "CPU µs/req Extent/native",
   ];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
@@ -283,7 +304,8 @@ function printTable(rows: string[][]): void {
   for (const r of rows) console.log(line(r));
   console.log(
     `\nRatios are Extent's requests/s over each baseline's. Targets: ≥ 0.9× the floor on get by key, ≥ 0.8× elsewhere (for both floors); ≥ ${TARGET_JSON}× json-server where both serve (✗ marks a miss).` +
-      `\nfloor: Hono + @libsql/client; native floor: Hono + the libsql binding Extent itself runs embedded files on. stmts: SQL statements per request (one batch each).`,
+      `\nfloor: Hono + @libsql/client; native floor: Hono + the libsql binding Extent itself runs embedded files on. stmts: SQL statements per request (one batch each).` +
+      `\nCPU µs/req: each server process's CPU time (user + system, from /proc) over the requests it answered, and the native floor's over Extent's: unlike requests/s, it holds when other work loads the machine.`,
   );
 }
 
