@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { PersistenceContext } from "../config/context.ts";
-import { loadModel } from "../config/load-model.ts";
+import { loadModel, readDocuments } from "../config/load-model.ts";
+import { preparedModel } from "../config/prepared-model.ts";
 import { type JavaSourcesDecl, resolveContext } from "../config/resolve-context.ts";
 import { createRestHandler, normalizePrefix } from "../handler.ts";
 import { resolveAccess } from "../config/access.ts";
@@ -27,7 +28,8 @@ import { TOKEN_USAGE } from "./token-args.ts";
 import { runToken } from "./token.ts";
 
 const OPENAPI_USAGE = `extent openapi --config DIR --persistence-context NAME [--prefix /p]: prints the OpenAPI 3.1 document the server serves at {prefix}/openapi.json`;
-const USAGE = `${SERVE_USAGE}\n\n${OPENAPI_USAGE}\n\n${TOKEN_USAGE}`;
+const MODEL_USAGE = `extent model --config DIR --persistence-context NAME: prints the context's model prepared as JSON (its sources read, checked), which a worker loads without reading XML`;
+const USAGE = `${SERVE_USAGE}\n\n${OPENAPI_USAGE}\n\n${MODEL_USAGE}\n\n${TOKEN_USAGE}`;
 
 function fail(message: string): never {
   console.error(message);
@@ -39,12 +41,13 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") return void console.log(USAGE);
   if (command === "token") return runToken(rest);
-  if (command !== "serve" && command !== "openapi") fail(`unknown command "${command}"\n\n${USAGE}`);
+  if (command !== "serve" && command !== "openapi" && command !== "model") fail(`unknown command "${command}"\n\n${USAGE}`);
   const args = parseServeArgs(rest);
   if (!args.ok) fail(`extent ${command}: ${args.message}\n\n${SERVE_USAGE}`);
   const { options } = args;
   const context = await contextOf(options, command);
   if (command === "openapi") return void process.stdout.write(openApiDocument(context, options.prefix) + "\n");
+  if (command === "model") return void process.stdout.write(preparedModelText(context) + "\n");
   if (context.url) ensureDatabaseFolder(context.url);
 
   let handler;
@@ -103,6 +106,16 @@ function openApiDocument(context: PersistenceContext, prefix: string | undefined
     return openApiText(loadModel(context), normalizePrefix(prefix ?? ""), resolveAccess(context.access));
   } catch (error) {
     return fail(`extent openapi: ${(error as Error).message}`);
+  }
+}
+
+/** `extent model`: the model's documents as a prepared model (src/config/prepared-model.ts), once it is known to build. */
+function preparedModelText(context: PersistenceContext): string {
+  try {
+    loadModel(context);
+    return JSON.stringify(preparedModel(readDocuments(context).documents), null, 1);
+  } catch (error) {
+    return fail(`extent model: ${(error as Error).message}`);
   }
 }
 

@@ -5,3 +5,5 @@
 export const SEQUENCE_TABLE = "extent_sequence";
 /** Inserting NULL into one of its NOT NULL columns aborts a batch: a precondition inside a batch. */
 export const GUARD_TABLE = "extent_guard";
+/** A view whose one value is the fingerprint of the schema last brought up to date (src/mapping/migrate.ts). */
+export const SCHEMA_VIEW = "extent_schema";

@@ -1,0 +1,17 @@
+const { createRestHandler } = await import("../src/handler.ts");
+const { preparedDocuments } = await import("../src/config/prepared-model.ts");
+const { readFileSync } = await import("node:fs");
+const docs = preparedDocuments(JSON.parse(readFileSync("schema/prepared/sample.json", "utf8")), "x");
+const { openLibsqlStore } = await import("../src/store/libsql-store.ts");
+const store = openLibsqlStore(":memory:");
+await store.migrate([{ sql: "select 1", params: [] }]);
+const t4 = performance.now();
+const h = createRestHandler({ context: { name: "s", documents: docs }, store, prefix: "/api" });
+const t5 = performance.now();
+await h.ready;
+const t6 = performance.now();
+const r = await h.fetch(new Request("http://x/api/org.extent.sample.Book")); await r.text();
+const t7 = performance.now();
+const r2 = await h.fetch(new Request("http://x/api/org.extent.sample.Book")); await r2.text();
+const t8 = performance.now();
+console.log({ createHandler: t5 - t4, ready: t6 - t5, firstRequest: t7 - t6, second: t8 - t7 });
