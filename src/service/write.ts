@@ -30,6 +30,7 @@ import { ConflictError, InvalidInputError, UnfitBodyError } from "../errors/requ
 import type { Runtime } from "./runtime.ts";
 import type { Statement } from "../store/store.ts";
 import { refused } from "../access/refusal.ts";
+import { requiredRefusal } from "./required.ts";
 
 export interface WriteResult {
   /** The object as the batch read it back; absent when the access rules let the principal write it but not read it. */
@@ -150,7 +151,9 @@ async function execute(
   const back = readBack(rt, rootWrite, fetch);
   const allowed = accessGuards(rt, writes, rootWrite);
   const keyBack = rt.access ? [keyOfWrite(rootWrite)] : [];
-  const statements = [...guards, ...allowed.before, ...prelude, ...writeStatements(rt.model, writes), ...allowed.after, ...keyBack, ...back.statements];
+  const cascadeGuards = (roots: string[]) => (rt.access ? rt.access.control.cascadeGuards(rt.access.principal, roots) : []);
+  const written = writeStatements(rt.model, writes, cascadeGuards);
+  const statements = [...guards, ...allowed.before, ...prelude, ...written.statements, ...allowed.after, ...keyBack, ...back.statements];
   let results;
   try {
     results = await rt.store.batch(statements, "write");
@@ -159,6 +162,7 @@ async function execute(
     if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(rt.model, graph.root.declared, graph.root.key!, conditions);
     if (error.kind === "guard" && error.guard === "missing") throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
     if (error.kind === "guard" && error.guard === "forbidden") throw refused(rt.access!.principal, graph.root.declared, rootWrite.mode, "this object");
+    if (error.kind === "guard" && error.guard === "required") throw await requiredRefusal(rt, written.diagnose(), `this write`);
     if (error.kind === "guard" && error.guard === "sequence")
       throw new ConflictError("a generated key would pass 9223372036854775807, the largest long: the key sequence has no numbers left (give the key instead)");
     if (error.kind === "guard") throw new ConflictError("an object of the request was deleted or changed by another request meanwhile; retry");

@@ -5,3 +5,5 @@
 export const SEQUENCE_TABLE = "extent_sequence";
 /** Inserting NULL into one of its NOT NULL columns aborts a batch: a precondition inside a batch. */
 export const GUARD_TABLE = "extent_guard";
+/** The objects a batch deletes along dependent relations (src/write/cascade-plan.ts): filled and emptied by the batch. */
+export const DOOMED_TABLE = "extent_doomed";
