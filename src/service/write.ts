@@ -6,6 +6,7 @@ import type { ObjectJson } from "../json/answer.ts";
 import { type Graph, type GraphNode, readGraph } from "../mapping/read-graph.ts";
 import { keyFieldsJson } from "../read/serialize.ts";
 import { keyFieldColumns, keyString } from "../mapping/keys.ts";
+import { relationStorage } from "../mapping/relation-storage.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
 import type { FetchPlan } from "../read/fetch-plan.ts";
 import { type ObjectInBatch, objectFromBatch, objectInBatch } from "../read/read-objects.ts";
@@ -53,6 +54,15 @@ async function lookup(rt: Runtime, nodes: readonly GraphNode[], extra: { root: s
 /** Decides, for each node, create or update, and with which class; every problem is a 4xx. */
 function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>, root: { mode: "create" | "update"; key?: unknown[] }) {
   const errors: { path: string; message: string }[] = [];
+  // An element of a mapped-by collection in the body gets its reference to the owner from it.
+  const assigned = new Map<GraphNode, Set<string>>();
+  for (const owner of graph.nodes)
+    for (const [name, elements] of owner.many) {
+      const field = owner.meta.fields.get(name);
+      const s = field?.relation && relationStorage(rt.model, field);
+      if (s?.kind !== "target-fk") continue;
+      for (const e of elements) assigned.set(e, new Set([...(assigned.get(e) ?? []), s.owning.name]));
+    }
   const out = graph.nodes.map((node) => {
     const isRoot = node === graph.root;
     const key = isRoot && root.key ? root.key : node.key;
@@ -79,7 +89,7 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
     // columns); primitives have Java's default and keys were checked above.
     for (const field of node.meta.fields.values()) {
       if (field.nullable || field.primaryKey || field.isVersionField || (field.type.kind === "basic" && field.type.primitive)) continue;
-      if (!node.values.has(field.name) && !node.refs.has(field.name) && !node.many.has(field.name)) {
+      if (!node.values.has(field.name) && !node.refs.has(field.name) && !node.many.has(field.name) && !assigned.get(node)?.has(field.name)) {
         errors.push({ path: `${node.path}/${field.name}`, message: `${field.name} is required: it must not be null` });
       }
     }
