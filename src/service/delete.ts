@@ -20,7 +20,13 @@ export async function deleteObject(rt: Runtime, meta: ClassMeta, key: unknown[],
     await rt.store.batch(statements, "write");
   } catch (error) {
     if (error instanceof StoreConstraintError && error.guard === "stale") throw preconditionFailed(rt.model, meta, key, conditions);
-    if (error instanceof StoreConstraintError && error.guard === "forbidden") throw refused(rt.access!.principal, meta, "delete", "this object");
+    if (error instanceof StoreConstraintError && error.guard === "forbidden")
+      throw refused(
+        rt.access!.principal,
+        meta,
+        "delete",
+        plan.roots.length ? "this object (or an object its dependent relations delete with it)" : "this object",
+      );
     if (error instanceof StoreConstraintError && error.guard === "required") throw await requiredRefusal(rt, plan, `deleting this ${meta.name}`);
     if (error instanceof StoreConstraintError && error.kind === "guard") throw noSuchObject(rt.model, meta, key);
     throw error;
