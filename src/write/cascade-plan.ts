@@ -76,6 +76,19 @@ function edgesOf(model: Model): Edge[] {
   return edges;
 }
 
+const tags = new WeakMap<Model, string>();
+let tagged = 0;
+
+/**
+ * A name of the model for the process-wide statement cache (src/write/shaped.ts): a cascade's
+ * statements depend on every dependent relation of the model, which their shapes do not spell.
+ */
+export function modelTag(model: Model): string {
+  let tag = tags.get(model);
+  if (!tag) tags.set(model, (tag = `m${++tagged}`));
+  return tag;
+}
+
 /** Where a relation's links are: rows of `table` whose `owner` columns name the owner and whose `taken` columns name the related object. */
 export interface Link {
   table: string;

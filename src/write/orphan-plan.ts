@@ -17,7 +17,7 @@ import type { Slot, WriteNode } from "./write-node.ts";
 import { VersionSteps, jsonKeys } from "./version-steps.ts";
 import { holdingTables } from "./write-steps.ts";
 import { shaped, slotPlaceholders, slotValues } from "./shaped.ts";
-import { closure, countRequired, deletionParts, doomedKeys, emptyDoomed, fillDoomed, guardRequired, links, reachableRoots } from "./cascade-plan.ts";
+import { closure, countRequired, deletionParts, doomedKeys, emptyDoomed, fillDoomed, guardRequired, links, modelTag, reachableRoots } from "./cascade-plan.ts";
 import { guardInsert } from "../mapping/migrate.ts";
 
 /** A piece of SQL over its own slots, placed among others' by an offset. */
@@ -64,7 +64,7 @@ export function releaseCheck(model: Model, field: FieldMeta, owner: readonly Slo
   const target = classOf(model, field.relation!.target);
   const tables = holdingTables(model, s.owning);
   const piece: Piece = {
-    shape: `release-required|${tables.join(",")}|${s.columns.join(",")}|${keep.map((k) => k.length).join(",")}`,
+    shape: `release-required|${tables.join(",")}|${s.columns.join(",")}|${target.keyColumns.join(",")}|${keep.map((k) => k.length).join(",")}`,
     slots: [...owner, ...keep.flat()],
     sql: (slot) =>
       onStoredTables(() => {
@@ -127,7 +127,7 @@ export function orphanDeletion(model: Model, writes: readonly WriteNode[], steps
     model,
     targets.map((t) => t.root),
   );
-  const shape = `orphans|${roots.join(",")}`;
+  const shape = `orphans|${modelTag(model)}|${roots.join(",")}`;
   const parts = deletionParts(
     model,
     roots.map((r) => ({ scope: classOf(model, r), keys: doomedKeys(model, r) })),
@@ -147,7 +147,7 @@ export function orphanDeletion(model: Model, writes: readonly WriteNode[], steps
     return diagnosis(model, [...others, ...inline], seeds);
   };
   return {
-    fill: shaped(`fill|${fillPiece.shape}`, fillPiece.slots, fillPiece.sql),
+    fill: shaped(`${shape}|fill|${fillPiece.shape}`, fillPiece.slots, fillPiece.sql),
     after: [
       ...required,
       ...parts.changes.map((q, i) => whole(`change${i}`, q)),
