@@ -17,6 +17,7 @@ import { isDecoratedClass } from "../metadata/decorators/read.ts";
 import { ModelError, formatProblem } from "../metadata/problems.ts";
 import { readJavaModel } from "../runtime/java-sources.ts";
 import { loadConfigDir } from "../runtime/load-config-dir.ts";
+import { nodeExplorerAssets } from "../runtime/explorer-files.ts";
 import { seedIfEmpty } from "../runtime/seed.ts";
 import { serve } from "../runtime/serve.ts";
 import { SERVE_USAGE, type ServeOptions, parseServeArgs } from "./args.ts";
@@ -48,7 +49,8 @@ export async function runCli(argv: readonly string[]): Promise<void> {
 
   let handler;
   try {
-    handler = createRestHandler({ context, prefix: options.prefix, serverTiming: options.serverTiming });
+    // The explorer's renderers from the installed packages (absent when they are not: the page says so).
+    handler = createRestHandler({ context, prefix: options.prefix, serverTiming: options.serverTiming, explorer: nodeExplorerAssets() });
     await handler.ready;
   } catch (error) {
     if (error instanceof ModelError) fail(`extent serve: ${error.message}`);
