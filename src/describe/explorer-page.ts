@@ -26,7 +26,7 @@ export interface ExplorerPageOptions {
 /**
  * What the page may load and do: its own origin only. `style-src 'unsafe-inline'` because Mermaid
  * writes a `<style>` into each SVG it draws and Swagger UI (React) sets `style` attributes;
- * `img-src data:` because Swagger UI's stylesheet draws its icons as `data:` SVGs. No script runs
+ * `img-src data:` because Swagger UI's stylesheet draws its icons as `data:` SVGs (and the page's empty icon is one: no `/favicon.ico` asked). No script runs
  * but the files under `_explorer/` (no inline script, no eval), and no request leaves the server.
  */
 export const EXPLORER_CSP = [
@@ -70,6 +70,7 @@ export function explorerPage(model: Model, options: ExplorerPageOptions): string
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${asset(OWN_FILES.style)}">
 ${renderers ? `<link rel="stylesheet" href="${asset("swagger-ui.css")}">\n` : ""}${scripts.map((s) => `<script src="${s}" defer></script>\n`).join("")}<script src="${asset(OWN_FILES.script)}" defer></script>
 </head>

@@ -73,7 +73,7 @@ function memberLine(field: FieldMeta): string {
       : t.kind === "map"
         ? `Map~${valueName(t.key)},${valueName(t.value)}~`
         : valueName(t);
-  return `${type} ${field.name}${field.primaryKey ? " (key)" : ""}`;
+  return `${type} ${field.name}${field.primaryKey ? " «key»" : ""}`;
 }
 
 /** How many objects of its target a field holds: the far end of its association. */
@@ -136,7 +136,7 @@ function classBlock(meta: ClassMeta, id: string): string[] {
   const body: string[] = [];
   if (meta.abstract) body.push("    <<abstract>>");
   if (meta.embeddedOnly) body.push("    <<embedded>>");
-  if (meta.identity.kind === "datastore" && !meta.superclass && !meta.embeddedOnly) body.push("    long _id (key)");
+  if (meta.identity.kind === "datastore" && !meta.superclass && !meta.embeddedOnly) body.push("    long _id «key»");
   // A version field reads `_version`; an unnamed version is `_version` in the JSON.
   if (meta.version && !meta.superclass && meta.version.fieldName === undefined) body.push("    long _version");
   for (const field of ownFields(meta)) if (!linked(field)) body.push(`    ${memberLine(field)}`);

@@ -8,8 +8,9 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { type ExplorerAssets, PACKAGE_FILES } from "../describe/explorer-assets.ts";
 
 interface Loaded {
@@ -55,4 +56,19 @@ export function nodeExplorerAssets(from: string = import.meta.url): ExplorerAsse
       return new Response(bytes, { headers: { etag } });
     },
   };
+}
+
+/**
+ * Copies the renderers' files into `dir` under the names the page asks for (what a host serving
+ * static files needs: the worker's Workers Static Assets directory). Answers the names copied.
+ */
+export async function copyExplorerAssets(dir: string, from: string = import.meta.url): Promise<string[]> {
+  const require = createRequire(from);
+  await mkdir(dir, { recursive: true });
+  const names = Object.keys(PACKAGE_FILES);
+  for (const name of names) {
+    const file = PACKAGE_FILES[name]!;
+    await copyFile(require.resolve(`${file.package}/${file.file}`), join(dir, name));
+  }
+  return names;
 }
