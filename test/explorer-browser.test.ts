@@ -16,12 +16,16 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { loadModel } from "../src/config/load-model.ts";
 import { resolveContext } from "../src/config/resolve-context.ts";
+import { modelDiagram } from "../src/describe/model-diagram.ts";
+import { DIAGRAM_MODELS } from "./support/diagram-models.ts";
 import { createRestHandler, type RestHandler } from "../src/handler.ts";
 import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
 import { nodeExplorerAssets } from "../src/runtime/explorer-files.ts";
 import { seedIfEmpty } from "../src/runtime/seed.ts";
 import { type Served, serve } from "../src/runtime/serve.ts";
+import { hs256 } from "./support/tokens.ts";
 import sampleData from "../schema/sample-data.json" with { type: "json" };
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -118,6 +122,30 @@ describe("the explorer page in Chromium", { skip }, () => {
     assert.ok((await page.$$("#diagram svg .relation, #diagram svg path")).length > 3, "the lines between classes");
   });
 
+  test("Mermaid reads the diagram of every test model", async () => {
+    const models = await Promise.all(DIAGRAM_MODELS.map(async (m) => ({ name: m.name, text: modelDiagram(loadModel(await m.model())) })));
+    const problems = await page.evaluate(
+      async (texts) => {
+        const mermaid = (window as unknown as { mermaid: { parse(text: string): Promise<unknown> } }).mermaid;
+        const out: (string | null)[] = [];
+        for (const text of texts)
+          out.push(
+            await mermaid.parse(text).then(
+              () => null,
+              (e: Error) => String(e?.message ?? e),
+            ),
+          );
+        return out;
+      },
+      [...models.map((m) => m.text), "classDiagram\n  A <|-- (B\n"],
+    );
+    assert.notEqual(problems.pop(), null, "a broken text is refused: the check is not vacuous");
+    assert.deepEqual(
+      models.map((m, i) => ({ name: m.name, problem: problems[i] })).filter((m) => m.problem !== null),
+      [],
+    );
+  });
+
   test("renders the API reference from the server's OpenAPI document", async () => {
     const paths = await page.$$eval("#swagger .opblock-summary-path", (els) => els.map((e) => e.textContent?.replace(/\u200b/g, "").trim()));
     assert.ok(paths.includes("/jdoql"), `paths: ${paths.slice(0, 10).join(", ")}`);
@@ -184,6 +212,40 @@ describe("the explorer page in Chromium", { skip }, () => {
     // The browser logs each 400 it was answered: the query with the console's RANGE, and as written.
     const logged = errors.splice(0).filter((e) => !/status of 400 .*\/api\/jdoql\?query=/.test(e));
     assert.deepEqual(logged, [], "no other error");
+  });
+
+  test("with access control, the console sends the token pasted into it", async () => {
+    const secret = "a-test-secret-of-at-least-thirty-two-bytes";
+    const guarded = createRestHandler({
+      context: {
+        ...sample,
+        url: ":memory:",
+        access: { jwt: { secret }, rules: { default: "deny", classes: { "org.extent.sample.Author": { read: [{ role: "reader" }] } } } },
+      },
+      prefix: "/api",
+      explorer: nodeExplorerAssets(),
+    });
+    await guarded.ready;
+    const open = createRestHandler({ context: { ...sample, url: ":memory:" }, store: guarded.store, prefix: "/api" });
+    await seedIfEmpty(open, sampleData, "/api");
+    const server = await serve(guarded.fetch, 0, "127.0.0.1");
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(`${server.url}/api/`);
+      await tab.fill("#query", "SELECT FROM org.extent.sample.Author ORDER BY name");
+      await tab.click("#run");
+      await tab.waitForSelector("#error:not([hidden])");
+      assert.match((await tab.textContent("#error"))!, /^401 Unauthorized/);
+      await tab.fill("#token", await hs256({ sub: "reader", roles: ["reader"] }, secret));
+      await tab.click("#run");
+      await tab.waitForFunction(() => document.querySelector("#status")?.textContent?.startsWith("Rows"));
+      assert.ok((await tab.$$eval("#results tbody tr", (rows) => rows.length)) >= 2);
+      assert.equal(await tab.isHidden("#error"), true);
+    } finally {
+      await tab.close();
+      await server.close();
+      guarded.close();
+    }
   });
 
   test("a screenshot of the page", async (t) => {
