@@ -25,7 +25,7 @@ button { font: inherit; padding: 0.25rem 0.9rem; }
 #status { color: var(--muted); }
 .table { overflow: auto; max-height: 32rem; }
 #results { border-collapse: collapse; font-size: 13px; }
-#results th, #results td { border: 1px solid var(--line); padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; max-width: 28rem; overflow-wrap: anywhere; }
+#results th, #results td { border: 1px solid var(--line); padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; max-width: 28rem; overflow-wrap: break-word; }
 #results th { background: #f6f8fa; position: sticky; top: 0; white-space: nowrap; }
 @media (max-width: 50rem) { .model { grid-template-columns: 1fr; } }
 `;
