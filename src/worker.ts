@@ -3,15 +3,19 @@
  * `npx wrangler deploy`; see wrangler.toml). There is no file system: the JDO metadata is bundled
  * as text and the store is the D1 binding through Drizzle's D1 driver (or a libSQL server, when
  * LIBSQL_URL is set, through @libsql/client's web build). The handler is built once
- * per isolate, on its first request (bindings arrive with requests), and then reused.
+ * per isolate, on its first request (bindings arrive with requests), and then reused. The explorer
+ * page's renderers (megabytes) are not in the bundle: they are Workers Static Assets (wrangler.toml).
  */
 import { drizzle } from "drizzle-orm/d1";
 import packageJdo from "../schema/jdo/package.jdo";
 import sampleData from "../schema/sample-data.json" with { type: "json" };
 import { createRestHandler, type RestHandler } from "./handler.ts";
 import { seedIfEmpty } from "./runtime/seed.ts";
+import type { ExplorerAssets } from "./describe/explorer-assets.ts";
 
 interface Env {
+  /** The explorer's renderers' files (wrangler.toml `[assets]`, binding "ASSETS"), when deployed with them. */
+  ASSETS?: { fetch(request: Request): Promise<Response> };
   /** The D1 database (`[[d1_databases]]` binding "DB"). */
   DB: unknown;
   /** The `{servlet_path}` prefix (default `/api`, as `npm start`). */
@@ -24,6 +28,16 @@ interface Env {
   LIBSQL_URL?: string;
   /** Its auth token (`npx wrangler secret put LIBSQL_AUTH_TOKEN`). */
   LIBSQL_AUTH_TOKEN?: string;
+}
+
+/** The explorer's files from Workers Static Assets, by name (the handler asks only for names it serves). */
+function staticAssets(assets: NonNullable<Env["ASSETS"]>): ExplorerAssets {
+  return {
+    async asset(name) {
+      const found = await assets.fetch(new Request(`https://assets.invalid/${name}`));
+      return found.ok ? found : undefined;
+    },
+  };
 }
 
 let started: { handler: RestHandler; ready: Promise<unknown> } | undefined;
@@ -40,6 +54,7 @@ function start(env: Env) {
     serverTiming: env.EXTENT_SERVER_TIMING === "on",
     // workerd compresses what the worker answers plainly (gzip, br, as the client asks), and so does Cloudflare's edge: compressing here would cost the worker's CPU for nothing.
     compress: false,
+    explorer: env.ASSETS ? staticAssets(env.ASSETS) : undefined,
   });
   const ready = env.EXTENT_SEED === "sample" ? seedIfEmpty(handler, sampleData, prefix) : handler.ready;
   // A failed start (say, D1 unreachable) must not stick to the isolate: the next request retries.
