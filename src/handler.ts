@@ -10,6 +10,7 @@ import { DEFAULT_COMPRESS_THRESHOLD } from "./http/compress.ts";
 import { AccessControl } from "./access/access-control.ts";
 import { buildApp } from "./http/app.ts";
 import { openApiText } from "./describe/openapi.ts";
+import type { ExplorerAssets } from "./describe/explorer-assets.ts";
 import { Authenticator } from "./http/auth/authenticate.ts";
 import { type Limits, resolveLimits } from "./config/limits.ts";
 import { loadModel } from "./config/load-model.ts";
@@ -53,6 +54,14 @@ export interface RestHandlerOptions {
    * Cloudflare worker entry does (the edge compresses).
    */
   compress?: boolean | { threshold: number };
+  /**
+   * The explorer page (`GET {prefix}/` for a browser, contract §9) and where its renderers' files
+   * (Swagger UI, Mermaid) come from: `nodeExplorerAssets()` (extent/node) reads them from the
+   * installed packages; the worker serves them from Workers Static Assets. Absent: the page is
+   * served without them (the diagram as text, the reference as a link; the query console works).
+   * `false`: no page, `GET /` answers JSON whatever the Accept.
+   */
+  explorer?: ExplorerAssets | false;
 }
 
 const DEFAULT_PAGE_SIZE = 1000;
@@ -110,7 +119,12 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     },
     () => ready,
     access && { authenticator: new Authenticator(access), control },
-    { cors, compressThreshold, describe: () => openApiText(model, prefix, access) },
+    {
+      cors,
+      compressThreshold,
+      describe: () => openApiText(model, prefix, access, { explorer: options.explorer !== false }),
+      explorer: options.explorer === false ? undefined : { assets: options.explorer, access: access !== undefined, name: context.name },
+    },
   );
   return {
     fetch: async (request: Request) => app.fetch(request),

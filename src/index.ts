@@ -2,6 +2,7 @@
 export { createRestHandler, type RestHandler, type RestHandlerOptions } from "./handler.ts";
 export type { PersistenceContext, MetadataText } from "./config/context.ts";
 export type { AccessOptions, Principal } from "./config/access.ts";
+export type { ExplorerAssets } from "./describe/explorer-assets.ts";
 export { InvalidTokenError } from "./errors/auth-errors.ts";
 export { defineModel, type ObjectModel } from "./metadata/object-form.ts";
 export { ModelError, type ModelProblem } from "./metadata/problems.ts";

@@ -4,7 +4,8 @@
  * prepared (schema/prepared/sample.json, `npm run model:worker` makes it from schema/jdo: no XML
  * is parsed when a cold isolate starts) and the store is the D1 binding through Drizzle's D1 driver (or a libSQL server, when
  * LIBSQL_URL is set, through @libsql/client's web build). The handler is built once
- * per isolate, on its first request (bindings arrive with requests), and then reused.
+ * per isolate, on its first request (bindings arrive with requests), and then reused. The explorer
+ * page's renderers (megabytes) are not in the bundle: they are Workers Static Assets (wrangler.toml).
  */
 import { drizzle } from "drizzle-orm/d1";
 import sampleModel from "../schema/prepared/sample.json" with { type: "json" };
@@ -12,8 +13,11 @@ import sampleData from "../schema/sample-data.json" with { type: "json" };
 import { preparedDocuments } from "./config/prepared-model.ts";
 import { createRestHandler, type RestHandler } from "./handler.ts";
 import { seedIfEmpty } from "./runtime/seed.ts";
+import type { ExplorerAssets } from "./describe/explorer-assets.ts";
 
 interface Env {
+  /** The explorer's renderers' files (wrangler.toml `[assets]`, binding "ASSETS"), when deployed with them. */
+  ASSETS?: { fetch(request: Request): Promise<Response> };
   /** The D1 database (`[[d1_databases]]` binding "DB"). */
   DB: unknown;
   /** The `{servlet_path}` prefix (default `/api`, as `npm start`). */
@@ -26,6 +30,16 @@ interface Env {
   LIBSQL_URL?: string;
   /** Its auth token (`npx wrangler secret put LIBSQL_AUTH_TOKEN`). */
   LIBSQL_AUTH_TOKEN?: string;
+}
+
+/** The explorer's files from Workers Static Assets, by name (the handler asks only for names it serves). */
+function staticAssets(assets: NonNullable<Env["ASSETS"]>): ExplorerAssets {
+  return {
+    async asset(name) {
+      const found = await assets.fetch(new Request(`https://assets.invalid/${name}`));
+      return found.ok ? found : undefined;
+    },
+  };
 }
 
 let started: { handler: RestHandler; ready: Promise<unknown> } | undefined;
@@ -42,6 +56,7 @@ function start(env: Env) {
     serverTiming: env.EXTENT_SERVER_TIMING === "on",
     // workerd compresses what the worker answers plainly (gzip, br, as the client asks), and so does Cloudflare's edge: compressing here would cost the worker's CPU for nothing.
     compress: false,
+    explorer: env.ASSETS ? staticAssets(env.ASSETS) : undefined,
   });
   const ready = env.EXTENT_SEED === "sample" ? seedIfEmpty(handler, sampleData, prefix) : handler.ready;
   // A failed start (say, D1 unreachable) must not stick to the isolate: the next request retries.

@@ -88,7 +88,7 @@ function cycles(edges: { from: string; to: string }[]): string[][] {
  * together, and any part below it. Entries and the CLI sit on top.
  */
 const LAYERS: string[][] = [
-  ["cli", "runtime", "handler.ts", "index.ts", "worker.ts", "local.ts", "jdo.ts", "jpa.ts"],
+  ["cli", "runtime", "handler.ts", "index.ts", "worker.ts", "local.ts", "node.ts", "jdo.ts", "jpa.ts"],
   ["http"],
   ["describe"],
   ["service"],

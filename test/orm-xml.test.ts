@@ -179,7 +179,7 @@ test("relationships: target-entity, mapped-by, join-column, join-table, order-co
   // A to-one is eager unless fetch=LAZY (JPA's default), so it is in the default fetch group.
   assert.deepEqual(f("owner"), { name: "owner", typeName: "p.B", nullValue: "exception", defaultFetchGroup: false, column: { name: "OWNER_ID" } });
   assert.deepEqual(f("twin"), { name: "twin", typeName: "p.B", mappedBy: "twin", defaultFetchGroup: true });
-  assert.deepEqual(f("spare"), { name: "spare", typeName: "p.B", dependent: true, defaultFetchGroup: true });
+  assert.deepEqual(f("spare"), { name: "spare", typeName: "p.B", dependent: true, orphanRemoval: true, defaultFetchGroup: true });
   // Collections: java.util.Set unless attribute-type says; lazy unless fetch=EAGER; order-column
   // without a name is JPA's <attribute>_ORDER.
   assert.deepEqual(f("kids"), { name: "kids", typeName: "java.util.Set", elementType: "p.B", mappedBy: "parent" });
@@ -187,7 +187,9 @@ test("relationships: target-entity, mapped-by, join-column, join-table, order-co
     name: "ordered",
     typeName: "java.util.List",
     elementType: "p.B",
+    // A cascade without orphan-removal: deleted with the owner, not when released.
     dependent: true,
+    orphanRemoval: false,
     defaultFetchGroup: true,
     joinTable: "A_ORDERED",
     join: { column: "A_ID" },

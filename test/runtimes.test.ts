@@ -4,7 +4,7 @@
  * a libSQL server over HTTP through @libsql/client's web build), and by the local entry on Node
  * over HTTP. Every one must answer the conformance script exactly as the handler does in this
  * process, at the same cost: reads in one round trip, writes in one batch after at most one
- * lookup. Against the libSQL server, a proxy counts the HTTP requests on the wire, which must
+ * lookup. Each serves the explorer page and its renderers' files. Against the libSQL server, a proxy counts the HTTP requests on the wire, which must
  * equal the round trips the server reports.
  */
 import assert from "node:assert/strict";
@@ -70,6 +70,7 @@ describe("the sample answers alike on every runtime and store", { concurrency: 3
           checkStep(SCRIPT[i]!, answer);
           assert.deepEqual(answer, reference[i], `${name}: ${answer.request} answers differently from the handler in process`);
         });
+        await checkExplorer(`${target.url}/api`);
         if (target.sqld) {
           answers.forEach((answer, i) => assert.equal(wire[i], answer.roundTrips, `${answer.request}: HTTP requests to the libSQL server`));
         }
@@ -82,6 +83,26 @@ describe("the sample answers alike on every runtime and store", { concurrency: 3
     });
   }
 });
+
+/**
+ * The explorer page and a renderer's file, as each entry serves them: `extent serve` reads the file
+ * from node_modules, the worker from Workers Static Assets (wrangler.toml [assets]); both with an
+ * ETag that a conditional GET answers 304.
+ */
+async function checkExplorer(api: string): Promise<void> {
+  const page = await fetch(`${api}/`, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get("content-type") ?? "", /^text\/html/);
+  const html = await page.text();
+  assert.ok(html.includes('data-renderers="on"') && html.includes("/api/_explorer/mermaid.min.js"), "the page loads the renderers");
+  const css = await fetch(`${api}/_explorer/swagger-ui.css`);
+  assert.equal(css.status, 200, await css.clone().text());
+  assert.match(css.headers.get("content-type") ?? "", /^text\/css/);
+  assert.ok((await css.text()).includes(".swagger-ui"), "Swagger UI's stylesheet");
+  const etag = css.headers.get("etag");
+  assert.ok(etag, "an ETag");
+  assert.equal((await fetch(`${api}/_explorer/swagger-ui.css`, { headers: { "if-none-match": etag } })).status, 304);
+}
 
 function checkStep(step: Step, answer: Answer): void {
   const where = answer.request;

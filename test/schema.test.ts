@@ -65,7 +65,7 @@ test("autoCreateSchema false creates none of the model's tables, only Extent's o
     const tables = await handler.store.batch([{ sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", params: [] }], "read");
     assert.deepEqual(
       tables[0]!.rows.map((r) => r[0]),
-      ["extent_guard", "extent_sequence"],
+      ["extent_doomed", "extent_guard", "extent_sequence"],
     );
     handler.close();
   } finally {

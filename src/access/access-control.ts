@@ -7,7 +7,8 @@ import { parseAccessRules } from "../config/access-rules.ts";
 import type { Principal } from "../config/access.ts";
 import type { ClassMeta, Model } from "../metadata/model.ts";
 import type { Operation } from "../config/access-rules.ts";
-import { type SQL, bind, join, sql } from "../store/sql.ts";
+import { type Compiled, type SQL, bind, compile, join, sql } from "../store/sql.ts";
+import { guardDoomed } from "../write/cascade-plan.ts";
 import type { Statement } from "../store/store.ts";
 import { claimValues } from "./claims.ts";
 import { Policy } from "./policy.ts";
@@ -34,6 +35,8 @@ export class AccessControl {
   private hiddenKeys = 0;
   private readonly queryChecks = new WeakMap<QQuery, Map<string, QueryError | null>>();
   private readonly unwritable = new BoundedCache<Set<string>>(4096);
+  /** The cascade guards, compiled per set of roles, hierarchy and table: bounded by the model and the roles seen. */
+  private readonly cascade = new BoundedCache<Compiled>(1024);
 
   constructor(model: Model, rules: unknown, source: string) {
     this.policy = new Policy(model, parseAccessRules(rules, source), source);
@@ -120,6 +123,31 @@ export class AccessControl {
     if (test === "all") return undefined;
     const passes = test === "none" ? () => sql`0` : test;
     return guardPasses(meta, key, `${operation}|${rolesKey(principal)}`, passes, this.claimsOf(principal));
+  }
+
+  /**
+   * The guards that abort a write batch (403) when it deletes, along dependent relations, an object
+   * of the hierarchies `roots` that `principal` may not delete (src/write/cascade-plan.ts): one per
+   * primary table whose rows the rules restrict. The objects are judged as stored.
+   */
+  cascadeGuards(principal: Principal, roots: readonly string[]): Statement[] {
+    const model = this.policy.model;
+    const out: Statement[] = [];
+    for (const root of roots) {
+      const tables = new Set([...model.classes.values()].filter((c) => c.root === root && c.primaryTable && !c.embeddedOnly).map((c) => c.primaryTable!));
+      for (const table of tables) {
+        const test = this.visibility.primaryTest(principal, table, "delete");
+        if (test === "all") continue;
+        const key = `${rolesKey(principal)}\u0000${root}\u0000${table}`;
+        out.push(
+          bind(
+            this.cascade.get(key, () => compile(guardDoomed(model, root, table, test))),
+            this.claimsOf(principal),
+          ),
+        );
+      }
+    }
+    return out;
   }
 
   /**

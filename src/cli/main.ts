@@ -18,6 +18,7 @@ import { isDecoratedClass } from "../metadata/decorators/read.ts";
 import { ModelError, formatProblem } from "../metadata/problems.ts";
 import { readJavaModel } from "../runtime/java-sources.ts";
 import { loadConfigDir } from "../runtime/load-config-dir.ts";
+import { copyExplorerAssets, nodeExplorerAssets } from "../runtime/explorer-files.ts";
 import { seedIfEmpty } from "../runtime/seed.ts";
 import { serve } from "../runtime/serve.ts";
 import { SERVE_USAGE, type ServeOptions, parseServeArgs } from "./args.ts";
@@ -29,7 +30,8 @@ import { runToken } from "./token.ts";
 
 const OPENAPI_USAGE = `extent openapi --config DIR --persistence-context NAME [--prefix /p]: prints the OpenAPI 3.1 document the server serves at {prefix}/openapi.json`;
 const MODEL_USAGE = `extent model --config DIR --persistence-context NAME: prints the context's model prepared as JSON (its sources read, checked), which a worker loads without reading XML`;
-const USAGE = `${SERVE_USAGE}\n\n${OPENAPI_USAGE}\n\n${MODEL_USAGE}\n\n${TOKEN_USAGE}`;
+const ASSETS_USAGE = `extent explorer-assets DIR: copies the explorer page's renderers (Swagger UI, Mermaid) from the installed packages into DIR, for a host that serves them as static files (the worker: wrangler.toml [assets])`;
+const USAGE = `${SERVE_USAGE}\n\n${OPENAPI_USAGE}\n\n${MODEL_USAGE}\n\n${ASSETS_USAGE}\n\n${TOKEN_USAGE}`;
 
 function fail(message: string): never {
   console.error(message);
@@ -41,6 +43,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === "--help" || command === "-h" || command === "help") return void console.log(USAGE);
   if (command === "token") return runToken(rest);
+  if (command === "explorer-assets") return explorerAssets(rest);
   if (command !== "serve" && command !== "openapi" && command !== "model") fail(`unknown command "${command}"\n\n${USAGE}`);
   const args = parseServeArgs(rest);
   if (!args.ok) fail(`extent ${command}: ${args.message}\n\n${SERVE_USAGE}`);
@@ -52,7 +55,8 @@ export async function runCli(argv: readonly string[]): Promise<void> {
 
   let handler;
   try {
-    handler = createRestHandler({ context, prefix: options.prefix, serverTiming: options.serverTiming });
+    // The explorer's renderers from the installed packages (absent when they are not: the page says so).
+    handler = createRestHandler({ context, prefix: options.prefix, serverTiming: options.serverTiming, explorer: nodeExplorerAssets() });
     await handler.ready;
   } catch (error) {
     if (error instanceof ModelError) fail(`extent serve: ${error.message}`);
@@ -98,6 +102,13 @@ async function contextOf(options: ServeOptions, command: string): Promise<Persis
   if (!rules.ok) fail(`extent ${command}: ${rules.message}`);
 
   return context;
+}
+
+/** `extent explorer-assets DIR`. */
+async function explorerAssets(args: string[]): Promise<void> {
+  if (args.length !== 1 || args[0]!.startsWith("-")) fail(`extent explorer-assets: give one folder\n\n${ASSETS_USAGE}`);
+  const names = await copyExplorerAssets(resolve(args[0]!)).catch((e: Error) => fail(`extent explorer-assets: ${e.message}`));
+  console.log(`Copied ${names.join(", ")} to ${args[0]}`);
 }
 
 /** `extent openapi`: the document `GET {prefix}/openapi.json` serves, without opening the store. */

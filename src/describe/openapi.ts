@@ -15,6 +15,8 @@ export interface DescribeOptions {
   prefix: string;
   /** Present when access control is configured. */
   security?: SecurityShape | undefined;
+  /** `GET /` answers the explorer page to a browser (default true; `explorer: false` in the handler's options turns it off). */
+  explorer?: boolean;
   title?: string;
   version?: string;
 }
@@ -117,7 +119,7 @@ export function describeApi(model: Model, options: DescribeOptions): Record<stri
   const writer = new SchemaWriter(model);
   for (const meta of classes) if (!meta.embeddedOnly) writer.addClass(meta, schemas);
   const pw = new PathWriter(model, options.security);
-  const paths: Record<string, unknown> = { "/": pw.root(), "/openapi.json": pw.document() };
+  const paths: Record<string, unknown> = { "/": pw.root(options.explorer !== false), "/openapi.json": pw.document() };
   paths["/jdoql"] = pw.queryPath("JDOQL");
   paths["/query"] = pw.queryPath("JDOQL");
   paths["/jpql"] = pw.queryPath("JPQL");
@@ -152,6 +154,6 @@ export function securityShape(access: ResolvedAccess | undefined): SecurityShape
 }
 
 /** The document's JSON text for a handler's model, prefix and access configuration. */
-export function openApiText(model: Model, prefix: string, access: ResolvedAccess | undefined): string {
-  return JSON.stringify(describeApi(model, { prefix, security: securityShape(access) }), null, 2);
+export function openApiText(model: Model, prefix: string, access: ResolvedAccess | undefined, more: { explorer?: boolean } = {}): string {
+  return JSON.stringify(describeApi(model, { prefix, security: securityShape(access), ...more }), null, 2);
 }

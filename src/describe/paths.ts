@@ -214,14 +214,19 @@ export class PathWriter {
     };
   }
 
-  root(): Record<string, unknown> {
+  /** `explorer`: a browser's Accept (text/html preferred to JSON) is answered the explorer page. */
+  root(explorer: boolean): Record<string, unknown> {
+    const classes = json({ type: "object", properties: { classes: { type: "array", items: { type: "string" } } }, required: ["classes"] });
+    const page = { "text/html": { schema: { type: "string", description: "the explorer page: the model, a query console, this document rendered" } } };
     return {
       get: this.op("The persistent classes served", {
+        ...(explorer ? { description: "JSON unless the request's Accept prefers text/html to JSON (a browser's does): then the explorer page." } : {}),
         responses: this.responses(
           {
             200: {
-              description: "the class names",
-              content: json({ type: "object", properties: { classes: { type: "array", items: { type: "string" } } }, required: ["classes"] }),
+              description: explorer ? "the class names; or, for a browser, the explorer page" : "the class names",
+              content: explorer ? { ...classes, ...page } : classes,
+              ...(explorer ? { headers: { Vary: { description: "Accept: the answer depends on it", schema: { type: "string" } } } } : {}),
             },
           },
           [],

@@ -19,7 +19,11 @@ export class NotFoundError extends Error {
 
 /** The change collides with what is stored: a duplicate key, an object changed meanwhile (409). */
 export class ConflictError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** What collides, where it helps (the required references a deletion would break). */
+    readonly errors?: FieldProblem[],
+  ) {
     super(message);
     this.name = "ConflictError";
   }

@@ -1,6 +1,6 @@
 /**
  * The Hono app: the middleware every request passes through (src/http/middleware.ts), the
- * resources by path (src/http/routes/: the root, the queries, the objects of a class), mounted with
+ * resources by path (src/http/routes/: the root (JSON, or the explorer page for a browser), the OpenAPI document, the explorer's files, the queries, the objects of a class), mounted with
  * their HEAD, 405 and OPTIONS in one place (src/http/resource.ts), and every failure answered as
  * a problem document with its status (src/http/error-status.ts).
  */
@@ -20,6 +20,7 @@ import { objects } from "./routes/objects.ts";
 import { queries } from "./routes/queries.ts";
 import { openapi } from "./routes/openapi.ts";
 import { root } from "./routes/root.ts";
+import { type ExplorerOptions, explorerFiles, explorerPageText } from "./routes/explorer.ts";
 
 /** What the app does for web clients, each off when absent. */
 export interface WebOptions {
@@ -28,6 +29,8 @@ export interface WebOptions {
   compressThreshold?: number | undefined;
   /** The OpenAPI document's text (src/describe/), asked once, at the first `GET /openapi.json`. */
   describe?: (() => string) | undefined;
+  /** The explorer page at `GET /` for browsers, and its files (absent: no page, `/` is JSON only). */
+  explorer?: ExplorerOptions | undefined;
 }
 
 export function buildApp(
@@ -48,7 +51,9 @@ export function buildApp(
   if (shared.serverTiming) base.use(serverTiming);
   // The query paths and the document before `/{class}`, which would otherwise take `/jdoql` for a class.
   const described = web.describe ? [openapi(web.describe)] : [];
-  mount(shared.prefix ? base.basePath(shared.prefix) : base, [root, ...described, ...queries, ...objects]);
+  const page = web.explorer && explorerPageText(shared.model, shared.prefix, web.explorer);
+  const explorer = web.explorer ? [explorerFiles(web.explorer.assets)] : [];
+  mount(shared.prefix ? base.basePath(shared.prefix) : base, [root(page), ...described, ...explorer, ...queries, ...objects]);
   base.notFound((c) => problem(404, `no resource at ${new URL(c.req.url).pathname}`));
   base.onError((error) => errorAnswer(error, shared.limits));
   return base;

@@ -26,7 +26,7 @@ export function errorAnswer(error: unknown, limits: Limits): Response {
   if (error instanceof InvalidTokenError) return problem(401, error.message, INVALID_TOKEN);
   if (error instanceof ForbiddenError) return error.anonymous ? problem(401, error.message, NO_CREDENTIALS) : problem(403, error.message);
   if (error instanceof NotFoundError) return problem(404, error.message);
-  if (error instanceof ConflictError) return problem(409, error.message);
+  if (error instanceof ConflictError) return problem(409, error.message, error.errors && { errors: error.errors });
   if (error instanceof PreconditionFailedError) return problem(412, preconditionFailedDetail(error.conditions, error.what));
   if (error instanceof InvalidInputError) return problem(400, error.message, error.errors && { errors: error.errors });
   if (error instanceof UnfitBodyError) return problem(422, error.message, { errors: error.errors });

@@ -10,12 +10,13 @@ import { schemaOf, type TableDef } from "./schema.ts";
 import { type SQL, ident, join, sql, statement } from "../store/sql.ts";
 import type { Statement, Store } from "../store/store.ts";
 
-import { GUARD_TABLE, SCHEMA_VIEW, SEQUENCE_TABLE } from "../store/reserved-tables.ts";
+import { DOOMED_TABLE, GUARD_TABLE, SCHEMA_VIEW, SEQUENCE_TABLE } from "../store/reserved-tables.ts";
 /**
  * `missing`: no such object (404); `changed`: a nested object went meanwhile (409); `stale`: a
- * precondition on the version failed (412); `forbidden`: the access rules refuse the write (403).
+ * precondition on the version failed (412); `forbidden`: the access rules refuse the write (403);
+ * `required`: a deletion would leave a required reference pointing at nothing (409).
  */
-export const GUARDS = ["missing", "changed", "stale", "forbidden"] as const;
+export const GUARDS = ["missing", "changed", "stale", "forbidden", "required"] as const;
 
 /**
  * `INSERT INTO extent_guard (missing, changed) SELECT NULL, 0 WHERE <when>`: aborts the batch
@@ -66,6 +67,8 @@ function schemaStatements(
   const ddl: Statement[] = [
     statement(sql`CREATE TABLE IF NOT EXISTS ${ident(SEQUENCE_TABLE)} (name TEXT PRIMARY KEY, next_value INTEGER NOT NULL)`),
     statement(sql.raw(`CREATE TABLE IF NOT EXISTS ${GUARD_TABLE} (${GUARDS.map((g) => `${g} INTEGER NOT NULL`).join(", ")})`)),
+    // Keys as JSON arrays: one table serves every hierarchy, whatever its key's columns.
+    statement(sql.raw(`CREATE TABLE IF NOT EXISTS ${DOOMED_TABLE} (root TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (root, key)) WITHOUT ROWID`)),
   ];
   // A guard table of an older release lacks the newer guards (the default only satisfies ALTER: every insert names every guard).
   const guardColumns = existing.get(GUARD_TABLE);

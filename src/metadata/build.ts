@@ -279,6 +279,7 @@ function fieldMeta(
     relation,
     isVersionField: f.isVersionField === true || versionField === f.name,
     dependent: f.dependent ?? false,
+    orphanRemoval: f.orphanRemoval ?? f.dependent ?? false,
   };
   if (relation?.storage.kind === "fk-owner") {
     const targetKeys = keyColumns(relation.target);

@@ -68,7 +68,14 @@ export interface FieldDecl {
   orderColumn?: string;
   /** Enum constants from the `extent` `enum-constants` extension, in ordinal order. */
   enumConstants?: string[];
+  /** The related objects are deleted with the owner (JDO `dependent`, `dependent-element`; JPA cascade REMOVE/ALL, `orphanRemoval`). */
   dependent?: boolean;
+  /**
+   * Whether an object the relation releases (a PUT drops it from the collection, replaces the
+   * reference) is deleted too; when not said, what `dependent` says (JDO's dependent fields do;
+   * JPA says `false` for a cascade without `orphanRemoval`).
+   */
+  orphanRemoval?: boolean;
   /** Names this field with the version number (`<version><extension key="field-name">`). */
   isVersionField?: boolean;
 }

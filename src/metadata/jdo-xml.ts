@@ -238,6 +238,8 @@ class Reader extends XmlReader {
         case "map":
           f.keyType = c.attrs["key-type"] && qualifyType(c.attrs["key-type"], this.pkg);
           f.valueType = c.attrs["value-type"] && qualifyType(c.attrs["value-type"], this.pkg);
+          // Read for a map of persistent objects; a map holds values only (field-types.ts), so there is nothing to delete yet.
+          if (this.bool(c, "dependent-key", cls, name) || this.bool(c, "dependent-value", cls, name)) f.dependent = true;
           break;
         case "join":
           f.join = defined({ column: columnName(c) });

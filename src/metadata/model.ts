@@ -95,6 +95,8 @@ export interface FieldMeta {
   isVersionField: boolean;
   /** When the owner is deleted, delete the referenced object(s) too. */
   dependent: boolean;
+  /** When a write releases a referenced object (drops it from the collection, replaces the reference), delete it. */
+  orphanRemoval: boolean;
 }
 
 export interface Discriminator {

@@ -48,6 +48,7 @@ const FieldSchema = v.strictObject({
   orderColumn: Str,
   enumConstants: v.optional(v.array(v.string())),
   dependent: Bool,
+  orphanRemoval: Bool,
 });
 
 const ClassSchema = v.strictObject({

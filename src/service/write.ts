@@ -6,6 +6,7 @@ import type { ObjectJson } from "../json/answer.ts";
 import { type Graph, type GraphNode, readGraph } from "../mapping/read-graph.ts";
 import { keyFieldsJson } from "../read/serialize.ts";
 import { keyFieldColumns, keyString } from "../mapping/keys.ts";
+import { relationStorage } from "../mapping/relation-storage.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
 import type { FetchPlan } from "../read/fetch-plan.ts";
 import { type ObjectInBatch, objectFromBatch, objectInBatch } from "../read/read-objects.ts";
@@ -30,6 +31,7 @@ import { ConflictError, InvalidInputError, UnfitBodyError } from "../errors/requ
 import type { Runtime } from "./runtime.ts";
 import type { Statement } from "../store/store.ts";
 import { refused } from "../access/refusal.ts";
+import { requiredRefusal } from "./required.ts";
 
 export interface WriteResult {
   /** The object as the batch read it back; absent when the access rules let the principal write it but not read it. */
@@ -52,6 +54,15 @@ async function lookup(rt: Runtime, nodes: readonly GraphNode[], extra: { root: s
 /** Decides, for each node, create or update, and with which class; every problem is a 4xx. */
 function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>, root: { mode: "create" | "update"; key?: unknown[] }) {
   const errors: { path: string; message: string }[] = [];
+  // An element of a mapped-by collection in the body gets its reference to the owner from it.
+  const assigned = new Map<GraphNode, Set<string>>();
+  for (const owner of graph.nodes)
+    for (const [name, elements] of owner.many) {
+      const field = owner.meta.fields.get(name);
+      const s = field?.relation && relationStorage(rt.model, field);
+      if (s?.kind !== "target-fk") continue;
+      for (const e of elements) assigned.set(e, new Set([...(assigned.get(e) ?? []), s.owning.name]));
+    }
   const out = graph.nodes.map((node) => {
     const isRoot = node === graph.root;
     const key = isRoot && root.key ? root.key : node.key;
@@ -78,7 +89,7 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
     // columns); primitives have Java's default and keys were checked above.
     for (const field of node.meta.fields.values()) {
       if (field.nullable || field.primaryKey || field.isVersionField || (field.type.kind === "basic" && field.type.primitive)) continue;
-      if (!node.values.has(field.name) && !node.refs.has(field.name) && !node.many.has(field.name)) {
+      if (!node.values.has(field.name) && !node.refs.has(field.name) && !node.many.has(field.name) && !assigned.get(node)?.has(field.name)) {
         errors.push({ path: `${node.path}/${field.name}`, message: `${field.name} is required: it must not be null` });
       }
     }
@@ -150,7 +161,9 @@ async function execute(
   const back = readBack(rt, rootWrite, fetch);
   const allowed = accessGuards(rt, writes, rootWrite);
   const keyBack = rt.access ? [keyOfWrite(rootWrite)] : [];
-  const statements = [...guards, ...allowed.before, ...prelude, ...writeStatements(rt.model, writes), ...allowed.after, ...keyBack, ...back.statements];
+  const cascadeGuards = (roots: string[]) => (rt.access ? rt.access.control.cascadeGuards(rt.access.principal, roots) : []);
+  const written = writeStatements(rt.model, writes, cascadeGuards);
+  const statements = [...guards, ...allowed.before, ...prelude, ...written.statements, ...allowed.after, ...keyBack, ...back.statements];
   let results;
   try {
     results = await rt.store.batch(statements, "write");
@@ -159,6 +172,7 @@ async function execute(
     if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(rt.model, graph.root.declared, graph.root.key!, conditions);
     if (error.kind === "guard" && error.guard === "missing") throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
     if (error.kind === "guard" && error.guard === "forbidden") throw refused(rt.access!.principal, graph.root.declared, rootWrite.mode, "this object");
+    if (error.kind === "guard" && error.guard === "required") throw await requiredRefusal(rt, written.diagnose(), `this write`);
     if (error.kind === "guard" && error.guard === "sequence")
       throw new ConflictError("a generated key would pass 9223372036854775807, the largest long: the key sequence has no numbers left (give the key instead)");
     if (error.kind === "guard") throw new ConflictError("an object of the request was deleted or changed by another request meanwhile; retry");

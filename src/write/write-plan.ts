@@ -11,65 +11,19 @@ import { type ClassMeta, type FieldMeta, type Model, classOf, isAncestor, subtre
 import type { GraphNode } from "../mapping/read-graph.ts";
 import { guardInsert } from "../mapping/migrate.ts";
 import { SEQUENCE_TABLE } from "../store/reserved-tables.ts";
-import { type SQL, bind, compile, ident, join, onStoredTables, qualified, sql, tableRef, tuple } from "../store/sql.ts";
+import { type SQL, ident, join, onStoredTables, qualified, sql, tableRef, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
-import type { Compiled } from "../store/sql.ts";
 import { NUL_CHAR } from "../json/values.ts";
 import { type JoinTable, type RelationStorage, relationStorage } from "../mapping/relation-storage.ts";
-import { STATEMENT_SHAPE_LIMIT, STATEMENT_SHAPE_WEIGHT, processCache } from "../cache/bounded-cache.ts";
+import { int, shaped } from "./shaped.ts";
+export { shaped, slotPattern, slotPlaceholders, slotValues } from "./shaped.ts";
 import { type At, type VersionSteps, clearReference, jsonKeys } from "./version-steps.ts";
 import { WriteSteps, holdingTables } from "./write-steps.ts";
 import type { Slot, WriteNode } from "./write-node.ts";
+import { type Diagnosis, type WriteCheck, checkGuard, diagnosis, orphanDeletion, releaseCheck } from "./orphan-plan.ts";
 
 /** A node after resolution: created, or an existing object (with its runtime class). */
 const value = (v: unknown): Slot => ({ kind: "value", value: v });
-
-/**
- * Drivers bind a JavaScript number as a REAL (all of them: the embedded binding, @libsql/client,
- * D1), and integer arithmetic with a REAL is a double's: past 2^53 it rounds. Numbers that take
- * part in a key's arithmetic are made integers first.
- */
-const int = (x: SQL): SQL => sql`CAST(${x} AS INTEGER)`;
-const seqExpr = (count: SQL, index: SQL, name: SQL): SQL =>
-  sql`(SELECT next_value - ${int(count)} + ${int(index)} FROM ${ident(SEQUENCE_TABLE)} WHERE name = ${name})`;
-
-/**
- * Compiled write statements by shape: the statement kind, its table and columns, and whether each
- * slot is a value or a sequence number. A request's values fill the placeholders of its shape, so
- * the statements of a write are built and compiled once per shape, not per request.
- */
-const shapes = processCache<Compiled>("statementShapes", STATEMENT_SHAPE_LIMIT, {
-  limit: STATEMENT_SHAPE_WEIGHT,
-  weigh: (key, c) => key.length + c.sql.length,
-});
-
-/** The statement of shape `key` over `slots`; `build` writes its SQL from each slot's placeholders (on a first use only). */
-function shaped(key: string, slots: readonly Slot[], build: (slot: (i: number) => SQL) => SQL, values?: Record<string, unknown>): Statement {
-  const shape = `${key}\u0000${slotPattern(slots)}`;
-  const compiled = shapes.get(shape, () => compile(build(slotPlaceholders(slots))));
-  return bind(compiled, values ? { ...values, ...slotValues(slots) } : slotValues(slots));
-}
-
-/** Which slots are values (`v`) and which sequence numbers (`s`): what a shape depends on. */
-export const slotPattern = (slots: readonly Slot[]): string => slots.map((s) => (s.kind === "value" ? "v" : "s")).join("");
-
-/** Slot `i` as SQL with placeholders (`s<i>`, or `s<i>c`, `s<i>i`, `s<i>n` for a sequence number). */
-export function slotPlaceholders(slots: readonly Slot[]): (i: number) => SQL {
-  return (i) =>
-    slots[i]!.kind === "value"
-      ? sql`${sql.placeholder(`s${i}`)}`
-      : seqExpr(sql`${sql.placeholder(`s${i}c`)}`, sql`${sql.placeholder(`s${i}i`)}`, sql`${sql.placeholder(`s${i}n`)}`);
-}
-
-/** The values of `slotPlaceholders`' placeholders. */
-export function slotValues(slots: readonly Slot[]): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  slots.forEach((s, i) => {
-    if (s.kind === "value") values[`s${i}`] = s.value;
-    else Object.assign(values, { [`s${i}c`]: s.count, [`s${i}i`]: s.index, [`s${i}n`]: s.name });
-  });
-  return values;
-}
 
 /** Slot placeholders `from` … `from + n - 1`. */
 const range = (slot: (i: number) => SQL, from: number, n: number): SQL[] => Array.from({ length: n }, (_, i) => slot(from + i));
@@ -249,10 +203,18 @@ const DEFAULTS: Record<string, unknown> = { boolean: 0, byte: 0, short: 0, int: 
  * Builds the statements that write every node of the graph: first the version steps of every
  * existing object the batch changes, written or relinked (src/write/write-steps.ts), then the rows.
  */
-export function writeStatements(model: Model, writes: readonly WriteNode[]): Statement[] {
+export function writeStatements(
+  model: Model,
+  writes: readonly WriteNode[],
+  cascadeGuards: (roots: string[]) => Statement[] = () => [],
+): { statements: Statement[]; diagnose: () => Diagnosis } {
   const byNode = new Map(writes.map((w) => [w.node, w]));
   const keyOf = (n: GraphNode): Slot[] => byNode.get(n)!.key;
   const steps = new WriteSteps(model);
+  // Objects released from relations with orphan removal are deleted (src/write/orphan-plan.ts);
+  // released from a mapped-by collection whose reference is required, they refuse the batch.
+  const orphans = orphanDeletion(model, writes, steps.steps);
+  const checks: WriteCheck[] = [];
 
   // Inverse collections are stored in the elements' rows: each element's foreign key names its owner.
   const assigned = new Map<GraphNode, Map<string, GraphNode>>();
@@ -269,7 +231,11 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
           if (!assigned.has(e)) assigned.set(e, new Map());
           assigned.get(e)!.set(s.owning.name, w.node);
         }
-        if (w.mode === "update") extra.push(...releaseInverse(model, classOf(model, field.relation!.target), s, w.key, elements.map(keyOf)));
+        if (w.mode === "update") {
+          const check = releaseCheck(model, field, w.key, elements.map(keyOf));
+          if (check) (extra.push(checkGuard(check)), checks.push(check));
+          extra.push(...releaseInverse(model, classOf(model, field.relation!.target), s, w.key, elements.map(keyOf)));
+        }
       } else if (s.kind === "join-table") {
         // An update writes the links anew: in list order from the owning side, appended from the other.
         if (w.mode === "update") extra.push(deleteLinks(s.table, s.ownerColumns, w.key));
@@ -354,7 +320,11 @@ export function writeStatements(model: Model, writes: readonly WriteNode[]): Sta
     .finish()
     .statements()
     .map((s) => shaped(s.shape, s.values, s.sql));
-  return [...stepping, ...out, ...extra];
+  const diagnose = () => orphans?.diagnose(checks) ?? diagnosis(model, checks, []);
+  if (!orphans) return { statements: [...stepping, ...out, ...extra], diagnose };
+  const after = [...orphans.after];
+  after.splice(orphans.accessAt, 0, ...cascadeGuards(orphans.roots));
+  return { statements: [orphans.fill, ...stepping, ...out, ...extra, ...after], diagnose };
 }
 
 /** Column values per table for the fields present (all fields when creating). */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--no-wire] [--only TEXT] [--profile DIR]`
+ * `npm run bench [-- --runtime all|node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--no-wire] [--only TEXT] [--profile DIR]`
  * (--profile: Extent's server and the native floor run under `--cpu-prof`, their profiles written
  * to DIR/extent and DIR/native-floor when the bench stops them; `node --import tsx
  * test/bench/profile-top.ts DIR/extent/*.cpuprofile` prints the top frames)
@@ -27,7 +27,7 @@ import { createRestHandler } from "../../src/handler.ts";
 import { openLibsqlStore } from "../../src/store/libsql-store.ts";
 import type { Statement, Store } from "../../src/store/store.ts";
 import { BIN, ROOT, type Running, TSX_LOADER, cpuMicros, freePort, startServer } from "../support/processes.ts";
-import { COUNTS, generate } from "./data.ts";
+import { COUNTS, type DataSet, generate } from "./data.ts";
 import type { Captured } from "./floor-server.ts";
 import { OPERATIONS, type Operation } from "./operations.ts";
 import { spawnSync } from "node:child_process";
@@ -40,7 +40,9 @@ const flag = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1]! : fallback;
 };
-const runtime = flag("runtime", "node") as "node" | "bun";
+type Runtime = "node" | "bun";
+/** Both runtimes by default, one table each, each on its own copy of the same data. */
+const runtimes: Runtime[] = flag("runtime", "all") === "all" ? ["node", "bun"] : [flag("runtime", "all") as Runtime];
 const duration = Number(flag("duration", "5"));
 /** Seconds of load before each measured run, not counted: JIT compilation, first statements prepared. */
 const warmup = Number(flag("warmup", "1"));
@@ -85,12 +87,12 @@ function request(url: string, method: string, body?: unknown): Request {
   });
 }
 
-function runtimeCommand(file: string, extra: string[]): [string, string[]] {
+function runtimeCommand(runtime: Runtime, file: string, extra: string[]): [string, string[]] {
   return runtime === "bun" ? [BIN("bun"), [file, ...extra]] : [process.execPath, ["--import", TSX_LOADER, file, ...extra]];
 }
 
-async function startExtent(dir: string, dbFile: string): Promise<Running> {
-  const config = join(dir, "config");
+async function startExtent(runtime: Runtime, dir: string, dbFile: string): Promise<Running> {
+  const config = join(dir, `config-${runtime}`);
   mkdirSync(config);
   writeFileSync(join(config, "package.jdo"), MODEL);
   writeFileSync(
@@ -98,7 +100,7 @@ async function startExtent(dir: string, dbFile: string): Promise<Running> {
     `<persistence><persistence-unit name="bench"><mapping-file>package.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value="file:${dbFile}"/></properties></persistence-unit></persistence>`,
   );
   const port = await freePort();
-  const [cmd, argv] = runtimeCommand(`${ROOT}src/local.ts`, [
+  const [cmd, argv] = runtimeCommand(runtime, `${ROOT}src/local.ts`, [
     "serve",
     "--config",
     config,
@@ -109,7 +111,7 @@ async function startExtent(dir: string, dbFile: string): Promise<Running> {
     "--prefix",
     "/api",
   ]);
-  return startServer(cmd, profiled(argv, "extent"), { probe: `http://127.0.0.1:${port}/api/`, cwd: dir });
+  return startServer(cmd, profiled(argv, `extent-${runtime}`), { probe: `http://127.0.0.1:${port}/api/`, cwd: dir });
 }
 
 /** With --profile DIR, `argv` run under the CPU profiler, its profile written to DIR/NAME when the server stops. */
@@ -118,11 +120,11 @@ function profiled(argv: string[], name: string): string[] {
   return dir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(dir, name)}`, ...argv] : argv;
 }
 
-async function startFloor(dbFile: string, sqlFile: string, driver: "client" | "native"): Promise<Running> {
+async function startFloor(runtime: Runtime, dbFile: string, sqlFile: string, driver: "client" | "native"): Promise<Running> {
   const port = await freePort();
-  const [cmd, argv] = runtimeCommand(`${ROOT}test/bench/floor-server.ts`, []);
+  const [cmd, argv] = runtimeCommand(runtime, `${ROOT}test/bench/floor-server.ts`, []);
   const env = { EXTENT_BENCH_DB: `file:${dbFile}`, EXTENT_BENCH_SQL: sqlFile, EXTENT_FLOOR_DRIVER: driver, PORT: String(port) };
-  return startServer(cmd, driver === "native" ? profiled(argv, "native-floor") : argv, {
+  return startServer(cmd, driver === "native" ? profiled(argv, `native-floor-${runtime}`) : argv, {
     probe: `http://127.0.0.1:${port}/api/bench.Book/1?fetchGroup=all`,
     env,
   });
@@ -199,34 +201,11 @@ async function main(): Promise<void> {
     return;
   }
 
-  const servers: Running[] = [];
-  try {
-    const [extent, floor, native, jsonServer] = await Promise.all([
-      startExtent(dir, dbFile),
-      startFloor(dbFile, sqlFile, "client"),
-      startFloor(dbFile, sqlFile, "native"),
-      startJsonServer(data.jsonFile),
-    ]);
-    servers.push(extent!, floor!, native!, jsonServer!);
-    await checkFloor(extent!.url, floor!);
-    await checkFloor(extent!.url, native!);
-    console.log(
-      `${data.objects} objects; runtime ${runtime}; autocannon ${connections} connections × ${duration} s per operation and server, after ${warmup} s of warm-up; the floor answers what Extent answers.\n`,
-    );
-
-    const rows: string[][] = [];
-    // --only TEXT: the operations whose name holds TEXT (while working on one).
-    const only = flag("only", "");
-    for (const op of OPERATIONS.filter((o) => o.name.includes(only))) {
-      const e = await load(`${extent!.url}/api${op.path}`, op.method, op.body, extent!.pid);
-      const f = await load(`${floor!.url}/api${op.path}`, op.method, op.body);
-      const n = await load(`${native!.url}/api${op.path}`, op.method, op.body, native!.pid);
-      const j = op.jsonServer ? await load(`${jsonServer!.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body) : undefined;
-      rows.push(row(op, captured[op.name]!.statements.length, e, f, n, j));
-    }
-    printTable(rows);
-  } finally {
-    await Promise.all(servers.map((s) => s.stop()));
+  for (const runtime of runtimes) {
+    // Each runtime's servers on their own copy of the data: the POSTs of one table do not grow the next one's.
+    const copy = join(dir, `bench-${runtime}.db`);
+    copyFileSync(dbFile, copy);
+    await table(runtime, dir, copy, sqlFile, captured, data);
   }
   try {
     if (!args.includes("--no-worker")) await printWorker(join(dir, "worker"));
@@ -243,6 +222,39 @@ async function main(): Promise<void> {
     spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, "listing-pages.ts")], { stdio: "inherit" });
   }
   if (!args.includes("--no-wire")) await measureWireBytes();
+}
+
+/** One runtime's table: Extent, the two floors and json-server on `dbFile`, every operation on each. */
+async function table(runtime: Runtime, dir: string, dbFile: string, sqlFile: string, captured: Record<string, Captured>, data: DataSet): Promise<void> {
+  const servers: Running[] = [];
+  try {
+    const [extent, floor, native, jsonServer] = await Promise.all([
+      startExtent(runtime, dir, dbFile),
+      startFloor(runtime, dbFile, sqlFile, "client"),
+      startFloor(runtime, dbFile, sqlFile, "native"),
+      startJsonServer(data.jsonFile),
+    ]);
+    servers.push(extent!, floor!, native!, jsonServer!);
+    await checkFloor(extent!.url, floor!);
+    await checkFloor(extent!.url, native!);
+    console.log(
+      `\n${runtime}: ${data.objects} objects; autocannon ${connections} connections × ${duration} s per operation and server, after ${warmup} s of warm-up; the floor answers what Extent answers.\n`,
+    );
+
+    const rows: string[][] = [];
+    // --only TEXT: the operations whose name holds TEXT (while working on one).
+    const only = flag("only", "");
+    for (const op of OPERATIONS.filter((o) => o.name.includes(only))) {
+      const e = await load(`${extent!.url}/api${op.path}`, op.method, op.body, extent!.pid);
+      const f = await load(`${floor!.url}/api${op.path}`, op.method, op.body);
+      const n = await load(`${native!.url}/api${op.path}`, op.method, op.body, native!.pid);
+      const j = op.jsonServer ? await load(`${jsonServer!.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body) : undefined;
+      rows.push(row(op, captured[op.name]!.statements.length, e, f, n, j));
+    }
+    printTable(rows);
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
 }
 
 /** The worker bundle as `wrangler deploy` builds it, and its cold start in a fresh local workerd. */

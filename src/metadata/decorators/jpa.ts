@@ -117,7 +117,15 @@ export const ManyToOne: OptionalFieldDecorator<RelationshipOptions & { optional?
 export const OneToOne: OptionalFieldDecorator<RelationshipOptions & { optional?: boolean; mappedBy?: string; orphanRemoval?: boolean }> = fieldDecorator(
   "OneToOne",
   "jpa",
-  (o) => ({ ...kind("one-to-one"), target: o?.targetEntity, fetch: o?.fetch, optional: o?.optional, mappedBy: o?.mappedBy, dependent: dependent(o) }),
+  (o) => ({
+    ...kind("one-to-one"),
+    target: o?.targetEntity,
+    fetch: o?.fetch,
+    optional: o?.optional,
+    mappedBy: o?.mappedBy,
+    dependent: dependent(o),
+    orphanRemoval: o?.orphanRemoval,
+  }),
 );
 
 interface ToManyOptions extends RelationshipOptions {
@@ -133,6 +141,7 @@ export const OneToMany: OptionalFieldDecorator<ToManyOptions> = fieldDecorator("
   mappedBy: o?.mappedBy,
   type: o?.type,
   dependent: dependent(o),
+  orphanRemoval: o?.orphanRemoval,
 }));
 export const ManyToMany: OptionalFieldDecorator<ToManyOptions> = fieldDecorator("ManyToMany", "jpa", (o) => ({
   ...kind("many-to-many"),
@@ -141,6 +150,7 @@ export const ManyToMany: OptionalFieldDecorator<ToManyOptions> = fieldDecorator(
   mappedBy: o?.mappedBy,
   type: o?.type,
   dependent: dependent(o),
+  orphanRemoval: o?.orphanRemoval,
 }));
 
 export const ElementCollection: OptionalFieldDecorator<{ targetClass?: TypeRef; type?: string; fetch?: FetchType; enumConstants?: EnumConstants }> =
@@ -167,7 +177,10 @@ const column = (o: ColumnOptions | undefined): ColumnDecl | undefined =>
   o && { name: o.name, allowsNull: o.nullable, length: o.length, scale: o.scale, sqlType: o.columnDefinition };
 
 export const Column: OptionalFieldDecorator<ColumnOptions> = fieldDecorator("Column", "jpa", (o) => ({ column: column(o) }));
-export const JoinColumn: OptionalFieldDecorator<{ name?: string }> = fieldDecorator("JoinColumn", "jpa", (o) => ({ joinColumn: o?.name }));
+export const JoinColumn: OptionalFieldDecorator<{ name?: string; nullable?: boolean }> = fieldDecorator("JoinColumn", "jpa", (o) => ({
+  joinColumn: o?.name,
+  joinColumnNullable: o?.nullable,
+}));
 
 interface JoinTableOptions {
   name?: string;

@@ -264,6 +264,7 @@ export function jpaClass(
         generated: a.generated,
         column: a.column && defined({ ...a.column }),
         joinColumn: a.joinColumn,
+        joinColumnNullable: a.joinColumnNullable,
         joinTable: a.joinTable && defined({ ...a.joinTable }),
         orderColumn: a.orderColumn === true ? `${m.name}_ORDER` : a.orderColumn,
         mapKeyColumn: a.mapKeyColumn,
@@ -271,6 +272,7 @@ export function jpaClass(
         enumConstants: a.enumConstants,
         overrides: a.overrides,
         dependent: a.dependent,
+        orphanRemoval: a.orphanRemoval,
       }),
     );
   }

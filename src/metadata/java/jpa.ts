@@ -115,12 +115,14 @@ export function jpaMemberProps(annotations: readonly Annotation[], declared: Dec
     case "one-to-one":
       props.target = classOf(v.get("targetEntity")) ?? declared.type;
       props.dependent = dependent(v);
+      props.orphanRemoval = bool(v.get("orphanRemoval"));
       break;
     case "one-to-many":
     case "many-to-many":
       props.type = declared.type;
       props.target = classOf(v.get("targetEntity")) ?? declared.arg0;
       props.dependent = dependent(v);
+      props.orphanRemoval = bool(v.get("orphanRemoval"));
       break;
     case "element-collection":
       props.type = declared.type;
@@ -139,7 +141,10 @@ export function jpaMemberProps(annotations: readonly Annotation[], declared: Dec
   const col = column(find(annotations, "Column"));
   if (col && Object.keys(col).length) props.column = col;
   const jc = find(annotations, "JoinColumn") ?? list(find(annotations, "JoinColumns")?.values.get("value")).find(isAnnotation);
-  if (jc) props.joinColumn = text(jc.values.get("name"));
+  if (jc) {
+    props.joinColumn = text(jc.values.get("name"));
+    props.joinColumnNullable = bool(jc.values.get("nullable"));
+  }
   const jt = find(annotations, "JoinTable") ?? find(annotations, "CollectionTable");
   if (jt) {
     const first = (k: string) => text(list(jt.values.get(k)).find(isAnnotation)?.values.get("name"));

@@ -50,6 +50,10 @@ export interface JpaAttribute {
   overrides?: Record<string, string>;
   /** `orphan-removal="true"` or a cascade including remove: the related objects go with the owner. */
   dependent?: boolean;
+  /** `orphan-removal="true"`: an object the relation releases is deleted too. */
+  orphanRemoval?: boolean;
+  /** `<join-column nullable>`: false makes a to-one reference required. */
+  joinColumnNullable?: boolean;
 }
 
 export interface JpaEntityGraph {

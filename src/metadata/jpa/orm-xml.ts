@@ -142,6 +142,7 @@ class OrmReader extends XmlReader {
       generated: generated ? (this.oneOf(generated, "strategy", JPA_GENERATION, cls, name) ?? "AUTO") : undefined,
       column: column && this.readColumn(column, cls, name),
       joinColumn: child(el, "join-column")?.attrs["name"],
+      joinColumnNullable: child(el, "join-column") && this.bool(child(el, "join-column")!, "nullable", cls, name),
       joinTable: this.readJoinTable(child(el, "join-table") ?? child(el, "collection-table")),
       orderColumn: child(el, "order-column") && (child(el, "order-column")!.attrs["name"] ?? `${name}_ORDER`),
       mapKeyColumn: child(el, "map-key-column")?.attrs["name"],
@@ -154,6 +155,7 @@ class OrmReader extends XmlReader {
         : undefined,
       dependent:
         this.bool(el, "orphan-removal", cls, name) || (cascade && (child(cascade, "cascade-remove") || child(cascade, "cascade-all")) ? true : undefined),
+      orphanRemoval: this.bool(el, "orphan-removal", cls, name),
     });
   }
 

@@ -167,7 +167,14 @@ function translateClass(
 }
 
 function fieldOf(a: JpaAttribute, problem: (message: string, a: JpaAttribute) => void): FieldDecl {
-  const base: FieldDecl = { name: a.name, source: a.source, column: a.column, dependent: a.dependent };
+  // A cascade REMOVE deletes along with the owner only; orphanRemoval also what the relation releases.
+  const base: FieldDecl = {
+    name: a.name,
+    source: a.source,
+    column: a.column,
+    dependent: a.dependent,
+    orphanRemoval: a.dependent ? a.orphanRemoval === true : undefined,
+  };
   const lazy = a.fetch === "LAZY";
   const eager = a.fetch === "EAGER";
   const required = a.optional === false ? ("exception" as const) : undefined;
@@ -192,7 +199,8 @@ function fieldOf(a: JpaAttribute, problem: (message: string, a: JpaAttribute) =>
         ...base,
         typeName: a.target ?? a.type,
         mappedBy: a.mappedBy,
-        nullValue: required,
+        // optional=false, or a join column that may not be null.
+        nullValue: required ?? (a.joinColumnNullable === false ? "exception" : undefined),
         // JPA loads to-one relationships eagerly unless told otherwise.
         defaultFetchGroup: !lazy,
         column: a.joinColumn ? { name: a.joinColumn } : undefined,
