@@ -13,6 +13,7 @@ import { preparedModel } from "../config/prepared-model.ts";
 import { type JavaSourcesDecl, resolveContext } from "../config/resolve-context.ts";
 import { createRestHandler, normalizePrefix } from "../handler.ts";
 import { resolveAccess } from "../config/access.ts";
+import { AccessControl } from "../access/access-control.ts";
 import { openApiText } from "../describe/openapi.ts";
 import { isDecoratedClass } from "../metadata/decorators/read.ts";
 import { ModelError, formatProblem } from "../metadata/problems.ts";
@@ -114,7 +115,11 @@ async function explorerAssets(args: string[]): Promise<void> {
 /** `extent openapi`: the document `GET {prefix}/openapi.json` serves, without opening the store. */
 function openApiDocument(context: PersistenceContext, prefix: string | undefined): string {
   try {
-    return openApiText(loadModel(context), normalizePrefix(prefix ?? ""), resolveAccess(context.access));
+    const model = loadModel(context);
+    const access = resolveAccess(context.access);
+    // The rules shape each operation's security, as in the document the server serves.
+    const control = access?.rules !== undefined ? new AccessControl(model, access.rules, access.rulesSource) : undefined;
+    return openApiText(model, normalizePrefix(prefix ?? ""), access, { control });
   } catch (error) {
     return fail(`extent openapi: ${(error as Error).message}`);
   }
