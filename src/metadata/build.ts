@@ -292,8 +292,31 @@ function fieldMeta(
       columns[sub.name] = override?.column?.name ?? `${f.name}_${sub.name}`;
     }
     meta.embeddedColumns = columns;
-  } else if (!relation) meta.column = columnName(f);
+  } else if (!relation) {
+    const values = valueTableOf(declaring, f, type, keyColumns(owner.name));
+    if (values) meta.valueTable = values;
+    else meta.column = columnName(f);
+  }
   return meta;
+}
+
+/**
+ * A collection of basic values or enums whose metadata asks for a table (`<join>` or a field
+ * `table`; JPA's `@CollectionTable`) is kept in one, so a schema a Java application made maps as
+ * it is. Defaults follow the join tables': `Owner_field (Owner_key…, field[, IDX])`; the value
+ * column is `<element column>`, else the field's column (JPA's `@Column` of an element collection).
+ */
+function valueTableOf(declaring: string, f: FieldDecl, type: FieldType, ownerKeys: readonly string[]): FieldMeta["valueTable"] {
+  if (type.kind !== "collection" || (type.element.kind !== "basic" && type.element.kind !== "enum")) return undefined;
+  if (!f.join && !f.joinTable) return undefined;
+  const ordered = type.collection === "list" || type.collection === "array";
+  const orderColumn = f.orderColumn ?? (ordered ? "IDX" : undefined);
+  return {
+    table: f.joinTable ?? `${simpleName(declaring)}_${f.name}`,
+    ownerColumns: ownerKeys.length === 1 && f.join?.column ? [f.join.column] : ownerKeys.map((k) => `${simpleName(declaring)}_${k}`),
+    valueColumn: f.elementColumn ?? columnName(f),
+    ...(orderColumn ? { orderColumn } : {}),
+  };
 }
 
 function isOrdinal(f: FieldDecl, type: FieldType): boolean {
