@@ -77,7 +77,11 @@ export function ownerMatch(field: FieldMeta, ownerKey: readonly SQL[], alias?: s
 export function valueArrayJson(field: FieldMeta, ownerKey: readonly SQL[]): SQL {
   const s = valueTableOf(field);
   const v = sql`${ident("_v")}.${ident(s.valueColumn)}`;
-  return sql`(SELECT json_group_array(${elementJson(field, v)} ORDER BY ${valueOrder(field, "_v")}) FROM ${tableRef(s.table)} ${ident("_v")} WHERE ${ownerMatch(field, ownerKey, "_v")})`;
+  // Aggregated over an ordered subquery, as the JSON selects' group_concat are: SQLite keeps its
+  // order, and `json_group_array(… ORDER BY …)` needs SQLite 3.44, which not every store has.
+  // (A JSON value's subtype does not cross a subquery: booleans become JSON in the aggregate.)
+  const rows = sql`SELECT ${v} AS ${ident("_e")} FROM ${tableRef(s.table)} ${ident("_v")} WHERE ${ownerMatch(field, ownerKey, "_v")} ORDER BY ${valueOrder(field, "_v")}`;
+  return sql`(SELECT json_group_array(${elementJson(field, ident("_e"))}) FROM (${rows}))`;
 }
 
 /** The rows of the owners whose keys `keys` selects (a subquery of key tuples): what deleting them removes. */
