@@ -135,3 +135,28 @@ test("statements per read do not grow with the number of objects", async () => {
   assert.deepEqual(await cost(), few);
   assert.equal((await h.get("/vt.Item?fetchGroup=all")).body.length, 62);
 });
+
+test("a PUT of the collection alone is a change of the object: its version steps, a stale If-Match is refused and writes nothing", async () => {
+  assert.equal((await h.post("/vt.Memo", { id: 1, lines: ["a", "b"] })).status, 201);
+  const first = (await h.get("/vt.Memo/1")).body;
+  assert.deepEqual([first.lines, first._version], [["a", "b"], 1]);
+  const put = await h.call("PUT", "/vt.Memo/1", { lines: ["c"] }, { "if-match": '"1"' });
+  assert.equal(put.status, 200, put.text);
+  assert.deepEqual([(await h.get("/vt.Memo/1")).body._version, (await h.get("/vt.Memo/1")).body.lines], [2, ["c"]]);
+  const stale = await h.call("PUT", "/vt.Memo/1", { lines: ["d"] }, { "if-match": '"1"' });
+  assert.equal(stale.status, 412, stale.text);
+  assert.deepEqual(await h.sql("SELECT lines, IDX FROM Memo_lines"), [["c", 0]]);
+});
+
+test("cascades: a dependent element deleted with its owner, or released by a PUT, takes its rows along", async () => {
+  for (const id of [30, 31, 32]) assert.equal((await h.post("/vt.Item", { id, tags: [`c${id}`] })).status, 201);
+  assert.equal((await h.post("/vt.Box", { id: 1, contents: [{ id: 30 }, { id: 31 }] })).status, 201);
+  assert.equal((await h.post("/vt.Box", { id: 2, contents: [{ id: 32 }] })).status, 201);
+  const released = await h.put("/vt.Box/1", { contents: [{ id: 31 }] });
+  assert.equal(released.status, 200, released.text);
+  assert.equal((await h.get("/vt.Item/30")).status, 404);
+  assert.deepEqual(await h.sql("SELECT ITEM_ID FROM ITEM_TAGS WHERE ITEM_ID BETWEEN 30 AND 39 ORDER BY 1"), [[31], [32]]);
+  assert.equal((await h.del("/vt.Box/2")).status, 204);
+  assert.equal((await h.get("/vt.Item/32")).status, 404);
+  assert.deepEqual(await h.sql("SELECT ITEM_ID FROM ITEM_TAGS WHERE ITEM_ID BETWEEN 30 AND 39"), [[31]]);
+});
