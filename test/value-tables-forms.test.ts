@@ -120,3 +120,26 @@ public class Item {
     "x.Item",
   );
 });
+
+test("a table of values shared with a class or another collection is refused, naming the file, class and field", () => {
+  const xml = `<jdo><package name="x">
+  <class name="Item" identity-type="application">
+    <field name="id" field-type="long" primary-key="true"/>
+    <field name="tags" field-type="java.util.Set" table="Label"><collection element-type="java.lang.String"/><join/></field>
+    <field name="codes" field-type="java.util.Set" table="ITEM_CODES"><collection element-type="java.lang.String"/><join/></field>
+    <field name="more" field-type="java.util.Set" table="item_codes"><collection element-type="java.lang.String"/><join/></field>
+  </class>
+  <class name="Label" identity-type="application"><field name="id" field-type="long" primary-key="true"/></class>
+</package></jdo>`;
+  assert.throws(
+    () => loadModel({ metadata: [{ source: "x.jdo", text: xml }] }),
+    (e: unknown) => {
+      assert.ok(e instanceof ModelError);
+      const lines = e.message.split("\n").filter((l) => l.includes("also used by"));
+      assert.equal(lines.length, 2, e.message);
+      assert.match(lines[0]!, /x\.jdo:4.*class x\.Item.*field tags.*table Label of this collection's values is also used by class x\.Label/);
+      assert.match(lines[1]!, /x\.jdo:6.*field more.*table item_codes of this collection's values is also used by x\.Item\.codes/);
+      return true;
+    },
+  );
+});

@@ -131,6 +131,7 @@ export function buildModel(documents: readonly MetadataDocument[]): Model {
   propagateFetchPaths(metas, isA);
   validateEmbedded(metas, decls, log);
   validateColumns(metas, decls, log);
+  validateValueTables(metas, decls, log);
   if (log.problems.length) throw new ModelError(log.problems);
 
   const bySimpleName = new Map<string, string>();
@@ -407,6 +408,34 @@ function validateColumns(metas: ReadonlyMap<string, ClassMeta>, decls: ReadonlyM
       }
     }
   }
+}
+
+/**
+ * A collection's table of values holds nothing else: not a class's rows, not another
+ * collection's values, not a relation's links (each would read the others' rows as its own).
+ */
+function validateValueTables(metas: ReadonlyMap<string, ClassMeta>, decls: ReadonlyMap<string, ClassDecl>, log: ProblemLog): void {
+  const users = new Map<string, string>();
+  for (const meta of metas.values()) for (const t of meta.tables) users.set(t.toLowerCase(), `class ${meta.name}`);
+  for (const meta of metas.values())
+    for (const field of meta.fields.values()) {
+      const s = field.relation?.storage;
+      if (s?.kind === "join-table" && field.declaringClass === meta.name) users.set(s.table.toLowerCase(), `${meta.name}.${field.name}`);
+    }
+  for (const meta of metas.values())
+    for (const field of meta.fields.values()) {
+      if (!field.valueTable || field.declaringClass !== meta.name) continue;
+      const key = field.valueTable.table.toLowerCase();
+      const prior = users.get(key);
+      const decl = decls.get(meta.name)!;
+      if (prior && prior !== `${meta.name}.${field.name}`)
+        log.add(
+          decl,
+          `table ${field.valueTable.table} of this collection's values is also used by ${prior}`,
+          decl.fields.find((f) => f.name === field.name),
+        );
+      else users.set(key, `${meta.name}.${field.name}`);
+    }
 }
 
 /** Embedded objects live in their owner's columns: they may hold basic values and enums only. */
