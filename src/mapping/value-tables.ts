@@ -84,6 +84,12 @@ export function valueArrayJson(field: FieldMeta, ownerKey: readonly SQL[]): SQL 
   return sql`(SELECT json_group_array(${elementJson(field, ident("_e"))}) FROM (${rows}))`;
 }
 
+/** One owner's elements as a subquery of one column, `value` (as `json_each` names it; booleans 1/0 as json_each reads them). */
+export function valueRows(field: FieldMeta, ownerKey: readonly SQL[]): SQL {
+  const s = valueTableOf(field);
+  return sql`SELECT ${ident("_v")}.${ident(s.valueColumn)} AS ${ident("value")} FROM ${tableRef(s.table)} ${ident("_v")} WHERE ${ownerMatch(field, ownerKey, "_v")}`;
+}
+
 /** The rows of the owners whose keys `keys` selects (a subquery of key tuples): what deleting them removes. */
 export function deleteValueRows(field: FieldMeta, keys: SQL): SQL {
   const s = valueTableOf(field);

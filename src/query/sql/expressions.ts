@@ -2,7 +2,7 @@
  * Query-model expressions to SQL. Values are always bound parameters (never text); JDOQL's null
  * semantics come from the model's `nullEquals` flag; positions are 0-based here.
  */
-import { valueArrayJson } from "../../mapping/value-tables.ts";
+import { valueArrayJson, valueRows } from "../../mapping/value-tables.ts";
 import { keyFieldColumns } from "../../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
 import { type GroupLayout, discriminatorFilter, fromClause } from "../../read/row-layout.ts";
@@ -310,6 +310,8 @@ export class ExprCompiler {
     if (coll.kind !== "field") fail("contains(), isEmpty() and size() need a collection field or parameter", coll.pos);
     const field = coll.field;
     const rel = field.relation;
+    // A collection kept in its own table: its rows, by the owner's index (no JSON array built).
+    if (field.valueTable) return { sql: valueRows(field, keyOf(this.entity(coll.from, ctx))), width: 1 };
     if (!rel) {
       // Collections and maps of values are JSON in one column.
       return { sql: sql`SELECT value FROM json_each(${this.fieldValue(coll, ctx)})`, width: 1 };
