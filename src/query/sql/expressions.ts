@@ -2,6 +2,7 @@
  * Query-model expressions to SQL. Values are always bound parameters (never text); JDOQL's null
  * semantics come from the model's `nullEquals` flag; positions are 0-based here.
  */
+import { valueArrayJson, valueRows } from "../../mapping/value-tables.ts";
 import { keyFieldColumns } from "../../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
 import { type GroupLayout, discriminatorFilter, fromClause } from "../../read/row-layout.ts";
@@ -265,6 +266,8 @@ export class ExprCompiler {
     }
     // The version's field-name field is no column of its own: it reads the version.
     if (e.field.isVersionField) return versionOf(owner, e.pos);
+    // A collection kept in its own table is the JSON array its column would hold (src/mapping/value-tables.ts).
+    if (e.field.valueTable) return valueArrayJson(e.field, keyOf(owner));
     if (!e.field.column) fail(`${e.field.name} cannot be used as a value here`, e.pos);
     return columnOf(ctx.model, owner, e.field, e.field.column);
   }
@@ -307,6 +310,8 @@ export class ExprCompiler {
     if (coll.kind !== "field") fail("contains(), isEmpty() and size() need a collection field or parameter", coll.pos);
     const field = coll.field;
     const rel = field.relation;
+    // A collection kept in its own table: its rows, by the owner's index (no JSON array built).
+    if (field.valueTable) return { sql: valueRows(field, keyOf(this.entity(coll.from, ctx))), width: 1 };
     if (!rel) {
       // Collections and maps of values are JSON in one column.
       return { sql: sql`SELECT value FROM json_each(${this.fieldValue(coll, ctx)})`, width: 1 };
