@@ -25,6 +25,7 @@ import {
   orderable,
   promote,
 } from "../shared/types.ts";
+import { entityTypeParamType, idOf, typeEqualsParam } from "./entity-types.ts";
 import { entityNamed } from "./names.ts";
 import { type JScope, lookupVariable } from "./scope.ts";
 import type { JExpr, JPathExpr } from "./syntax.ts";
@@ -155,9 +156,13 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
     }
     case "Case": {
       const whens = e.whens.map((w) => {
-        const when = e.operand
-          ? compare(scope, "=", bindJpqlExpr(scope, e.operand), bindJpqlExpr(scope, w.when), w.pos)
-          : requireBoolean(bindJpqlExpr(scope, w.when, BOOLEAN), "WHEN");
+        // CASE TYPE(e) WHEN Exempt THEN ...: each WHEN is an exact-class test.
+        const when =
+          e.operand?.type === "Type"
+            ? typeComparison(scope, e.operand, w.when, "=", w.pos)!
+            : e.operand
+              ? compare(scope, "=", bindJpqlExpr(scope, e.operand), bindJpqlExpr(scope, w.when), w.pos)
+              : requireBoolean(bindJpqlExpr(scope, w.when, BOOLEAN), "WHEN");
         return { when, then: bindJpqlExpr(scope, w.then) };
       });
       const otherwise = bindJpqlExpr(scope, e.else, whens[0]?.then.type);
@@ -381,9 +386,15 @@ function typeComparison(scope: JScope, typeSide: JExpr, other: JExpr, op: "=" | 
   if (typeSide.type !== "Type") return undefined;
   const operand = bindJpqlExpr(scope, typeSide.arg as JExpr);
   if (operand.type.kind !== "entity") fail("TYPE needs an entity", pos);
+  if (other.type === "NamedParam" || other.type === "PositionalParam") {
+    // TYPE(e) = :t, the entity bound by its entity name or class name.
+    const param = bindJpqlExpr(scope, other, entityTypeParamType(scope.model));
+    const test = typeEqualsParam(scope.model, operand as QExpr & { type: { kind: "entity" } }, param, pos);
+    return op === "=" ? test : node({ kind: "not", operand: test, type: BOOLEAN }, pos);
+  }
   let meta: ClassMeta;
   if (other.type === "Path" && typeof other.head === "string") meta = entityNamed(scope.model, [other.head, ...other.names].join("."), other.pos);
-  else return fail("TYPE(...) is compared with an entity name", other.pos);
+  else return fail("TYPE(...) is compared with an entity name or a parameter", other.pos);
   if (!isAncestor(scope.model, operand.type.meta.name, meta.name) && !isAncestor(scope.model, meta.name, operand.type.meta.name))
     fail(`${meta.name} is not a type of ${operand.type.meta.name}`, pos);
   const test = node({ kind: "instanceOf", operand, classes: [meta], type: BOOLEAN }, pos);
@@ -453,7 +464,7 @@ function fn(scope: JScope, name: string, rawArgs: JExpr[], pos: Pos): QExpr {
     case "ID": {
       const e = arg(0);
       if (e.type.kind !== "entity") fail("ID needs an entity", pos);
-      return node({ kind: "objectId", operand: e, type: e.type }, pos);
+      return idOf(scope.model, e as QExpr & { type: { kind: "entity" } }, pos);
     }
     case "VERSION": {
       const e = arg(0);
