@@ -137,3 +137,72 @@ describe("TYPE() (3.2 §4.7.9, §4.8.1)", () => {
     assert.match((await refused(q, "Nope")).detail, /unknown entity "Nope"/);
   });
 });
+
+describe("ORDER BY after set operations, INTERSECT ALL and EXCEPT ALL (3.2 §4.2.1)", () => {
+  test("the trailing ORDER BY orders the combined rows, by a repeated select item or a result variable", async () => {
+    const union = "SELECT e.name FROM Employee e WHERE e.salary > 80 UNION SELECT s.name FROM Student s";
+    assert.deepEqual(await run(`${union} ORDER BY e.name`), ["Meg", "Sam", "Tia", "Uma", "Xan"]);
+    assert.deepEqual(await run(`${union} ORDER BY E.name DESC`), ["Xan", "Uma", "Tia", "Sam", "Meg"]);
+    assert.deepEqual(await run("SELECT e.name AS n, e.salary AS pay FROM Employee e UNION ALL SELECT s.name, s.id FROM Student s ORDER BY pay DESC, n"), [
+      ["Xan", 120],
+      ["Meg", 92],
+      ["Cid", 70],
+      ["Ann", 50],
+      ["Uma", 3],
+      ["Tia", 2],
+      ["Sam", 1],
+    ]);
+    // Entities are ordered by their keys.
+    const objects = await run("SELECT e FROM Employee e WHERE e.id > 2 UNION SELECT f FROM Employee f WHERE f.id = 1 ORDER BY e DESC");
+    assert.deepEqual(
+      objects.map((o: any) => o.id),
+      [4, 3, 1],
+    );
+    // NULLS FIRST / LAST.
+    assert.deepEqual(
+      await run("SELECT e.address.city FROM Employee e WHERE e.id IN (1, 3) UNION SELECT d.name FROM Department d ORDER BY e.address.city NULLS FIRST"),
+      [null, "Engineering", "Paris", "Sales"],
+    );
+  });
+
+  test("an ORDER BY item that is no select item of the first query is a 400 at the item", async () => {
+    const q = "SELECT e.name FROM Employee e UNION SELECT s.name FROM Student s ORDER BY e.salary";
+    assert.match((await refused(q, "e.salary")).detail, /ORDER BY after UNION/);
+  });
+
+  test("INTERSECT ALL keeps min(m, n) copies of a row, EXCEPT ALL max(m - n, 0)", async () => {
+    // Department ids of the employees: 1, 1, 1, 2; course ids of the waitlisted students: 1, 1, 1, 2.
+    const depts = "SELECT e.dept.id FROM Employee e";
+    const twice = "SELECT d.id FROM Department d WHERE d.id = 1 UNION ALL SELECT d.id FROM Department d";
+    const sorted = (rows: number[]) => [...rows].sort();
+    assert.deepEqual(sorted(await run(`${depts} INTERSECT ALL (${twice})`)), [1, 1, 2]);
+    assert.deepEqual(sorted(await run(`${depts} INTERSECT (${twice})`)), [1, 2]);
+    assert.deepEqual(sorted(await run(`${depts} EXCEPT ALL (${twice})`)), [1]);
+    assert.deepEqual(sorted(await run(`${depts} EXCEPT (${twice})`)), []);
+    assert.deepEqual(sorted(await run(`(${twice}) EXCEPT ALL ${depts}`)), []);
+    // Rows of several columns, NULLs equal, and an ORDER BY over the result.
+    assert.deepEqual(
+      await run(
+        "SELECT e.address.city, e.dept.id FROM Employee e INTERSECT ALL SELECT f.address.city, f.dept.id FROM Employee f WHERE f.id <> 2 ORDER BY e.dept.id DESC, e.address.city",
+      ),
+      [
+        [null, 2],
+        [null, 1],
+        ["Paris", 1],
+      ],
+    );
+  });
+
+  test("objects combine with INTERSECT ALL and EXCEPT ALL as their keys", async () => {
+    const a = "SELECT e FROM Employee e WHERE e.salary > 60";
+    const b = "SELECT f FROM Employee f WHERE TYPE(f) = Contractor";
+    assert.deepEqual(
+      (await run(`${a} EXCEPT ALL ${b} ORDER BY e`)).map((o: any) => o.id),
+      [2, 3],
+    );
+    assert.deepEqual(
+      (await run(`${a} INTERSECT ALL ${b}`)).map((o: any) => o.id),
+      [4],
+    );
+  });
+});

@@ -999,10 +999,9 @@ describe("UNION, INTERSECT and EXCEPT (JPQL 3.2)", () => {
     assert.equal(r.body[0].class, "jq.Customer");
   });
 
-  test("sides of different widths, INTERSECT ALL and ORDER BY after a set operation are precise 400s", async () => {
+  test("sides of different widths, and an ORDER BY after a set operation naming no select item, are precise 400s", async () => {
     for (const q of [
       "SELECT c.name FROM Customer c UNION SELECT d.name, d.id FROM Customer d",
-      "SELECT c.name FROM Customer c INTERSECT ALL SELECT d.name FROM Customer d",
       "SELECT c.name FROM Customer c UNION SELECT d.name FROM Customer d ORDER BY 1",
     ]) {
       const r = await h.get(`/jpql?query=${encodeURIComponent(q)}`);

@@ -21,11 +21,44 @@ const BINDERS: Binders = { subquery: (outer, source) => bindSelect(outer.model, 
 export function bindJpql(model: Model, statement: JSelectStatement, params = new ParamCollector()): QQuery {
   if (statement.type !== "SetOperation") return bindSelect(model, statement, params);
   // UNION / INTERSECT / EXCEPT (3.2): two projections combined by SQLite's compound select.
-  if (statement.all && statement.op !== "UNION") fail(`${statement.op} ALL is not supported (SQLite has no ${statement.op} ALL)`, statement.pos);
-  if (statement.orderBy.length) fail(`ORDER BY after ${statement.op} is not supported yet`, statement.orderBy[0]!.pos);
   const left = asProjection(bindJpql(model, statement.left, params));
   const right = asProjection(bindJpql(model, statement.right, params));
-  return { ...left, compound: { op: statement.op, all: statement.all, left, right } };
+  const orderBy = setOrderBy(statement);
+  return { ...left, compound: { op: statement.op, all: statement.all, left, right, ...(orderBy.length ? { orderBy } : {}) } };
+}
+
+/**
+ * The trailing ORDER BY of a set operation orders the combined rows, which only have the first
+ * query's select items: each item names one, by its result variable or by being the same
+ * expression (`ORDER BY c.name` after `SELECT c.name ...`).
+ */
+function setOrderBy(statement: Extract<JSelectStatement, { type: "SetOperation" }>): NonNullable<NonNullable<QQuery["compound"]>["orderBy"]> {
+  let first: JSelectStatement = statement;
+  while (first.type === "SetOperation") first = first.left;
+  const items = first.select ?? [];
+  return statement.orderBy.map((o) => {
+    const e = o.expr as { type: string; head?: unknown; names?: string[] };
+    let item = -1;
+    if (e.type === "Path" && typeof e.head === "string" && !e.names?.length) {
+      const name = e.head.toLowerCase();
+      item = items.findIndex((i) => i.variable?.toLowerCase() === name);
+    }
+    if (item < 0) item = items.findIndex((i) => sameSyntax(i.expr, o.expr));
+    if (item < 0) fail(`ORDER BY after ${statement.op} orders the combined rows: name a result variable or repeat a select item of the first query`, o.pos);
+    return { item, descending: o.descending, ...(o.nulls ? { nulls: o.nulls } : {}) };
+  });
+}
+
+/** Whether two syntax trees are the same expression (positions aside; identification variables case-insensitively). */
+function sameSyntax(a: unknown, b: unknown, variable = false): boolean {
+  if (variable && typeof a === "string" && typeof b === "string") return a.toLowerCase() === b.toLowerCase();
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a === b;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = (x: object) => Object.keys(x).filter((k) => k !== "pos" && k !== "classPos");
+  const ka = keys(a);
+  const kb = keys(b);
+  const isVariable = (k: string) => (k === "head" || k === "variable") && (a as { type?: string }).type !== "Literal";
+  return ka.length === kb.length && ka.every((k) => sameSyntax((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], isVariable(k)));
 }
 
 /** A query answering its candidates, as the projection of the candidate (for compound selects). */

@@ -212,7 +212,14 @@ export interface QQuery {
   /** JPQL JOIN FETCH: relation fields (`declaringClass.field`) added to the fetch plan of the results. */
   fetchFields?: string[];
   /** JPQL 3.2 UNION / INTERSECT / EXCEPT: this query's rows are `left op right` (the result is left's). */
-  compound?: { op: "UNION" | "INTERSECT" | "EXCEPT"; all: boolean; left: QQuery; right: QQuery };
+  compound?: {
+    op: "UNION" | "INTERSECT" | "EXCEPT";
+    all: boolean;
+    left: QQuery;
+    right: QQuery;
+    /** The trailing ORDER BY of the combined rows: by result item (0-based, of the first query's select list). */
+    orderBy?: { item: number; descending: boolean; nulls?: "first" | "last" }[];
+  };
   /**
    * A page of `GET /{class}` (src/query/prepare.ts prepareListing): with `orderingValues` the
    * candidate keys also carry their ordering values (`_o0`...), and with `keyset` only candidates

@@ -13,6 +13,7 @@ import { type GroupLayout, groupsOf, primaryOf, readKey, subclassJoins } from ".
 import { exactIntegerSql } from "../../json/sql-values.ts";
 import { ExprCompiler, classFilter, fromGroup } from "./expressions.ts";
 import { forEachChild } from "../shared/walk.ts";
+import { setOperationSql } from "./set-operations.ts";
 
 export interface ResultColumn {
   alias: string;
@@ -233,8 +234,9 @@ export function projection(model: Model, q: QQuery): { sql: SQL; columns: Result
     const r = projection(model, right);
     const width = (cs: ResultColumn[]) => cs.reduce((n, c) => n + c.width, 0);
     if (width(l.columns) !== width(r.columns)) fail(`both sides of ${op} must select the same number of values`, right.candidate.pos);
-    const operator = sql.raw(`${op}${all ? " ALL" : ""}`);
-    return { sql: sql`SELECT * FROM (${l.sql}) ${operator} SELECT * FROM (${r.sql})`, columns: l.columns };
+    const starts = l.columns.map((_, i) => width(l.columns.slice(0, i)));
+    const orderBy = (q.compound.orderBy ?? []).map((o) => ({ ...o, column: starts[o.item]!, width: l.columns[o.item]!.width }));
+    return { sql: setOperationSql(op, all, l.sql, r.sql, width(l.columns), orderBy), columns: l.columns };
   }
   const f = frame(q, undefined, model);
   const columns: ResultColumn[] = [];
