@@ -206,3 +206,97 @@ describe("ORDER BY after set operations, INTERSECT ALL and EXCEPT ALL (3.2 §4.2
     );
   });
 });
+
+describe("FUNCTION() over SQLite's functions (3.2 §4.6.17.3)", () => {
+  test("values, in every clause", async () => {
+    assert.deepEqual(
+      await run("SELECT FUNCTION('instr', e.name, 'n'), FUNCTION('concat_ws', '-', e.name, e.id), FUNCTION('upper', e.name) FROM Employee e WHERE e.id = 1"),
+      [[2, "Ann-1", "ANN"]],
+    );
+    assert.deepEqual(await run("SELECT e.name FROM Employee e WHERE FUNCTION('length', e.name) = 3 AND FUNCTION('substr', e.name, 1, 1) = :c", { c: "M" }), [
+      "Meg",
+    ]);
+    assert.deepEqual(await run("SELECT e.name FROM Employee e ORDER BY FUNCTION('unicode', FUNCTION('substr', e.name, 2)) DESC, e.id"), [
+      "Ann",
+      "Cid",
+      "Meg",
+      "Xan",
+    ]);
+    assert.deepEqual(
+      await run(
+        "SELECT FUNCTION('round', FUNCTION('sqrt', 2.0), 3), FUNCTION('floor', FUNCTION('pi')), FUNCTION('max', 1, 7, 3) FROM Department d WHERE d.id = 1",
+      ),
+      [[1.414, 3, 7]],
+    );
+    assert.deepEqual(await run("SELECT FUNCTION('coalesce', e.address.city, 'none') FROM Employee e WHERE e.id IN (1, 4) ORDER BY e.id"), ["Paris", "none"]);
+  });
+
+  test("every function of the documented list runs on the database", async () => {
+    const { DATABASE_FUNCTIONS } = await import("../src/query/jpql/database-functions.ts");
+    for (const [name, f] of DATABASE_FUNCTIONS) {
+      const args = ["printf", "format"].includes(name)
+        ? ["'%d'", "2"]
+        : Array.from({ length: f.min }, (_, i) => (i === 0 && name === "char" ? "65" : name === "atanh" ? "0.5" : "1"));
+      const q = `SELECT FUNCTION('${name}'${args.map((a) => `, ${a}`).join("")}) FROM Department d WHERE d.id = 1`;
+      const r = await jpql(q);
+      assert.equal(r.status, 200, `${q}: ${r.text}`);
+    }
+  });
+
+  test("a function outside the list is a 400 at its name; wrong arity or an object argument too", async () => {
+    // The specification's own example: a user-defined function.
+    const q = "SELECT c FROM Department c WHERE FUNCTION('hasGoodCredit', c.id, c.name)";
+    const body = await refused(q, "'hasGoodCredit'");
+    assert.match(body.detail, /FUNCTION\('hasGoodCredit'\): not a database function/);
+    assert.match(body.detail, /instr/);
+    for (const name of ["date", "group_concat", "load_extension", "sqlite_version"])
+      await refused(`SELECT FUNCTION('${name}', d.name) FROM Department d`, `'${name}'`);
+    assert.match((await refused("SELECT FUNCTION('instr', d.name) FROM Department d", "FUNCTION")).detail, /takes 2 arguments, not 1/);
+    assert.match((await refused("SELECT FUNCTION('upper', e.dept) FROM Employee e", "e.dept")).detail, /takes values/);
+  });
+});
+
+describe("reserved identifiers are exactly those of 3.2 §4.4.1", () => {
+  // The specification's list, as it prints it.
+  const RESERVED = `ABS ALL AND ANY AS ASC AVG BETWEEN BIT_LENGTH BOTH BY CASE CEILING CHAR_LENGTH CHARACTER_LENGTH CLASS COALESCE
+    CONCAT COUNT CURRENT_DATE CURRENT_TIME CURRENT_TIMESTAMP DELETE DESC DISTINCT ELSE EMPTY END ENTRY ESCAPE EXISTS EXP EXTRACT
+    FALSE FETCH FIRST FLOOR FROM FUNCTION GROUP HAVING IN INDEX INNER IS JOIN KEY LEADING LAST LEFT LENGTH LIKE LOCAL LN LOCATE
+    LOWER MAX MEMBER MIN MOD NEW NOT NULL NULLS NULLIF OBJECT OF ON OR ORDER OUTER POSITION POWER REPLACE RIGHT ROUND SELECT SET
+    SIGN SIZE SOME SQRT SUBSTRING SUM THEN TRAILING TREAT TRIM TRUE TYPE UNKNOWN UPDATE UPPER VALUE WHEN WHERE`.split(/\s+/);
+
+  test("each is refused as an identification variable and as a result variable, in any case", async () => {
+    assert.equal(RESERVED.length, 96);
+    for (const word of RESERVED) {
+      for (const v of [word, word.toLowerCase()]) {
+        const r = await jpql(`SELECT ${v}.name FROM Student ${v}`);
+        assert.equal(r.status, 400, `${v}: ${r.text}`);
+      }
+      const r = await jpql(`SELECT s.name AS ${word} FROM Student s`);
+      assert.equal(r.status, 400, `AS ${word}: ${r.text}`);
+    }
+  });
+
+  test("other words, SQL and 3.2 keywords included, are names", async () => {
+    for (const word of [
+      "UNION",
+      "INTERSECT",
+      "EXCEPT",
+      "CAST",
+      "ID",
+      "VERSION",
+      "DATE",
+      "TIME",
+      "DATETIME",
+      "LIMIT",
+      "OFFSET",
+      "INSERT",
+      "INTO",
+      "VALUES",
+      "TABLE",
+      "STRING",
+    ]) {
+      assert.deepEqual(await run(`SELECT ${word}.name FROM Student ${word} WHERE ${word}.id = 1`), ["Sam"], word);
+      assert.deepEqual(await run(`SELECT s.name AS ${word} FROM Student s WHERE s.id = 1 ORDER BY ${word}`), ["Sam"], word);
+    }
+  });
+});

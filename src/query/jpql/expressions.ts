@@ -25,6 +25,7 @@ import {
   orderable,
   promote,
 } from "../shared/types.ts";
+import { databaseFunction } from "./database-functions.ts";
 import { entityTypeParamType, idOf, typeEqualsParam } from "./entity-types.ts";
 import { entityNamed } from "./names.ts";
 import { type JScope, lookupVariable } from "./scope.ts";
@@ -480,6 +481,11 @@ function fn(scope: JScope, name: string, rawArgs: JExpr[], pos: Pos): QExpr {
     case "CURRENT_TIMESTAMP":
     case "LOCAL DATETIME":
       return call("currentTimestamp", [], { kind: "temporal", basic: "local-date-time" });
+    case "FUNCTION": {
+      const fnName = rawArgs[0] as Extract<JExpr, { type: "Literal" }>;
+      const args = rawArgs.slice(1).map((a) => bindJpqlExpr(scope, a));
+      return databaseFunction(String(fnName.value), fnName.pos, args, pos);
+    }
     default:
       return fail(`${name}(...) is not supported`, pos);
   }

@@ -84,7 +84,7 @@ export type QExpr =
      * `javaBounds` (JDOQL's substring and charAt): an index outside the string, where Java throws,
      * makes the value null, as a failed navigation does; without it (JPQL), SQL's clamping.
      */
-    | { kind: "fn"; name: FnName; args: QExpr[]; javaBounds?: boolean }
+    | { kind: "fn"; name: FnName; args: QExpr[]; javaBounds?: boolean; database?: string }
     | { kind: "contains"; collection: QExpr; element: QExpr }
     | { kind: "isEmpty"; collection: QExpr }
     | { kind: "size"; collection: QExpr }
@@ -169,7 +169,9 @@ export type FnName =
   | "roundTo"
   | "currentDate"
   | "currentTime"
-  | "currentTimestamp";
+  | "currentTimestamp"
+  /** JPQL FUNCTION('name', ...): the SQLite function `database` (one of src/query/jpql/database-functions.ts). */
+  | "database";
 
 export interface ResultItem {
   expr: QExpr;

@@ -127,6 +127,9 @@ export function fnSql(e: Extract<QExpr, { kind: "fn" }>, a: SQL[]): SQL {
       return roundTo(s!, x!, args[1]!);
     case "currentTimestamp":
       return NOW_MS;
+    case "database":
+      // The name is one of a fixed list of SQLite functions (src/query/jpql/database-functions.ts).
+      return sql`${sql.raw(e.database!)}(${join(a)})`;
     case "currentDate":
       return sql`(${NOW_MS} / 86400000 * 86400000)`;
     case "currentTime":
