@@ -300,3 +300,92 @@ describe("reserved identifiers are exactly those of 3.2 §4.4.1", () => {
     }
   });
 });
+
+describe("INDEX() over ordered lists (3.2 §4.6.17.2.2)", () => {
+  test("the specification's example: the first student on the Calculus waitlist", async () => {
+    assert.deepEqual(await run("SELECT w.name FROM Course c JOIN c.studentWaitlist w WHERE c.name = 'Calculus' AND INDEX(w) = 0"), ["Uma"]);
+  });
+
+  test("positions as values, in ORDER BY and BETWEEN; each list its own", async () => {
+    assert.deepEqual(await run("SELECT c.name, w.name, INDEX(w) FROM Course c JOIN c.studentWaitlist w ORDER BY c.id, INDEX(w) DESC"), [
+      ["Calculus", "Tia", 2],
+      ["Calculus", "Sam", 1],
+      ["Calculus", "Uma", 0],
+      ["Algebra", "Tia", 0],
+    ]);
+    assert.deepEqual(await run("SELECT w.name FROM Course c JOIN c.studentWaitlist w WHERE INDEX(w) BETWEEN 1 AND 9 ORDER BY INDEX(w)"), ["Sam", "Tia"]);
+    // LEFT JOIN, IN (path), and a subquery.
+    assert.deepEqual(await run("SELECT c.name, INDEX(w) FROM Course c LEFT JOIN c.studentWaitlist w WHERE w.id = 2 ORDER BY c.id"), [
+      ["Calculus", 2],
+      ["Algebra", 0],
+    ]);
+    assert.deepEqual(await run("SELECT s.name FROM Course c, IN (c.studentWaitlist) s WHERE c.id = 1 AND INDEX(s) > 0 ORDER BY INDEX(s)"), ["Sam", "Tia"]);
+    assert.deepEqual(await run("SELECT c.name FROM Course c WHERE EXISTS (SELECT w FROM c.studentWaitlist w WHERE INDEX(w) = 0 AND w.name = 'Tia')"), [
+      "Algebra",
+    ]);
+  });
+
+  test("a list of values: its JSON array's positions", async () => {
+    assert.deepEqual(await run("SELECT e.name, n, INDEX(n) FROM Employee e JOIN e.notes n ORDER BY e.id, INDEX(n)"), [
+      ["Ann", "a", 0],
+      ["Ann", "b", 1],
+      ["Ann", "c", 2],
+    ]);
+  });
+
+  test("INDEX of a set, of a map, of a root variable is a 400 at INDEX", async () => {
+    for (const [q, mentions] of [
+      ["SELECT INDEX(s) FROM Course c JOIN c.students s", "without positions"],
+      ["SELECT INDEX(p) FROM Employee e JOIN e.phones p", "without positions"],
+      ["SELECT INDEX(c) FROM Course c", "needs a variable joined over a list"],
+      ["SELECT c FROM Course c WHERE INDEX(x) = 0", 'unknown identification variable "x"'],
+    ] as const) {
+      const body = await refused(q, "INDEX");
+      assert.ok(body.detail.includes(mentions), `${q}: ${body.detail}`);
+    }
+  });
+});
+
+describe("ENTRY() and embeddables as result items (3.2 §4.4.4, §4.8)", () => {
+  test("ENTRY(p) is the map entry, as an object of its key and value", async () => {
+    assert.deepEqual(await run("SELECT e.name, ENTRY(p) FROM Employee e JOIN e.phones p ORDER BY e.id, KEY(p)"), [
+      ["Ann", { key: "home", value: "111" }],
+      ["Ann", { key: "work", value: "222" }],
+      ["Xan", { key: "cell", value: "333" }],
+    ]);
+    assert.deepEqual(await run("SELECT ENTRY(p) FROM Employee e JOIN e.phones p WHERE KEY(p) = 'cell'"), [{ key: "cell", value: "333" }]);
+    // LEFT JOIN: an employee without entries has none.
+    assert.deepEqual(await run("SELECT e.name, ENTRY(p) FROM Employee e LEFT JOIN e.phones p WHERE e.id IN (2, 3) ORDER BY e.id"), [
+      ["Meg", null],
+      ["Xan", { key: "cell", value: "333" }],
+    ]);
+  });
+
+  test("ENTRY outside the select list, or over a list, is a 400 at ENTRY", async () => {
+    await refused("SELECT e FROM Employee e JOIN e.phones p WHERE ENTRY(p) IS NOT NULL", "ENTRY");
+    await refused("SELECT ENTRY(n) FROM Employee e JOIN e.notes n", "ENTRY");
+  });
+
+  test("an embedded object is a result item: the object its JSON has, null when all its fields are", async () => {
+    assert.deepEqual(await run("SELECT e.name, e.address FROM Employee e ORDER BY e.id"), [
+      ["Ann", { street: "1 Main St", city: "Paris" }],
+      ["Meg", null],
+      ["Xan", { street: "3 High St", city: null }],
+      ["Cid", null],
+    ]);
+    assert.deepEqual(await run("SELECT e.address FROM Employee e WHERE e.id = 1"), [{ street: "1 Main St", city: "Paris" }]);
+    // JDOQL projections share the SQL generator: the same there.
+    assert.deepEqual(ok(await h.get(`/jdoql?query=${encodeURIComponent("SELECT name, address FROM j3.Employee WHERE id == 1")}`)), [
+      ["Ann", { street: "1 Main St", city: "Paris" }],
+    ]);
+    // The same as the object's own JSON.
+    assert.deepEqual((await h.get("/j3.Employee/1")).body.address, { street: "1 Main St", city: "Paris" });
+    assert.deepEqual(await run("SELECT NEW j3.View(e.name, e.address) FROM Employee e WHERE e.id = 3"), [
+      { name: "Xan", address: { street: "3 High St", city: null } },
+    ]);
+    assert.deepEqual(await run("SELECT DISTINCT e.address FROM Employee e WHERE e.address IS NOT NULL ORDER BY e.address.street"), [
+      { street: "1 Main St", city: "Paris" },
+      { street: "3 High St", city: null },
+    ]);
+  });
+});

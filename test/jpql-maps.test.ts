@@ -1,6 +1,6 @@
 /**
  * JPQL over maps of values: `JOIN c.phones p` ranges over the entries, `KEY(p)` is an entry's key,
- * `VALUE(p)` (or `p`) its value; `ENTRY(p)` is refused with a precise 400.
+ * `VALUE(p)` (or `p`) its value; `ENTRY(p)`, a select item only, the entry `{key, value}`.
  */
 import { describe, test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -53,8 +53,17 @@ describe("KEY and VALUE over a joined map", () => {
     ]);
   });
 
-  test("ENTRY(p), and KEY of a variable that is not over a map, are 400", async () => {
-    for (const q of ["SELECT ENTRY(p) FROM Contact c JOIN c.phones p", "SELECT KEY(c) FROM Contact c"]) {
+  test("ENTRY(p) as a select item is the entry", async () => {
+    const r = await jpql("SELECT ENTRY(p) FROM Contact c JOIN c.phones p WHERE c.id = 1 ORDER BY KEY(p)");
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body, [
+      { key: "home", value: "111" },
+      { key: "work", value: "222" },
+    ]);
+  });
+
+  test("ENTRY(p) outside the select list, and KEY of a variable that is not over a map, are 400", async () => {
+    for (const q of ["SELECT c FROM Contact c JOIN c.phones p WHERE ENTRY(p) IS NULL", "SELECT KEY(c) FROM Contact c"]) {
       const r = await jpql(q);
       assert.equal(r.status, 400, r.text);
       assert.match(r.headers.get("content-type") ?? "", /problem\+json/);

@@ -167,6 +167,11 @@ function shapeRow(row: unknown[], columns: ResultColumn[], shape: PreparedQuery[
   const values = columns.map((c) => {
     const cells = row.slice(at, at + c.width);
     at += c.width;
+    if (c.parts) {
+      // An embedded object or a map entry: null when every part is (as an embedded field is).
+      if (cells.every((v) => v === null || v === undefined)) return null;
+      return Object.fromEntries(c.parts.map((p, i) => [p.name, decodeCell(cells[i], p.expr.type)]));
+    }
     if (c.expr.type.kind === "entity") {
       if (cells.every((v) => v === null || v === undefined)) return null;
       const obj = objects.byColumn.get(c)?.get(JSON.stringify(cells));

@@ -12,6 +12,7 @@ import { ParamCollector } from "../shared/param-collector.ts";
 import { checkAggregatePlacement, checkGrouping, containsAggregate } from "../shared/validate.ts";
 import { childrenOf } from "../shared/walk.ts";
 import { bindJpqlExpr } from "./expressions.ts";
+import { entryParts } from "./list-entries.ts";
 import { entityNamed } from "./names.ts";
 import { type Binders, type JScope, lookupVariable } from "./scope.ts";
 import type { JFromItem, JSelectQuery, JSelectStatement } from "./syntax.ts";
@@ -189,6 +190,10 @@ function bindSelectList(scope: JScope, source: JSelectQuery): void {
   } else {
     q.result = items.map((item) => {
       if (item.expr.type === "New") fail("NEW must be the only select item", item.pos);
+      if (item.expr.type === "KeyValueEntry" && item.expr.fn === "ENTRY") {
+        const entry = entryParts(scope, item.expr.variable, item.expr.pos);
+        return { ...entry, alias: item.variable ?? "entry" };
+      }
       const expr = item.expr.type === "Object" ? variableExpr(scope, item.expr.variable, item.expr.pos) : bindJpqlExpr(scope, item.expr);
       if (expr.type.kind === "collection" || expr.type.kind === "map") fail("a collection cannot be selected: JOIN it and select the variable", item.pos);
       const alias = item.variable ?? defaultAlias(item.expr);

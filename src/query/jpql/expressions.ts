@@ -27,6 +27,7 @@ import {
 } from "../shared/types.ts";
 import { databaseFunction } from "./database-functions.ts";
 import { entityTypeParamType, idOf, typeEqualsParam } from "./entity-types.ts";
+import { listIndex } from "./list-entries.ts";
 import { entityNamed } from "./names.ts";
 import { type JScope, lookupVariable } from "./scope.ts";
 import type { JExpr, JPathExpr } from "./syntax.ts";
@@ -250,7 +251,8 @@ export function bindJpqlExpr(scope: JScope, e: JExpr, expected?: QType): QExpr {
       const value = node({ kind: "binding", binding, type: binding.type }, pos);
       if (e.fn === "VALUE") return value;
       if (e.fn === "KEY") return node({ kind: "entryKey", operand: value, type: map.key }, pos);
-      return fail("ENTRY(...) is not supported: select KEY(v) and VALUE(v)", pos);
+      // 3.2 §4.4.4: "can only appear in the SELECT list" (bind.ts binds it there).
+      return fail(`ENTRY(${e.variable}) can only be a select item; use KEY(${e.variable}) and VALUE(${e.variable}) here`, pos);
     }
   }
 }
@@ -481,6 +483,8 @@ function fn(scope: JScope, name: string, rawArgs: JExpr[], pos: Pos): QExpr {
     case "CURRENT_TIMESTAMP":
     case "LOCAL DATETIME":
       return call("currentTimestamp", [], { kind: "temporal", basic: "local-date-time" });
+    case "INDEX":
+      return listIndex(scope, rawArgs[0], pos);
     case "FUNCTION": {
       const fnName = rawArgs[0] as Extract<JExpr, { type: "Literal" }>;
       const args = rawArgs.slice(1).map((a) => bindJpqlExpr(scope, a));

@@ -105,6 +105,8 @@ export type QExpr =
     | { kind: "version"; operand: QExpr }
     /** JPQL KEY(v): the key of the map entry a variable ranges over (VALUE(v) is the variable itself). */
     | { kind: "entryKey"; operand: QExpr }
+    /** JPQL INDEX(v): the position (0-based) of the list element a variable ranges over. */
+    | { kind: "listIndex"; operand: QExpr }
     /** JPQL TYPE(e) as a value: the runtime class name. */
     | { kind: "classOf"; operand: QExpr }
     /** A list of values (`{a, b}`, a collection parameter) used with contains. */
@@ -176,6 +178,13 @@ export type FnName =
 export interface ResultItem {
   expr: QExpr;
   alias: string;
+  /** An item answered as an object of these values (JPQL ENTRY(v): its key and value). */
+  parts?: ResultPart[];
+}
+
+export interface ResultPart {
+  name: string;
+  expr: QExpr;
 }
 
 export interface OrderItem {

@@ -26,6 +26,7 @@ export function childrenOf(e: QExpr): QExpr[] {
     case "version":
     case "classOf":
     case "entryKey":
+    case "listIndex":
       return [e.operand];
     case "contains":
       return [e.collection, e.element];

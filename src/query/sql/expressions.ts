@@ -17,6 +17,7 @@ import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
 import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup, versionOf } from "./entities.ts";
 import { fnSql } from "./functions.ts";
+import { listIndexSql } from "./list-index.ts";
 import { longArith } from "./long-arith.ts";
 import { numberOfTextSql } from "./number-text.ts";
 import { computedOnce } from "./once.ts";
@@ -201,6 +202,8 @@ export class ExprCompiler {
       }
       case "classOf":
         return classNameOf(ctx.model, this.entity(e.operand, ctx));
+      case "listIndex":
+        return listIndexSql(this, e, ctx);
       case "version":
         return versionOf(this.entity(e.operand, ctx), e.pos);
       default:
@@ -567,7 +570,8 @@ export class ExprCompiler {
     ctx.bind(v, {
       kind: "value",
       value: sql`${ident(x)}.${ident("value")}`,
-      key: collection.type.kind === "map" ? sql`${ident(x)}.${ident("key")}` : undefined,
+      // Over a map it is the entry's key; over a list the element's position (JPQL INDEX).
+      key: collection.type.kind === "map" || (collection.type.kind === "collection" && collection.type.ordered) ? sql`${ident(x)}.${ident("key")}` : undefined,
     });
     return [sql`json_each(${this.jsonSource(collection, ctx)}) ${ident(x)}`];
   }

@@ -36,7 +36,7 @@ export function projectionJson(projection: SQL, columns: readonly ResultColumn[]
   let rowBytes = shape === "value" ? 1 : 2; // the comma between rows, and the brackets
   let at = 0;
   for (const c of columns) {
-    const value = c.width === 1 ? cellJson(qualified("p", `r${at}`), c.expr) : undefined;
+    const value = c.width === 1 && !c.parts ? cellJson(qualified("p", `r${at}`), c.expr) : undefined;
     if (!value) return undefined;
     values.push(value);
     rowBytes += (SHORTEST[c.expr.type.kind] ?? 1) + (shape === "object" ? JSON.stringify(c.alias).length + 1 : shape === "value" ? 0 : 1);

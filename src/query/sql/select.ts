@@ -6,7 +6,7 @@
 import type { Model } from "../../metadata/model.ts";
 import { type SQL, distinctNames, join, sql, tuple } from "../../store/sql.ts";
 import { fail } from "../shared/errors.ts";
-import type { Binding, QExpr, QQuery } from "../shared/model.ts";
+import type { Binding, QExpr, QQuery, ResultPart } from "../shared/model.ts";
 import { GenContext } from "./context.ts";
 import { type EntityRef, keyOf, singleGroup } from "./entities.ts";
 import { type GroupLayout, groupsOf, primaryOf, readKey, subclassJoins } from "../../read/row-layout.ts";
@@ -14,12 +14,15 @@ import { exactIntegerSql } from "../../json/sql-values.ts";
 import { ExprCompiler, classFilter, fromGroup } from "./expressions.ts";
 import { forEachChild } from "../shared/walk.ts";
 import { setOperationSql } from "./set-operations.ts";
+import { resultParts } from "./composite-items.ts";
 
 export interface ResultColumn {
   alias: string;
   /** How many SQL columns the item takes: the key parts for objects, else 1. */
   width: number;
   expr: QExpr;
+  /** An item answered as an object: its parts, a column each (an embedded object, JPQL ENTRY). */
+  parts?: ResultPart[];
 }
 
 const compiler = new ExprCompiler(compileSubquery);
@@ -242,18 +245,23 @@ export function projection(model: Model, q: QQuery): { sql: SQL; columns: Result
   const columns: ResultColumn[] = [];
   const select: SQL[] = [];
   // Results are read into JavaScript: longs and BigIntegers (values, keys) exactly.
+  const valueSql = (e: QExpr) => {
+    // A BigDecimal with a sort key is selected as its stored text (run.ts writes its number).
+    const value = compiler.exact(e, f.ctx);
+    return e.type.kind === "number" && (e.type.numeric === "long" || e.type.numeric === "biginteger") ? exactIntegerSql(value) : value;
+  };
   for (const item of q.result ?? []) {
     const type = item.expr.type;
-    if (type.kind === "entity") {
+    const parts = resultParts(model, item);
+    if (parts) {
+      select.push(...parts.map((p) => valueSql(p.expr)));
+      columns.push({ alias: item.alias, width: parts.length, expr: item.expr, parts });
+    } else if (type.kind === "entity") {
       const key = readKey(type.meta, keyOf(compiler.entity(item.expr, f.ctx)));
       select.push(...key);
       columns.push({ alias: item.alias, width: key.length, expr: item.expr });
-    } else if (type.kind === "embedded") {
-      fail("an embedded object cannot be a result item; select its fields", item.expr.pos);
     } else {
-      // A BigDecimal with a sort key is selected as its stored text (run.ts writes its number).
-      const value = compiler.exact(item.expr, f.ctx);
-      select.push(type.kind === "number" && (type.numeric === "long" || type.numeric === "biginteger") ? exactIntegerSql(value) : value);
+      select.push(valueSql(item.expr));
       columns.push({ alias: item.alias, width: 1, expr: item.expr });
     }
   }
