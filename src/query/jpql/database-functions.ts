@@ -48,9 +48,10 @@ export const DATABASE_FUNCTIONS: ReadonlyMap<string, DatabaseFunction> = new Map
   ["ifnull", fixed(2, 2, "first")],
   ["nullif", fixed(2, 2, "first")],
   ["iif", fixed(3, 3, "second")],
-  // Mathematics: libSQL's math functions (it has no log2, pow, mod, nor log(b, x)). Outside a
+  // Mathematics: libSQL's math functions (it has no log2, pow, mod, nor log(b, x); its log(x)
+  // is the natural logarithm where SQLite's is base 10, so log is left out). Outside a
   // function's domain (sqrt(-1), ln(0)) the database refuses the statement (src/store/store-errors.ts).
-  ...["ceil", "ceiling", "floor", "exp", "ln", "log", "log10", "sqrt", "degrees", "radians"].map((n) => [n, fixed(1, 1, DOUBLE)] as const),
+  ...["ceil", "ceiling", "floor", "exp", "ln", "log10", "sqrt", "degrees", "radians"].map((n) => [n, fixed(1, 1, DOUBLE)] as const),
   ...["sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"].map((n) => [n, fixed(1, 1, DOUBLE)] as const),
   ...["power", "atan2"].map((n) => [n, fixed(2, 2, DOUBLE)] as const),
   ["pi", fixed(0, 0, DOUBLE)],
