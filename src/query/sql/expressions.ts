@@ -203,7 +203,7 @@ export class ExprCompiler {
       case "classOf":
         return classNameOf(ctx.model, this.entity(e.operand, ctx));
       case "listIndex":
-        return listIndexSql(this, e, ctx);
+        return listIndexSql(e, ctx, (owner) => this.entity(owner, ctx));
       case "version":
         return versionOf(this.entity(e.operand, ctx), e.pos);
       default:

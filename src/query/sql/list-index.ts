@@ -10,10 +10,10 @@ import { type SQL, ident, sql, tableRef } from "../../store/sql.ts";
 import { fail } from "../shared/errors.ts";
 import type { QExpr } from "../shared/model.ts";
 import type { GenContext } from "./context.ts";
-import { keyEquals, keyOf } from "./entities.ts";
-import type { ExprCompiler } from "./expressions.ts";
+import { type EntityRef, keyEquals, keyOf } from "./entities.ts";
 
-export function listIndexSql(compiler: ExprCompiler, e: Extract<QExpr, { kind: "listIndex" }>, ctx: GenContext): SQL {
+/** `entity` compiles the list's owner (the expression compiler's, passed in so that the files import one way). */
+export function listIndexSql(e: Extract<QExpr, { kind: "listIndex" }>, ctx: GenContext, entity: (owner: QExpr) => EntityRef): SQL {
   const binding = e.operand.kind === "binding" ? e.operand.binding : undefined;
   const bound = binding && ctx.lookup(binding);
   if (bound?.kind === "value" && bound.key) return bound.key;
@@ -22,7 +22,7 @@ export function listIndexSql(compiler: ExprCompiler, e: Extract<QExpr, { kind: "
     const s = relationStorage(ctx.model, source.field);
     const order = s.kind === "join-table" && !s.inverse ? s.links.orderColumn : undefined;
     if (s.kind === "join-table" && order) {
-      const owner = keyOf(compiler.entity(source.from, ctx));
+      const owner = keyOf(entity(source.from));
       const where = sql`${keyEquals(s.ownerColumns, owner)} AND ${keyEquals(s.elementColumns, keyOf(bound.ref))}`;
       return sql`(SELECT min(${ident(order)}) FROM ${tableRef(s.table)} WHERE ${where})`;
     }
