@@ -29,6 +29,7 @@ before(async () => {
         address: { street: "1 Main St", city: "Paris" },
         phones: { home: "111", work: "222" },
         notes: ["a", "b", "c"],
+        sizes: [30, 10, 20],
       },
     ],
     ["/j3.Manager", { id: 2, name: "Meg", salary: 90, bonus: 10, dept: { id: 1 }, phones: {}, notes: [] }],
@@ -331,6 +332,15 @@ describe("INDEX() over ordered lists (3.2 §4.6.17.2.2)", () => {
       ["Ann", "b", 1],
       ["Ann", "c", 2],
     ]);
+  });
+
+  test("a list of values in its own table: its order column's positions", async () => {
+    assert.deepEqual(await run("SELECT s, INDEX(s) FROM Employee e JOIN e.sizes s WHERE e.id = 1 ORDER BY s"), [
+      [10, 1],
+      [20, 2],
+      [30, 0],
+    ]);
+    assert.deepEqual(await run("SELECT s FROM Employee e JOIN e.sizes s WHERE INDEX(s) = 2"), [20]);
   });
 
   test("INDEX of a set, of a map, of a root variable is a 400 at INDEX", async () => {

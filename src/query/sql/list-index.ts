@@ -1,7 +1,7 @@
 /**
  * JPQL `INDEX(v)` (Jakarta Persistence 3.2 §4.6.17.2.2): the position, from 0, of the list element
- * a variable ranges over. A list of values is a JSON array, ranged over by json_each, whose key
- * is the position. A list of objects in an owning join table keeps its positions in the order
+ * a variable ranges over. A list of values is a JSON array (a list kept in its own table is read
+ * as one, in its order column's order), ranged over by json_each, whose key is the position. A list of objects in an owning join table keeps its positions in the order
  * column: the variable's row is joined by key, so its position is read from the join table's row
  * of (owner, element); an element in the list twice has its first position.
  */
