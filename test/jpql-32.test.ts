@@ -235,9 +235,7 @@ describe("FUNCTION() over SQLite's functions (3.2 §4.6.17.3)", () => {
   test("every function of the documented list runs on the database", async () => {
     const { DATABASE_FUNCTIONS } = await import("../src/query/jpql/database-functions.ts");
     for (const [name, f] of DATABASE_FUNCTIONS) {
-      const args = ["printf", "format"].includes(name)
-        ? ["'%d'", "2"]
-        : Array.from({ length: f.min }, (_, i) => (i === 0 && name === "char" ? "65" : name === "atanh" ? "0.5" : "1"));
+      const args = Array.from({ length: f.min }, (_, i) => (i === 0 && name === "char" ? "65" : name === "atanh" ? "0.5" : "1"));
       const q = `SELECT FUNCTION('${name}'${args.map((a) => `, ${a}`).join("")}) FROM Department d WHERE d.id = 1`;
       const r = await jpql(q);
       assert.equal(r.status, 200, `${q}: ${r.text}`);
@@ -245,6 +243,8 @@ describe("FUNCTION() over SQLite's functions (3.2 §4.6.17.3)", () => {
   });
 
   test("a function outside the list is a 400 at its name; wrong arity or an object argument too", async () => {
+    // printf's width would let a short query build a string of a billion characters: not on the list.
+    await refused("SELECT FUNCTION('printf', '%.900000000c', 'x') FROM Department d", "'printf'");
     // The specification's own example: a user-defined function.
     const q = "SELECT c FROM Department c WHERE FUNCTION('hasGoodCredit', c.id, c.name)";
     const body = await refused(q, "'hasGoodCredit'");

@@ -4,7 +4,8 @@
  * of its value (the query model types every expression). A name outside the list is a 400 at
  * the name: a function SQLite lacks, a user-defined one, an aggregate, or one whose value the
  * stored forms would make misleading (SQLite's date functions read text dates; Extent stores
- * dates as epoch milliseconds).
+ * dates as epoch milliseconds). `printf`/`format` are left out: a width in a 20-character query
+ * (`'%.900000000c'`) makes the database build a string of 900 million characters.
  */
 import { fail } from "../shared/errors.ts";
 import { type Pos, type QExpr, type QType, node } from "../shared/model.ts";
@@ -31,8 +32,6 @@ export const DATABASE_FUNCTIONS: ReadonlyMap<string, DatabaseFunction> = new Map
   ["substring", fixed(2, 3, STRING)],
   ["replace", fixed(3, 3, STRING)],
   ["char", fixed(1, MANY, STRING)],
-  ["printf", fixed(1, MANY, STRING)],
-  ["format", fixed(1, MANY, STRING)],
   ["concat", fixed(1, MANY, STRING)],
   ["concat_ws", fixed(2, MANY, STRING)],
   ...["length", "octet_length", "unicode"].map((n) => [n, fixed(1, 1, INT)] as const),
