@@ -14,6 +14,8 @@
  *   Kw   1  select "s1" count 3 order 4 range 5
  *   Tag  (datastore identity) _id 1 label "x"
  *   Part (composite key) id 1 kind "a"
+ *   Line id → text: 1 "abc", 2 "aXc", 3 "a\nc" (a line break), 4 "ABC", 5 "a.c", 6 "123", 7 "É",
+ *        8 "a*c", 9 "é", 10 null
  *
  * Run: node --import tsx --test test/jdoql-words.test.ts
  */
@@ -29,6 +31,8 @@ const Word = "org.w.Word";
 const Kw = "org.w.Kw";
 const Tag = "org.w.Tag";
 const Part = "org.w.Part";
+const Line = "org.w.Line";
+const LINES = ["abc", "aXc", "a\nc", "ABC", "a.c", "123", "É", "a*c", "é", null];
 
 /** Every field is named like a word JDOQL does not reserve; each holds the object's id. */
 const WORD_FIELDS = ["size", "length", "get", "Math", "JDOHelper", "delete", "update", "set", "not", "and", "or", "to", "like"];
@@ -52,6 +56,7 @@ before(async () => {
     await h.post(`/${Kw}`, { id: 1, select: "s1", count: 3, order: 4, range: 5 }),
     await h.post(`/${Tag}`, { label: "x" }),
     await h.post(`/${Part}`, { id: 1, kind: "a", label: "x" }),
+    ...(await Promise.all(LINES.map((text, i) => h.post(`/${Line}`, { id: i + 1, text })))),
   ];
   for (const r of created) assert.ok(r.status === 200 || r.status === 201, r.text);
 });
@@ -176,5 +181,82 @@ describe("JDOHelper.getObjectId and getVersion", () => {
   test("JDOHelper.getVersion in a filter and through a navigation", async () => {
     assert.deepEqual(await queryIds(`SELECT FROM ${Word} WHERE JDOHelper.getVersion(this) == 2`), [1]);
     assert.deepEqual(await queryIds(`SELECT FROM ${Word} WHERE JDOHelper.getVersion(parent) > 1`), [2]);
+  });
+});
+
+describe("String.matches: the Java regular expressions SQL can answer exactly", () => {
+  const lines = async (regex: string) => queryIds(`SELECT FROM ${Line} WHERE text.matches(${JSON.stringify(regex)})`);
+  const cases: [string, number[], string][] = [
+    ["a.c", [1, 2, 5, 8], '"." matches any character but a line terminator'],
+    ["a.*", [1, 2, 5, 8], '".*" does not cross a line break'],
+    [".*?c", [1, 2, 5, 8], "a reluctant .*? matches what .* does"],
+    ["(?s)a.c", [1, 2, 3, 5, 8], "(?s): . matches line terminators too"],
+    ["(?s)a.*", [1, 2, 3, 5, 8], "(?s) with .*"],
+    ["a.+", [1, 2, 5, 8], ".+"],
+    [".{3}", [1, 2, 4, 5, 6, 8], ".{3}: exactly three characters, none a line break"],
+    [".{2,}", [1, 2, 4, 5, 6, 8], ".{2,}"],
+    ["(?i)abc", [1, 4], "(?i) folds ASCII letters"],
+    ["(?i)É", [7], "(?i) folds ASCII letters only, as Java's default CASE_INSENSITIVE"],
+    ["^abc$", [1], "^ first and $ last: a whole-string match anyway"],
+    ["a\\.c", [5], "an escaped metacharacter is literal"],
+    ["a\\*c", [8], "an escaped *"],
+    ["\\Qa.c\\E", [5], "\\Q...\\E quotes"],
+    ["[a-z]{3}", [1], "a range, repeated"],
+    ["(?i)[a-z]{3}", [1, 2, 4], "a range under (?i)"],
+    ["a[^b]c", [2, 3, 5, 8], "a negated class matches a line break, as in Java"],
+    ["a[.*X]c", [2, 5, 8], "metacharacters are literal inside a class"],
+    ["\\d{3}", [6], "\\d, repeated"],
+    ["a\\nc", [3], "\\n is a line break"],
+    ["a\\sc", [3], "\\s matches a line break"],
+    ["\\w\\W\\w", [3, 5, 8], "\\w and \\W (which matches a line break)"],
+    ["[é]", [9], "a non-ASCII class member"],
+  ];
+  for (const [regex, expected, why] of cases) {
+    test(`text.matches(${JSON.stringify(regex)}): ${why}`, async () => {
+      assert.deepEqual(await lines(regex), expected);
+    });
+  }
+  test("the same patterns as a parameter: text.matches(:re)", async () => {
+    for (const [regex, expected] of cases) {
+      assert.deepEqual(await queryIds(`SELECT FROM ${Line} WHERE text.matches(:re)`, { re: regex }), expected, regex);
+    }
+  });
+  test("matches in a result: SELECT id, text.matches('a.c')", async () => {
+    assert.deepEqual(ok(await jdoql(`SELECT id, text.matches('a.c') FROM ${Line} WHERE id <= 3 ORDER BY id`)), [
+      [1, true],
+      [2, true],
+      [3, false],
+    ]);
+  });
+  const refused: [string, string, string][] = [
+    ["a\\\\d+", "+", 'quantifier "+"'],
+    ["ab|c", "|", "alternation"],
+    ["a(b)c", "(", "group"],
+    ["a?", "?", 'quantifier "?"'],
+    ["ab\\\\b", "\\", "escape"],
+    ["a.{1,3}", "{", "range of counts"],
+    ["[a-c]*", "*", 'quantifier "*"'],
+    [".*[^b].*", ".", "line terminators"],
+    ["(?u)a", "u", 'flag "u"'],
+    ["a^b", "^", "anchor"],
+  ];
+  for (const [written, at, mentions] of refused) {
+    test(`text.matches('${written}') → 400 naming the construct at its line and column`, async () => {
+      const q = `SELECT FROM ${Line}\nWHERE text.matches('${written}')`;
+      const start = q.indexOf("'") + 1;
+      // The construct's column in the query as written (the literal's escapes included).
+      const offset = mentions === "line terminators" ? q.indexOf("[^", start) : q.indexOf(at, start + (at === "." ? 0 : 0));
+      const column = offset - q.indexOf("\n");
+      problem(await jdoql(q), 400, { position: { line: 2, column, offset }, mentions });
+    });
+  }
+  test("a parameter pattern SQL cannot evaluate → 400 at the parameter, naming the construct and its index", async () => {
+    const q = `SELECT FROM ${Line} WHERE text.matches(:re)`;
+    const r = await jdoql(q, { re: "a\\d+" });
+    problem(r, 400, { position: { line: 1, column: q.indexOf(":re") + 1, offset: q.indexOf(":re") }, mentions: 'quantifier "+"' });
+    assert.match(r.body.detail, /parameter :re.*index 3/);
+  });
+  test("an invalid Java regular expression → 400", async () => {
+    problem(await jdoql(`SELECT FROM ${Line} WHERE text.matches('[ab')`), 400, { mentions: "not valid Java" });
   });
 });

@@ -4,9 +4,11 @@
  * (0-based); the SQL generator does the conversion.
  */
 import { fail } from "../shared/errors.ts";
+import { RegexRefusal, regexToGlob } from "../shared/java-regex.ts";
 import { type FnName, type Pos, type QExpr, type QType, node } from "../shared/model.ts";
 import { BOOLEAN, DOUBLE, INT, STRING, describeType, hasPart } from "../shared/types.ts";
 import { type Scope, retypeParam } from "./scope.ts";
+import { positionInLiteral } from "./literal-positions.ts";
 import type { SExpr } from "./syntax.ts";
 
 type Call = Extract<SExpr, { type: "Call" }>;
@@ -119,6 +121,7 @@ export function bindCall(scope: Scope, call: Call): QExpr {
         const [pattern] = args(scope, call, [STRING]);
         if (pattern!.kind !== "literal" && pattern!.kind !== "param") fail("matches() takes a literal or parameter pattern", call.args[0]!.pos);
         if (pattern!.kind === "param") scope.params.specs.get(pattern!.ref.key)!.pattern = true;
+        else checkPattern(call.args[0]!);
         return fn("matches", [s, pattern!], BOOLEAN, pos);
       }
       case "equals":
@@ -223,6 +226,17 @@ export function bindCall(scope: Scope, call: Call): QExpr {
   }
 
   return fail(`${describeType(t)} has no method ${call.name}()`, pos);
+}
+
+/** A literal matches() pattern SQL cannot evaluate exactly: the query's 400, at the construct itself. */
+function checkPattern(literal: SExpr): void {
+  if (literal.type !== "Literal" || typeof literal.value !== "string") return;
+  try {
+    regexToGlob(literal.value);
+  } catch (e) {
+    if (e instanceof RegexRefusal) fail(`matches(): ${e.message}`, positionInLiteral(literal, e.index));
+    throw e;
+  }
 }
 
 /**
