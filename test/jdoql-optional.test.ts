@@ -194,6 +194,29 @@ public class Holder {
   });
 });
 
+describe("Optional fields in JPA forms", () => {
+  test("a JPA entity's Optional<String> attribute (Java source) and an orm.xml attribute-type java.util.Optional<...>", () => {
+    return javaParser().then((parser) => {
+      const java = readJavaSources(parser, [
+        {
+          file: "org/j/H.java",
+          text: "package org.j;\nimport java.util.Optional;\nimport jakarta.persistence.*;\n@Entity\npublic class H { @Id long id; Optional<String> nick; }",
+        },
+      ]);
+      assert.deepEqual(java.problems, []);
+      const fromJava = loadModel({ documents: java.documents, jpaClasses: java.jpaClasses }).classes.get("org.j.H")!.fields.get("nick")!;
+      assert.equal(fromJava.optional, true);
+      assert.equal(fromJava.type.kind === "basic" && fromJava.type.basic, "string");
+      const orm = `<?xml version="1.0"?><entity-mappings xmlns="https://jakarta.ee/xml/ns/persistence/orm" version="3.1"><package>p</package><entity class="E"><attributes><id name="id" attribute-type="long"/><basic name="o" attribute-type="java.util.Optional&lt;java.lang.Integer&gt;"/></attributes></entity></entity-mappings>`;
+      const fromOrm = loadModel({ metadata: [{ source: "orm.xml", text: orm }] })
+        .classes.get("p.E")!
+        .fields.get("o")!;
+      assert.equal(fromOrm.optional, true);
+      assert.equal(fromOrm.nullable, true);
+    });
+  });
+});
+
 describe("Optional fields: metadata errors", () => {
   const jdo = (type: string) => ({
     metadata: [

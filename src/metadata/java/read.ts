@@ -251,7 +251,8 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
     // `Optional<T>` is declared as T, with its type name saying Optional (field-types.ts unwraps it).
     if (!t.dims && t.args.length === 1 && index.resolve(t.name, from) === "java.util.Optional") {
       const inner = plainDeclaredType(t.args[0]!, from);
-      return { ...inner, jdo: { ...inner.jdo, typeName: `java.util.Optional<${inner.jdo.typeName ?? inner.full}>` } };
+      const full = `java.util.Optional<${inner.full}>`;
+      return { ...inner, full, jdo: { ...inner.jdo, typeName: `java.util.Optional<${inner.jdo.typeName ?? inner.full}>` } };
     }
     return plainDeclaredType(t, from);
   }
