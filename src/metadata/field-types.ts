@@ -94,6 +94,7 @@ function resolveOptional(field: FieldDecl, inner: string, ctx: TypeContext): Res
   if (basic?.primitive) return { ok: false, message: `Optional<${inner}> is not Java: an Optional holds an object (use the wrapper class)` };
   const value = valueType(inner, field, ctx, "Optional value");
   if (typeof value === "string") return { ok: false, message: value };
-  if (value.kind === "embedded" || value.kind === "key") return { ok: false, message: `an Optional of an ${value.kind === "key" ? "key class" : "embedded object"} is not supported` };
+  if (value.kind === "embedded" || value.kind === "key")
+    return { ok: false, message: `an Optional of an ${value.kind === "key" ? "key class" : "embedded object"} is not supported` };
   return { ok: true, type: value, optional: true };
 }
