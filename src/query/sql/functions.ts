@@ -186,7 +186,7 @@ function enumName(v: SQL, e: QExpr): SQL {
 function matches(s: SQL, pattern: QExpr): SQL {
   if (pattern.kind === "param") {
     const subject = sql`(CASE WHEN ${placeholder(pattern.ref, "ci")} = 1 THEN lower(${s}) ELSE ${s} END)`;
-    return sql`(${subject} GLOB ${placeholder(pattern.ref, "glob")} AND (${placeholder(pattern.ref, "nl")} = 0 OR ${s} NOT GLOB ${ANY_LINE_TERMINATOR}))`;
+    return sql`(${subject} GLOB ${placeholder(pattern.ref, "glob")} AND NOT (${placeholder(pattern.ref, "nl")} = 1 AND ${s} GLOB ${ANY_LINE_TERMINATOR}))`;
   }
   if (pattern.kind !== "literal" || typeof pattern.value !== "string") return fail("matches() takes a literal or parameter pattern", pattern.pos);
   let m: GlobMatch;
