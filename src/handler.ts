@@ -122,7 +122,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     {
       cors,
       compressThreshold,
-      describe: () => openApiText(model, prefix, access, { explorer: options.explorer !== false }),
+      describe: () => openApiText(model, prefix, access, { explorer: options.explorer !== false, control }),
       explorer: options.explorer === false ? undefined : { assets: options.explorer, access: access !== undefined, name: context.name },
     },
   );

@@ -1,14 +1,16 @@
 /**
  * The edge entry: the sample model served by a Cloudflare Worker on D1 (`npx wrangler dev`,
- * `npx wrangler deploy`; see wrangler.toml). There is no file system: the JDO metadata is bundled
- * as text and the store is the D1 binding through Drizzle's D1 driver (or a libSQL server, when
+ * `npx wrangler deploy`; see wrangler.toml). There is no file system: the model is bundled
+ * prepared (schema/prepared/sample.json, `npm run model:worker` makes it from schema/jdo: no XML
+ * is parsed when a cold isolate starts) and the store is the D1 binding through Drizzle's D1 driver (or a libSQL server, when
  * LIBSQL_URL is set, through @libsql/client's web build). The handler is built once
  * per isolate, on its first request (bindings arrive with requests), and then reused. The explorer
  * page's renderers (megabytes) are not in the bundle: they are Workers Static Assets (wrangler.toml).
  */
 import { drizzle } from "drizzle-orm/d1";
-import packageJdo from "../schema/jdo/package.jdo";
+import sampleModel from "../schema/prepared/sample.json" with { type: "json" };
 import sampleData from "../schema/sample-data.json" with { type: "json" };
+import { preparedDocuments } from "./config/prepared-model.ts";
 import { createRestHandler, type RestHandler } from "./handler.ts";
 import { seedIfEmpty } from "./runtime/seed.ts";
 import type { ExplorerAssets } from "./describe/explorer-assets.ts";
@@ -48,7 +50,7 @@ function start(env: Env) {
     context: {
       name: "sample",
       ...(env.LIBSQL_URL ? { url: env.LIBSQL_URL, authToken: env.LIBSQL_AUTH_TOKEN } : { database: drizzle(env.DB as Parameters<typeof drizzle>[0]) }),
-      metadata: [{ source: "schema/jdo/package.jdo", text: packageJdo }],
+      documents: preparedDocuments(sampleModel, "schema/prepared/sample.json"),
     },
     prefix,
     serverTiming: env.EXTENT_SERVER_TIMING === "on",

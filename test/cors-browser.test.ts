@@ -11,7 +11,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { type Server, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -20,21 +20,10 @@ import { resolveContext } from "../src/config/resolve-context.ts";
 import { createRestHandler, type RestHandler } from "../src/handler.ts";
 import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
 import { type Served, serve } from "../src/runtime/serve.ts";
+import { CHROMIUM, CHROMIUM_FLAGS, chromiumMissing } from "./support/chromium.ts";
 import { hs256 } from "./support/tokens.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-/** Without these, Chromium waits on the network this machine does not have (updates, sync, QUIC probes). */
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const skip = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is missing (apt-get install -y chromium): no browser to test CORS in`;
+const skip = chromiumMissing("test CORS in");
 
 const SCHEMA = new URL("../schema/jdo", import.meta.url).pathname;
 const { context: sample } = resolveContext(await loadConfigDir(SCHEMA), "sample");
@@ -130,7 +119,7 @@ describe("CORS in Chromium", { skip }, () => {
     target.api = `${served.url}/api`;
     userDataDir = mkdtempSync(join(tmpdir(), "extent-chromium-"));
     const { chromium } = await import("playwright-core");
-    browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 60_000 });
+    browser = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, timeout: 60_000 });
     browser.on("response", (r) => {
       if (r.url() === `${target.api}${BOOK}` && r.request().method() === "GET") encodings.push(r.headers()["content-encoding"] ?? "identity");
     });

@@ -13,7 +13,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadModel } from "../src/config/load-model.ts";
@@ -25,22 +25,11 @@ import { loadConfigDir } from "../src/runtime/load-config-dir.ts";
 import { nodeExplorerAssets } from "../src/runtime/explorer-files.ts";
 import { seedIfEmpty } from "../src/runtime/seed.ts";
 import { type Served, serve } from "../src/runtime/serve.ts";
+import { CHROMIUM, CHROMIUM_FLAGS, chromiumMissing } from "./support/chromium.ts";
 import { hs256 } from "./support/tokens.ts";
 import sampleData from "../schema/sample-data.json" with { type: "json" };
 
-const CHROMIUM = "/usr/bin/chromium";
-/** Without these, Chromium waits on the network this machine does not have (updates, sync, QUIC probes). */
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-const skip = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is missing (apt-get install -y chromium): no browser to open the explorer in`;
+const skip = chromiumMissing("open the explorer in");
 
 const SCHEMA = new URL("../schema/jdo", import.meta.url).pathname;
 const { context: sample } = resolveContext(await loadConfigDir(SCHEMA), "sample");
@@ -77,7 +66,7 @@ describe("the explorer page in Chromium", { skip }, () => {
     browser = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
-      args: FLAGS,
+      args: CHROMIUM_FLAGS,
       timeout: 60_000,
       viewport: { width: 1400, height: 900 },
     });

@@ -8,6 +8,7 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { loadModel } from "../src/config/load-model.ts";
 import { resolveContext } from "../src/config/resolve-context.ts";
 import { PACKAGE_FILES, type ExplorerAssets } from "../src/describe/explorer-assets.ts";
@@ -170,6 +171,42 @@ test("without the renderers' files: the page says so and shows the diagram as te
     assert.equal((await get(h, "/_explorer/explorer.css")).status, 200);
   } finally {
     h.close();
+  }
+});
+
+test("a renderer's file goes out gzipped to a client that takes it, compressed once: its own ETag, 304 on it, Vary; identity otherwise and with compression off", async () => {
+  let reads = 0;
+  const node = nodeExplorerAssets()!;
+  const assets: ExplorerAssets = { asset: (name) => (reads++, node.asset(name)) };
+  const h = handlerWith({ explorer: assets });
+  const off = handlerWith({ explorer: assets, compress: false });
+  try {
+    const plain = readFileSync(`${ROOT}node_modules/mermaid/dist/mermaid.min.js`);
+    const gz = { "accept-encoding": "gzip" };
+    const first = await get(h, "/_explorer/mermaid.min.js", gz);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get("content-encoding"), "gzip");
+    assert.match(first.headers.get("vary")!, /Accept-Encoding/);
+    const etag = first.headers.get("etag")!;
+    assert.match(etag, /-gzip"$/);
+    const bytes = Buffer.from(await first.arrayBuffer());
+    assert.ok(bytes.length < plain.length / 2, `${bytes.length} bytes gzipped of ${plain.length}`);
+    assert.ok(gunzipSync(bytes).equals(plain), "the gzip holds the package's file");
+    const second = await get(h, "/_explorer/mermaid.min.js", gz);
+    assert.ok(Buffer.from(await second.arrayBuffer()).equals(bytes));
+    const revalidated = await get(h, "/_explorer/mermaid.min.js", { ...gz, "if-none-match": etag });
+    assert.equal(revalidated.status, 304);
+    assert.equal(revalidated.headers.get("content-encoding"), null);
+    const identity = await get(h, "/_explorer/mermaid.min.js");
+    assert.equal(identity.headers.get("content-encoding"), null);
+    assert.notEqual(identity.headers.get("etag"), etag, "another representation, another strong tag");
+    assert.ok(Buffer.from(await identity.arrayBuffer()).equals(plain));
+    const uncompressed = await get(off, "/_explorer/mermaid.min.js", gz);
+    assert.equal(uncompressed.headers.get("content-encoding"), null, "compress: false (the worker, where the platform compresses)");
+    assert.ok(reads > 0);
+  } finally {
+    h.close();
+    off.close();
   }
 });
 

@@ -164,3 +164,20 @@ describe("extent serve --limit-url-bytes 2000 --limit-key-bytes 16", () => {
     );
   });
 });
+
+describe("extent serve stops gracefully", () => {
+  test("SIGTERM: the request under way is answered, the store closed, exit 0", async () => {
+    const config = sampleConfig("extent-stop-");
+    configs.push(config);
+    const server = await startSample(config);
+    const created = await raw(server, "POST", `/${S}.Author`, { "content-type": "application/json" }, JSON.stringify({ name: "Before the stop" }));
+    assert.equal(created.status, 201, created.text);
+    // A request sent, then the signal while it is under way: it is still answered.
+    const underWay = raw(server, "GET", `/${S}.Author`);
+    process.kill(server.pid, "SIGTERM");
+    const answered = await underWay;
+    assert.equal(answered.status, 200);
+    assert.equal(await server.exited, 0, server.output());
+    assert.match(server.output(), /Extent stops \(SIGTERM\)/);
+  });
+});

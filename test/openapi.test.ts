@@ -180,3 +180,53 @@ test("the CLI prints the same document as the endpoint", async () => {
   );
   assert.deepEqual(prefixed.servers, [{ url: "/p" }]);
 });
+
+test("with access rules, each operation's security and x-extent-roles say which roles are granted it, in the endpoint's and the CLI's document", async () => {
+  const secret = "a-test-secret-of-at-least-32-bytes!!";
+  const env = { ...process.env, EXTENT_JWT_SECRET: secret };
+  const printed = JSON.parse(
+    execFileSync(process.execPath, [`${ROOT}bin/extent.js`, "openapi", "--config", `${ROOT}schema/jdo`, "--persistence-context", "sample-secured"], {
+      encoding: "utf8",
+      env,
+    }),
+  );
+  const { context } = resolveContext(await loadConfigDir(`${ROOT}schema/jdo`), "sample-secured");
+  const rules = JSON.parse(readFileSync(`${ROOT}schema/jdo/access-rules.json`, "utf8"));
+  const secured = await startHarness({ metadata: context.metadata, access: { jwt: { secret }, anonymousRole: "guest", rules } });
+  try {
+    const served = (await secured.get("/openapi.json")).body;
+    const result = await validator.validate(served);
+    assert.equal(result.valid, true, JSON.stringify(result.errors)?.slice(0, 2000));
+    for (const document of [served, printed]) {
+      const author = document.paths[`/${SAMPLE}.Author`];
+      // Read: every principal (role "*"), with a token or as the anonymous "guest"; writes: the librarian only.
+      assert.deepEqual(author.get.security, [{ bearer: [] }, {}]);
+      assert.deepEqual(author.get["x-extent-roles"], ["*"]);
+      assert.deepEqual(author.post.security, [{ bearer: ["librarian"] }]);
+      assert.deepEqual(document.paths[`/${SAMPLE}.Author/{key}`].put.security, [{ bearer: ["librarian"] }]);
+      // Two grants of two roles are two alternatives.
+      const member = document.paths[`/${SAMPLE}.Member/{key}`];
+      assert.deepEqual(member.get.security, [{ bearer: ["librarian"] }, { bearer: ["member"] }]);
+      assert.deepEqual(member.delete["x-extent-roles"], ["librarian"]);
+      assert.ok(document.components.securitySchemes.bearer);
+    }
+  } finally {
+    secured.close();
+  }
+  // An operation no grant allows is still served (401/403 to everyone): its requirement is one no token meets.
+  const strict = await startHarness({
+    metadata: context.metadata,
+    access: { jwt: { secret }, rules: { default: "deny", classes: { [`${SAMPLE}.Author`]: { read: [{ role: "*" }] } } } },
+  });
+  try {
+    const document = (await strict.get("/openapi.json")).body;
+    assert.equal((await validator.validate(document)).valid, true);
+    assert.deepEqual(document.paths[`/${SAMPLE}.Author`].get.security, [{ bearer: [] }]);
+    const post = document.paths[`/${SAMPLE}.Author`].post;
+    assert.deepEqual(post["x-extent-roles"], []);
+    assert.deepEqual(post.security, [{ bearer: ["(no role is granted this)"] }]);
+    assert.deepEqual(document.paths[`/${SAMPLE}.Item/{key}`].get["x-extent-roles"], []);
+  } finally {
+    strict.close();
+  }
+});

@@ -309,7 +309,10 @@ test("element collections: target-class, attribute-type, collection-table, map-k
   const integer = { kind: "basic", basic: "int", primitive: false };
   assert.deepEqual(m.fields.get("nicknames")!.type, { kind: "collection", collection: "set", element: string });
   assert.deepEqual(m.fields.get("scores")!.type, { kind: "collection", collection: "list", element: integer });
-  assert.equal(m.fields.get("scores")!.column, "SCORE", "collections of values are one JSON column");
+  // A collection table keeps the values in rows of their own; without one they are a JSON column.
+  assert.equal(m.fields.get("scores")!.column, undefined);
+  assert.deepEqual(m.fields.get("scores")!.valueTable, { table: "A_SCORES", ownerColumns: ["A_ID"], valueColumn: "SCORE", orderColumn: "POS" });
+  assert.equal(m.fields.get("nicknames")!.column, "nicknames");
   assert.equal(m.fields.get("scores")!.defaultFetchGroup, true);
   assert.equal(m.fields.get("nicknames")!.defaultFetchGroup, false, "element collections are lazy by default");
   assert.deepEqual(m.fields.get("props")!.type, { kind: "map", key: string, value: integer });

@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRestHandler } from "../src/index.ts";
+import { openLibsqlStore } from "../src/store/libsql-store.ts";
+import type { Store } from "../src/store/store.ts";
 
 const v1 = `<jdo><package name="org.s"><class name="Doc" identity-type="application">
   <field name="id" field-type="long" primary-key="true" value-strategy="increment"/>
@@ -97,6 +99,52 @@ test("foreign keys and join-table sides are indexed (relations load by them), em
     ]);
     assert.deepEqual(mode!.rows, [["wal"]]);
     handler.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a start-up on a schema already up to date costs one read round trip and writes nothing; a changed model or a dropped table is seen", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "extent-schema-"));
+  const url = `file:${join(dir, "s.db")}`;
+  /** The statements of each batch one start-up runs, as SQL texts. */
+  const startUp = async (text: string) => {
+    const inner = openLibsqlStore(url);
+    const batches: string[][] = [];
+    const store: Store = {
+      batch: (s, mode) => (batches.push(s.map((x) => x.sql)), inner.batch(s, mode)),
+      migrate: (s) => (batches.push(s.map((x) => x.sql)), inner.migrate(s)),
+      close: () => inner.close(),
+    };
+    const handler = createRestHandler({ context: { name: "s", url, metadata: [{ source: "m.jdo", text }] }, store });
+    await handler.ready;
+    handler.close();
+    return batches;
+  };
+  try {
+    const created = await startUp(v1);
+    assert.equal(created.length, 2, "an empty database: the read, then one batch of DDL");
+    assert.ok(
+      created[1]!.some((s) => /CREATE VIEW extent_schema/.test(s)),
+      "the fingerprint is recorded with the DDL",
+    );
+    const again = await startUp(v1);
+    assert.equal(again.length, 1, `up to date: one round trip, ${JSON.stringify(again)}`);
+    assert.ok(
+      again[0]!.every((s) => /^SELECT/.test(s)),
+      "and it only reads",
+    );
+    const changed = await startUp(v2);
+    assert.equal(changed.length, 2, "a new field and class: the read, then the DDL");
+    assert.ok(changed[1]!.some((s) => /ALTER TABLE "Doc" ADD COLUMN "pages"/i.test(s)));
+    assert.equal((await startUp(v2)).length, 1);
+    // A table dropped behind Extent's back is made again, though the fingerprint matches.
+    const client = openLibsqlStore(url);
+    await client.migrate([{ sql: 'DROP TABLE "Note"', params: [] }]);
+    client.close();
+    const repaired = await startUp(v2);
+    assert.equal(repaired.length, 2);
+    assert.ok(repaired[1]!.some((s) => /CREATE TABLE IF NOT EXISTS "Note"/.test(s)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -6,7 +6,7 @@
  */
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,12 +38,10 @@ test("the worker bundle is under 1 MiB gzip", async (t) => {
   assert.ok(bundle.gzipBytes < MiB, `worker bundle is ${kib(bundle.gzipBytes)} gzip, over 1 MiB`);
 });
 
-test("the bundle is the entry plus the JDO metadata as a module, sized as wrangler reports", () => {
+test("the bundle is the entry, with the model prepared (no XML to parse at start-up), sized as wrangler reports", async () => {
   assert.equal(bundle.modules[0]!.name, "worker.js");
-  assert.ok(
-    bundle.modules.some((m) => m.name.endsWith("package.jdo")),
-    `the metadata is not a module of its own: ${bundle.modules.map((m) => m.name).join(", ")}`,
-  );
+  assert.ok(!bundle.modules.some((m) => m.name.endsWith(".jdo")), `the worker bundles XML metadata: ${bundle.modules.map((m) => m.name).join(", ")}`);
+  assert.match(await readFile(bundle.file, "utf8"), /"?format"?:\s*"extent-prepared-model"/, "the prepared model is in the bundle");
   // wrangler prints "Total Upload: X KiB / gzip: Y KiB"; ours must be the same figures.
   const report = bundle.wranglerReport && /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(bundle.wranglerReport);
   if (report) {

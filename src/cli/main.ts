@@ -8,10 +8,12 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { PersistenceContext } from "../config/context.ts";
-import { loadModel } from "../config/load-model.ts";
+import { loadModel, readDocuments } from "../config/load-model.ts";
+import { preparedModel } from "../config/prepared-model.ts";
 import { type JavaSourcesDecl, resolveContext } from "../config/resolve-context.ts";
 import { createRestHandler, normalizePrefix } from "../handler.ts";
 import { resolveAccess } from "../config/access.ts";
+import { AccessControl } from "../access/access-control.ts";
 import { openApiText } from "../describe/openapi.ts";
 import { isDecoratedClass } from "../metadata/decorators/read.ts";
 import { ModelError, formatProblem } from "../metadata/problems.ts";
@@ -22,13 +24,15 @@ import { seedIfEmpty } from "../runtime/seed.ts";
 import { serve } from "../runtime/serve.ts";
 import { SERVE_USAGE, type ServeOptions, parseServeArgs } from "./args.ts";
 import { readRulesFile } from "./rules-file.ts";
+import { stopOnSignals } from "./shutdown.ts";
 import { applyAuthFlags } from "./secret-source.ts";
 import { TOKEN_USAGE } from "./token-args.ts";
 import { runToken } from "./token.ts";
 
 const OPENAPI_USAGE = `extent openapi --config DIR --persistence-context NAME [--prefix /p]: prints the OpenAPI 3.1 document the server serves at {prefix}/openapi.json`;
+const MODEL_USAGE = `extent model --config DIR --persistence-context NAME: prints the context's model prepared as JSON (its sources read, checked), which a worker loads without reading XML`;
 const ASSETS_USAGE = `extent explorer-assets DIR: copies the explorer page's renderers (Swagger UI, Mermaid) from the installed packages into DIR, for a host that serves them as static files (the worker: wrangler.toml [assets])`;
-const USAGE = `${SERVE_USAGE}\n\n${OPENAPI_USAGE}\n\n${ASSETS_USAGE}\n\n${TOKEN_USAGE}`;
+const USAGE = `${SERVE_USAGE}\n\n${OPENAPI_USAGE}\n\n${MODEL_USAGE}\n\n${ASSETS_USAGE}\n\n${TOKEN_USAGE}`;
 
 function fail(message: string): never {
   console.error(message);
@@ -41,12 +45,13 @@ export async function runCli(argv: readonly string[]): Promise<void> {
   if (!command || command === "--help" || command === "-h" || command === "help") return void console.log(USAGE);
   if (command === "token") return runToken(rest);
   if (command === "explorer-assets") return explorerAssets(rest);
-  if (command !== "serve" && command !== "openapi") fail(`unknown command "${command}"\n\n${USAGE}`);
+  if (command !== "serve" && command !== "openapi" && command !== "model") fail(`unknown command "${command}"\n\n${USAGE}`);
   const args = parseServeArgs(rest);
   if (!args.ok) fail(`extent ${command}: ${args.message}\n\n${SERVE_USAGE}`);
   const { options } = args;
   const context = await contextOf(options, command);
   if (command === "openapi") return void process.stdout.write(openApiDocument(context, options.prefix) + "\n");
+  if (command === "model") return void process.stdout.write(preparedModelText(context) + "\n");
   if (context.url) ensureDatabaseFolder(context.url);
 
   let handler;
@@ -70,6 +75,7 @@ export async function runCli(argv: readonly string[]): Promise<void> {
     fail(`extent serve: cannot listen on ${options.host}:${options.port}: ${e.message}`),
   );
   console.log(`Extent serves "${context.name}" at ${served.url}${options.prefix} (${served.runtime})`);
+  stopOnSignals(served, () => handler.close());
 }
 
 /** The persistence context of --config and --persistence-context, with the flags that change it. */
@@ -109,9 +115,23 @@ async function explorerAssets(args: string[]): Promise<void> {
 /** `extent openapi`: the document `GET {prefix}/openapi.json` serves, without opening the store. */
 function openApiDocument(context: PersistenceContext, prefix: string | undefined): string {
   try {
-    return openApiText(loadModel(context), normalizePrefix(prefix ?? ""), resolveAccess(context.access));
+    const model = loadModel(context);
+    const access = resolveAccess(context.access);
+    // The rules shape each operation's security, as in the document the server serves.
+    const control = access?.rules !== undefined ? new AccessControl(model, access.rules, access.rulesSource) : undefined;
+    return openApiText(model, normalizePrefix(prefix ?? ""), access, { control });
   } catch (error) {
     return fail(`extent openapi: ${(error as Error).message}`);
+  }
+}
+
+/** `extent model`: the model's documents as a prepared model (src/config/prepared-model.ts), once it is known to build. */
+function preparedModelText(context: PersistenceContext): string {
+  try {
+    loadModel(context);
+    return JSON.stringify(preparedModel(readDocuments(context).documents), null, 1);
+  } catch (error) {
+    return fail(`extent model: ${(error as Error).message}`);
   }
 }
 

@@ -16,7 +16,29 @@ import type { Model } from "../metadata/model.ts";
 import { readObjectModel } from "../metadata/object-form.ts";
 import { ModelError, type ModelProblem } from "../metadata/problems.ts";
 
-export function loadModel(context: Pick<PersistenceContext, "metadata" | "models" | "documents" | "jpaClasses" | "classes" | "package">): Model {
+type ModelSources = Pick<PersistenceContext, "metadata" | "models" | "documents" | "jpaClasses" | "classes" | "package">;
+
+export function loadModel(context: ModelSources): Model {
+  const { documents, problems } = readDocuments(context);
+  if (!problems.length) return buildModel(documents);
+  // The sources had problems of their own: build what they said anyway, so one start-up lists
+  // the model's problems too (unknown types, mapped-by, discriminators, ...).
+  try {
+    buildModel(documents);
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    const seen = new Set(problems.map(problemKey));
+    for (const p of error.problems) if (!seen.has(problemKey(p))) problems.push(p);
+  }
+  throw new ModelError(problems);
+}
+
+/**
+ * A model's sources read into declarations, one document per source, and the problems met: what
+ * `buildModel` takes. A prepared model (`extent model`, src/cli/) is these documents as JSON, so a
+ * runtime that starts often (a worker's cold isolate) builds its model without reading XML.
+ */
+export function readDocuments(context: ModelSources): { documents: MetadataDocument[]; problems: ModelProblem[] } {
   const problems: ModelProblem[] = [];
   const decorated = readDecoratedClasses(context.classes ?? [], { package: context.package });
   problems.push(...decorated.problems);
@@ -60,17 +82,7 @@ export function loadModel(context: Pick<PersistenceContext, "metadata" | "models
         : [{ file: "persistence context", message: "the model has no persistent classes: give decorated classes, metadata files or models" }],
     );
   }
-  if (!problems.length) return buildModel(documents);
-  // The sources had problems of their own: build what they said anyway, so one start-up lists
-  // the model's problems too (unknown types, mapped-by, discriminators, ...).
-  try {
-    buildModel(documents);
-  } catch (error) {
-    if (!(error instanceof ModelError)) throw error;
-    const seen = new Set(problems.map(problemKey));
-    for (const p of error.problems) if (!seen.has(problemKey(p))) problems.push(p);
-  }
-  throw new ModelError(problems);
+  return { documents, problems };
 }
 
 const problemKey = (p: ModelProblem) => `${p.file}:${p.line}:${p.class}:${p.field}:${p.message}`;

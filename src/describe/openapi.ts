@@ -5,6 +5,7 @@
  */
 import type { ResolvedAccess } from "../config/access.ts";
 import type { Model } from "../metadata/model.ts";
+import type { AccessControl } from "../access/access-control.ts";
 import { PathWriter, type SecurityShape } from "./paths.ts";
 import { type Schema, SchemaWriter } from "./schemas.ts";
 
@@ -147,13 +148,24 @@ export function describeApi(model: Model, options: DescribeOptions): Record<stri
   };
 }
 
-/** How requests authenticate, for the document: absent without access control. */
-export function securityShape(access: ResolvedAccess | undefined): SecurityShape | undefined {
+/** How requests authenticate, and with rules which roles each operation is granted to, for the document: absent without access control. */
+export function securityShape(access: ResolvedAccess | undefined, control?: AccessControl): SecurityShape | undefined {
   if (!access) return undefined;
-  return { bearer: Boolean(access.secret || access.jwks), anonymous: access.anonymousRole !== undefined || access.authenticate !== undefined };
+  return {
+    bearer: Boolean(access.secret || access.jwks),
+    anonymous: access.anonymousRole !== undefined || access.authenticate !== undefined,
+    anonymousRole: access.anonymousRole,
+    roles: control && ((meta, operation) => control.policy.entryOf(meta).grants[operation].map((g) => g.role)),
+  };
 }
 
-/** The document's JSON text for a handler's model, prefix and access configuration. */
-export function openApiText(model: Model, prefix: string, access: ResolvedAccess | undefined, more: { explorer?: boolean } = {}): string {
-  return JSON.stringify(describeApi(model, { prefix, security: securityShape(access), ...more }), null, 2);
+/** The document's JSON text for a handler's model, prefix, access configuration and rules. */
+export function openApiText(
+  model: Model,
+  prefix: string,
+  access: ResolvedAccess | undefined,
+  more: { explorer?: boolean; control?: AccessControl | undefined } = {},
+): string {
+  const { control, ...rest } = more;
+  return JSON.stringify(describeApi(model, { prefix, security: securityShape(access, control), ...rest }), null, 2);
 }

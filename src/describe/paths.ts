@@ -11,7 +11,13 @@ export interface SecurityShape {
   anonymous: boolean;
   /** Whether `Authorization: Bearer <jwt>` is read. */
   bearer: boolean;
+  /** The role an unauthenticated request has, if any. */
+  anonymousRole?: string | undefined;
+  /** With access rules: the roles granted `operation` on the objects of `meta` (`*`: every principal). */
+  roles?: ((meta: ClassMeta, operation: Operation) => readonly string[]) | undefined;
 }
+
+export type Operation = "read" | "create" | "update" | "delete";
 
 /** Errors any request can meet: a URL too long, headers too large, a bug, the time limit. */
 const ALWAYS = [414, 431, 500, 503];
@@ -36,10 +42,35 @@ export class PathWriter {
     return out;
   }
 
-  private op(summary: string, extra: Record<string, unknown>, tag?: string): Record<string, unknown> {
+  /** An operation; `on` (a class and what the operation does to it) lets the access rules shape its security. */
+  private op(summary: string, extra: Record<string, unknown>, tag?: string, on?: [ClassMeta, Operation]): Record<string, unknown> {
     const sec = this.security;
-    const security = sec ? [...(sec.bearer ? [{ bearer: [] }] : []), ...(sec.anonymous || !sec.bearer ? [{}] : [])] : undefined;
-    return { summary, ...(tag ? { tags: [tag] } : {}), ...(security ? { security } : {}), ...extra };
+    const roles = sec?.roles && on ? [...new Set(sec.roles(...on))] : undefined;
+    const security = sec ? (roles ? this.ruledSecurity(sec, roles) : this.anySecurity(sec)) : undefined;
+    const granted = roles ? { "x-extent-roles": roles } : {};
+    return { summary, ...(tag ? { tags: [tag] } : {}), ...(security ? { security } : {}), ...granted, ...extra };
+  }
+
+  /** Without rules for the operation: a token, or none where requests may come without one. */
+  private anySecurity(sec: SecurityShape): Record<string, string[]>[] {
+    return [...(sec.bearer ? [{ bearer: [] }] : []), ...(sec.anonymous || !sec.bearer ? [{}] : [])];
+  }
+
+  /**
+   * The rules' grants as security requirements, alternatives each (OpenAPI 3.1 lets a non-OAuth
+   * scheme list role names): a token with one of the roles granted, or none where the anonymous
+   * role (or every principal, with the app authenticating itself) is granted. No grant at all: the
+   * operation still exists, and answers 401 or 403 to everyone; `x-extent-roles` is then empty.
+   */
+  private ruledSecurity(sec: SecurityShape, roles: readonly string[]): Record<string, string[]>[] {
+    const everyone = roles.includes("*");
+    const named = roles.filter((r) => r !== "*" && r !== sec.anonymousRole);
+    const out: Record<string, string[]>[] = [];
+    if (sec.bearer) out.push(...(everyone ? [{ bearer: [] }] : named.map((r) => ({ bearer: [r] }))));
+    const anonymous = sec.anonymous && (everyone || (sec.anonymousRole !== undefined && roles.includes(sec.anonymousRole)));
+    if (anonymous || (!sec.bearer && roles.length)) out.push({});
+    // Nobody may: a requirement no request meets (a role no grant names), rather than none, which would mean "open".
+    return out.length ? out : sec.bearer ? [{ bearer: ["(no role is granted this)"] }] : [{}];
   }
 
   /** The fetch plan's parameters: any group of the model applies (to nested objects too); this class's own come first. */
@@ -120,6 +151,7 @@ export class PathWriter {
           ),
         },
         tag,
+        [meta, "read"],
       ),
       head: this.op(
         `Whether exactly one ${meta.simpleName} matches the filter`,
@@ -134,6 +166,7 @@ export class PathWriter {
           ),
         },
         tag,
+        [meta, "read"],
       ),
       post: this.op(
         `Create a ${meta.simpleName} (its whole graph, in one transaction)`,
@@ -152,11 +185,13 @@ export class PathWriter {
           ),
         },
         tag,
+        [meta, "create"],
       ),
       delete: this.op(
         `Delete the whole extent of ${meta.simpleName}, or the object of a composite key in the body`,
         { parameters: conditional, responses: this.responses({ 204: { description: "deleted" } }, [400, 404, 409, 412, 413, 415, 422]) },
         tag,
+        [meta, "delete"],
       ),
     };
     const object = {
@@ -168,11 +203,13 @@ export class PathWriter {
           responses: this.responses({ 200: one, 304: { description: "not modified (If-None-Match)", headers: etag } }, [400, 404]),
         },
         tag,
+        [meta, "read"],
       ),
       head: this.op(
         `Whether the ${meta.simpleName} exists, and its ETag`,
         { parameters: this.fetchParams(meta), responses: this.responses({ 200: { description: "it exists", headers: etag } }, [400, 404]) },
         tag,
+        [meta, "read"],
       ),
       put: this.op(
         `Change a ${meta.simpleName}: only the fields sent change`,
@@ -182,11 +219,13 @@ export class PathWriter {
           responses: this.responses({ 200: { ...one, description: "the object after the change" } }, [400, 404, 409, 412, 413, 415, 422]),
         },
         tag,
+        [meta, "update"],
       ),
       delete: this.op(
         `Delete a ${meta.simpleName} (and its dependent objects)`,
         { parameters: [param("If-Match")], responses: this.responses({ 204: { description: "deleted" } }, [400, 404, 409, 412]) },
         tag,
+        [meta, "delete"],
       ),
     };
     return { [`/${name}`]: extent, [`/${name}/{key}`]: object };

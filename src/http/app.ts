@@ -52,7 +52,7 @@ export function buildApp(
   // The query paths and the document before `/{class}`, which would otherwise take `/jdoql` for a class.
   const described = web.describe ? [openapi(web.describe)] : [];
   const page = web.explorer && explorerPageText(shared.model, shared.prefix, web.explorer);
-  const explorer = web.explorer ? [explorerFiles(web.explorer.assets)] : [];
+  const explorer = web.explorer ? [explorerFiles(web.explorer.assets, web.compressThreshold !== undefined)] : [];
   mount(shared.prefix ? base.basePath(shared.prefix) : base, [root(page), ...described, ...explorer, ...queries, ...objects]);
   base.notFound((c) => problem(404, `no resource at ${new URL(c.req.url).pathname}`));
   base.onError((error) => errorAnswer(error, shared.limits));

@@ -10,7 +10,7 @@ import { schemaOf, type TableDef } from "./schema.ts";
 import { type SQL, ident, join, sql, statement } from "../store/sql.ts";
 import type { Statement, Store } from "../store/store.ts";
 
-import { DOOMED_TABLE, GUARD_TABLE, SEQUENCE_TABLE } from "../store/reserved-tables.ts";
+import { DOOMED_TABLE, GUARD_TABLE, SCHEMA_VIEW, SEQUENCE_TABLE } from "../store/reserved-tables.ts";
 /**
  * `missing`: no such object (404); `changed`: a nested object went meanwhile (409); `stale`: a
  * precondition on the version failed (412); `forbidden`: the access rules refuse the write (403);
@@ -28,8 +28,42 @@ export function guardInsert(guard: (typeof GUARDS)[number], when: SQL): SQL {
   return sql`INSERT INTO ${ident(GUARD_TABLE)} (${join(GUARDS.map(ident))}) SELECT ${join(values)} WHERE ${when}`;
 }
 
+/**
+ * Brings the store's schema up to date with the model. The first round trip reads, in one batch,
+ * the tables' columns and the fingerprint of the schema last brought up to date (a view, so that
+ * reading it never fails, even on an empty database); when that is this model's fingerprint,
+ * and every table and column is there, nothing is written and the start-up costs that one round
+ * trip (a worker's cold start on D1).
+ * Otherwise one batch creates what is missing and records the new fingerprint.
+ */
 export async function migrate(store: Store, model: Model, autoCreate: boolean): Promise<void> {
-  const existing = await existingColumns(store);
+  const tables = schemaOf(model);
+  const expected = autoCreate ? await fingerprintOf(schemaStatements(model, tables, new Map(), () => true)) : undefined;
+  const [columns, view] = await store.migrate([EXISTING_COLUMNS, FINGERPRINT]);
+  const existing = existingColumns(columns!.rows);
+  // The columns are looked at too: a table or column dropped behind Extent's back is made again.
+  const current =
+    expected !== undefined &&
+    view!.rows.some(([text]) => String(text).includes(`'${expected}'`)) &&
+    [...tables.values()].every((def) => [...def.columns.keys()].every((c) => existing.get(def.name.toLowerCase())?.has(c.toLowerCase())));
+  if (!current) {
+    const ddl = schemaStatements(model, tables, existing, autoCreate ? () => true : (table) => existing.has(table.toLowerCase()), autoCreate);
+    if (expected !== undefined) ddl.push(...recordFingerprint(expected));
+    await store.migrate(ddl);
+  }
+  if (autoCreate)
+    for (const def of tables.values())
+      for (const column of def.decimals) await exactDecimals(store, def.name, column, existing.get(def.name.toLowerCase())?.get(column.toLowerCase()));
+}
+
+/** What makes a schema of the model: on an empty database (`existing` empty), every statement; the fingerprint is taken of those. */
+function schemaStatements(
+  model: Model,
+  tables: ReturnType<typeof schemaOf>,
+  existing: Map<string, Map<string, string>>,
+  present: (table: string) => boolean,
+  autoCreate = true,
+): Statement[] {
   const ddl: Statement[] = [
     statement(sql`CREATE TABLE IF NOT EXISTS ${ident(SEQUENCE_TABLE)} (name TEXT PRIMARY KEY, next_value INTEGER NOT NULL)`),
     statement(sql.raw(`CREATE TABLE IF NOT EXISTS ${GUARD_TABLE} (${GUARDS.map((g) => `${g} INTEGER NOT NULL`).join(", ")})`)),
@@ -40,16 +74,32 @@ export async function migrate(store: Store, model: Model, autoCreate: boolean): 
   const guardColumns = existing.get(GUARD_TABLE);
   for (const g of GUARDS)
     if (guardColumns && !guardColumns.has(g)) ddl.push(statement(sql.raw(`ALTER TABLE ${GUARD_TABLE} ADD COLUMN ${g} INTEGER NOT NULL DEFAULT 0`)));
-  const tables = schemaOf(model);
   if (autoCreate) {
     for (const def of tables.values()) ddl.push(...createOrAlter(def, existing.get(def.name.toLowerCase())));
   }
-  const present = (table: string) => autoCreate || existing.has(table.toLowerCase());
   ddl.push(...sequenceRows(model, present));
-  await store.migrate(ddl);
-  if (autoCreate)
-    for (const def of tables.values())
-      for (const column of def.decimals) await exactDecimals(store, def.name, column, existing.get(def.name.toLowerCase())?.get(column.toLowerCase()));
+  return ddl;
+}
+
+const FINGERPRINT = statement(sql`SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ${SCHEMA_VIEW}`);
+
+function recordFingerprint(fingerprint: string): Statement[] {
+  return [
+    statement(sql`DROP VIEW IF EXISTS ${ident(SCHEMA_VIEW)}`),
+    statement(sql.raw(`CREATE VIEW ${SCHEMA_VIEW} AS SELECT '${fingerprint}' AS fingerprint`)),
+  ];
+}
+
+/**
+ * The fingerprint of a schema: of the statements that make it on an empty database (so of every
+ * table, column, type, index, guard and sequence), the first 16 bytes of their text's SHA-256, in
+ * hex (crypto.subtle: native on every runtime, where a hash in JavaScript costs a cold isolate
+ * milliseconds). It names a version of the schema; it guards nothing.
+ */
+async function fingerprintOf(statements: readonly Statement[]): Promise<string> {
+  const text = statements.map((s) => `${s.sql} ${JSON.stringify(s.params)}`).join(";\n");
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return [...digest.subarray(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**
@@ -87,16 +137,15 @@ async function exactDecimals(store: Store, table: string, column: string, declar
   if (updates.length) await store.migrate(updates);
 }
 
-/** Existing tables' columns, lower-cased, with their declared types. */
-async function existingColumns(store: Store): Promise<Map<string, Map<string, string>>> {
-  const [result] = await store.migrate([
-    // D1 keeps tables of its own (`_cf_METADATA`, `_cf_KV`, any case) whose columns it refuses to show.
-    statement(
-      sql`SELECT m.name AS table_name, p.name AS column_name, p.type AS column_type FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND lower(m.name) NOT GLOB '_cf_*' AND m.name NOT GLOB 'sqlite_*'`,
-    ),
-  ]);
+// D1 keeps tables of its own (`_cf_METADATA`, `_cf_KV`, any case) whose columns it refuses to show.
+const EXISTING_COLUMNS = statement(
+  sql`SELECT m.name AS table_name, p.name AS column_name, p.type AS column_type FROM sqlite_master m JOIN pragma_table_info(m.name) p WHERE m.type = 'table' AND lower(m.name) NOT GLOB '_cf_*' AND m.name NOT GLOB 'sqlite_*'`,
+);
+
+/** Existing tables' columns, lower-cased, with their declared types (the rows of EXISTING_COLUMNS). */
+function existingColumns(rows: readonly (readonly unknown[])[]): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
-  for (const [table, column, type] of result!.rows) {
+  for (const [table, column, type] of rows) {
     const key = String(table).toLowerCase();
     if (!out.has(key)) out.set(key, new Map());
     out.get(key)!.set(String(column).toLowerCase(), String(type ?? ""));

@@ -5,6 +5,7 @@
  */
 import { type ClassMeta, type FieldType, type Model, type ValueType, classOf } from "../metadata/model.ts";
 import { type SqlType, fieldSqlType, valueSqlType } from "./column-types.ts";
+import { valueColumnType } from "./value-tables.ts";
 
 export interface TableDef {
   name: string;
@@ -89,6 +90,16 @@ export function schemaOf(model: Model): Map<string, TableDef> {
           if (isDecimal(subField.type)) def.decimals.add(column);
         }
       }
+    }
+    for (const field of meta.fields.values()) {
+      const v = field.valueTable;
+      if (!v || field.declaringClass !== meta.name) continue;
+      // A collection of values in its own table: read by owner, so indexed by it.
+      const def = table(v.table, [], [], []);
+      keyColumns(def, v.ownerColumns, keyTypes, keyDecimals);
+      if (!def.columns.has(v.valueColumn)) def.columns.set(v.valueColumn, valueColumnType(field));
+      if (v.orderColumn) def.columns.set(v.orderColumn, "INTEGER");
+      addIndex(def, v.ownerColumns);
     }
     for (const field of meta.fields.values()) {
       const s = field.relation?.storage;

@@ -135,6 +135,7 @@ export function buildModel(documents: readonly MetadataDocument[]): Model {
   propagateFetchPaths(metas, isA);
   validateEmbedded(metas, decls, log);
   validateColumns(metas, decls, log);
+  validateValueTables(metas, decls, log);
   if (log.problems.length) throw new ModelError(log.problems);
 
   const bySimpleName = new Map<string, string>();
@@ -296,8 +297,31 @@ function fieldMeta(
       columns[sub.name] = override?.column?.name ?? `${f.name}_${sub.name}`;
     }
     meta.embeddedColumns = columns;
-  } else if (!relation) meta.column = columnName(f);
+  } else if (!relation) {
+    const values = valueTableOf(declaring, f, type, keyColumns(owner.name));
+    if (values) meta.valueTable = values;
+    else meta.column = columnName(f);
+  }
   return meta;
+}
+
+/**
+ * A collection of basic values or enums whose metadata asks for a table (`<join>` or a field
+ * `table`; JPA's `@CollectionTable`) is kept in one, so a schema a Java application made maps as
+ * it is. Defaults follow the join tables': `Owner_field (Owner_key…, field[, IDX])`; the value
+ * column is `<element column>`, else the field's column (JPA's `@Column` of an element collection).
+ */
+function valueTableOf(declaring: string, f: FieldDecl, type: FieldType, ownerKeys: readonly string[]): FieldMeta["valueTable"] {
+  if (type.kind !== "collection" || (type.element.kind !== "basic" && type.element.kind !== "enum")) return undefined;
+  if (!f.join && !f.joinTable) return undefined;
+  const ordered = type.collection === "list" || type.collection === "array";
+  const orderColumn = f.orderColumn ?? (ordered ? "IDX" : undefined);
+  return {
+    table: f.joinTable ?? `${simpleName(declaring)}_${f.name}`,
+    ownerColumns: ownerKeys.length === 1 && f.join?.column ? [f.join.column] : ownerKeys.map((k) => `${simpleName(declaring)}_${k}`),
+    valueColumn: f.elementColumn ?? columnName(f),
+    ...(orderColumn ? { orderColumn } : {}),
+  };
 }
 
 function isOrdinal(f: FieldDecl, type: FieldType): boolean {
@@ -388,6 +412,34 @@ function validateColumns(metas: ReadonlyMap<string, ClassMeta>, decls: ReadonlyM
       }
     }
   }
+}
+
+/**
+ * A collection's table of values holds nothing else: not a class's rows, not another
+ * collection's values, not a relation's links (each would read the others' rows as its own).
+ */
+function validateValueTables(metas: ReadonlyMap<string, ClassMeta>, decls: ReadonlyMap<string, ClassDecl>, log: ProblemLog): void {
+  const users = new Map<string, string>();
+  for (const meta of metas.values()) for (const t of meta.tables) users.set(t.toLowerCase(), `class ${meta.name}`);
+  for (const meta of metas.values())
+    for (const field of meta.fields.values()) {
+      const s = field.relation?.storage;
+      if (s?.kind === "join-table" && field.declaringClass === meta.name) users.set(s.table.toLowerCase(), `${meta.name}.${field.name}`);
+    }
+  for (const meta of metas.values())
+    for (const field of meta.fields.values()) {
+      if (!field.valueTable || field.declaringClass !== meta.name) continue;
+      const key = field.valueTable.table.toLowerCase();
+      const prior = users.get(key);
+      const decl = decls.get(meta.name)!;
+      if (prior && prior !== `${meta.name}.${field.name}`)
+        log.add(
+          decl,
+          `table ${field.valueTable.table} of this collection's values is also used by ${prior}`,
+          decl.fields.find((f) => f.name === field.name),
+        );
+      else users.set(key, `${meta.name}.${field.name}`);
+    }
 }
 
 /** Embedded objects live in their owner's columns: they may hold basic values and enums only. */

@@ -71,6 +71,20 @@ export interface Relation {
   inverse?: string;
 }
 
+/**
+ * A collection of values kept in a table of its own (JDO `<join>`, JPA `@CollectionTable`): one
+ * row per element, `(owner key…, value[, position])`. Without one, a collection of values is a
+ * JSON column of its owner's row.
+ */
+export interface ValueTable {
+  table: string;
+  /** The owner's key, in the order of its class's key columns. */
+  ownerColumns: readonly string[];
+  valueColumn: string;
+  /** A list's position (0-based); without one, elements read in the value's order. */
+  orderColumn?: string;
+}
+
 export interface FieldMeta {
   name: string;
   /** The class that declares the field (an ancestor of the class being read, or the class itself). */
@@ -89,6 +103,8 @@ export interface FieldMeta {
   column?: string;
   /** Foreign-key columns of an owned to-one reference, in the order of the target's key columns. */
   fkColumns?: readonly string[];
+  /** A collection of values stored in a table of its own (then `column` is absent). */
+  valueTable?: ValueTable;
   /** Embedded objects: one column per embedded field, by field name. */
   embeddedColumns?: Readonly<Record<string, string>>;
   /** Reads the version number instead of being stored. */

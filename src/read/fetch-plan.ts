@@ -42,6 +42,14 @@ export function planKey(plan: FetchPlan): string {
 
 export const DEFAULT_PLAN: FetchPlan = { groups: [], maxDepth: 1 };
 
+/** The fetch groups some class of the model names, gathered once per model (not at every request that names one). */
+const groupNamesOf = new WeakMap<Model, ReadonlySet<string>>();
+function groupNames(model: Model): ReadonlySet<string> {
+  let names = groupNamesOf.get(model);
+  if (!names) groupNamesOf.set(model, (names = new Set([...model.classes.values()].flatMap((c) => [...c.fetchGroups.keys()]))));
+  return names;
+}
+
 export type PlanParse = { ok: true; plan: FetchPlan } | { ok: false; parameter: string; message: string };
 
 /**
@@ -58,7 +66,7 @@ export function parseFetchPlan(model: Model, params: URLSearchParams, fallback: 
       .map((g) => g.trim())
       .filter((g) => g && g !== "default");
     for (const g of groups) {
-      if (g !== "all" && ![...model.classes.values()].some((c) => c.fetchGroups.has(g))) {
+      if (g !== "all" && !groupNames(model).has(g)) {
         return { ok: false, parameter: "fetchGroup", message: `unknown fetch group "${g}": use default, all, or a fetch group of the metadata` };
       }
     }

@@ -30,6 +30,7 @@
  */
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { type RelationStorage, ownerFkColumns, relationStorage } from "../mapping/relation-storage.ts";
+import { valueArrayJson } from "../mapping/value-tables.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
 import { NotInSql, type Piece, concat, exactIntegerSql, integerJson, isWholeNumber, keyJson, pipes, storedFieldJson } from "../json/sql-values.ts";
 import { PARSER_BUDGET, parserNesting } from "../store/parser-nesting.ts";
@@ -283,7 +284,7 @@ class Writer {
           ? "identity"
           : undefined;
       if (!mode) continue;
-      const signature = `${mode}|${owner.fieldTables.get(field.name)}|${JSON.stringify([field.type, field.column, field.fkColumns, field.embeddedColumns, field.relation, field.enumOrdinal])}`;
+      const signature = `${mode}|${owner.fieldTables.get(field.name)}|${JSON.stringify([field.type, field.column, field.valueTable, field.fkColumns, field.embeddedColumns, field.relation, field.enumOrdinal])}`;
       const variant = variants.get(signature);
       if (variant) variant.classes.push(owner);
       else variants.set(signature, { field, owner, mode, classes: [owner] });
@@ -314,6 +315,8 @@ class Writer {
         const embedded = field.type.kind === "embedded" ? classOf(this.model, field.type.class).fields.values() : [];
         return [storedFieldJson(field, undefined, { fields: embedded, columns })];
       }
+      // A collection kept in its own table is the JSON array its column would hold, read by a subquery.
+      if (field.valueTable) return [storedFieldJson(field, valueArrayJson(field, keyRefs(row.group, row.prefix)))];
       return [storedFieldJson(field, field.column ? this.column(row, owner, field, field.column) : undefined)];
     }
     if (field.type.kind === "map") throw new NotInSql("a map of references");

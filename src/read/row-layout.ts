@@ -7,6 +7,7 @@
  */
 import { exactIntegerSql, isWideInteger } from "../json/sql-values.ts";
 import { keyFieldColumns } from "../mapping/keys.ts";
+import { valueArrayJson } from "../mapping/value-tables.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, subtree } from "../metadata/model.ts";
 import { type SQL, distinctNames, ident, join, qualified, sql, tableRef } from "../store/sql.ts";
 import { type LoadedObject, newObject } from "./objects.ts";
@@ -16,6 +17,8 @@ interface ColumnRef {
   column: string;
   /** Holds a long or BigInteger (a field's, or a key's in a foreign key): read with `exactIntegerSql`. */
   wide?: boolean;
+  /** A collection of values kept in its own table: read as its JSON array, by a subquery on the row's key. */
+  values?: FieldMeta;
 }
 
 interface ClassDecoder {
@@ -93,7 +96,12 @@ function buildGroup(model: Model, primaryTable: string, classes: ClassMeta[], ta
     for (const [name, table] of c.fieldTables) {
       const field = c.fields.get(name)!;
       if (field.primaryKey) continue; // read from the key columns
-      if (field.column) fields.push({ field, positions: [position(table, field.column, isWideInteger(field.type as ValueType))] });
+      if (field.valueTable) {
+        const name = `\u0000values ${field.declaringClass}.${field.name}`;
+        let i = columns.findIndex((c) => c.column === name);
+        if (i < 0) i = columns.push({ table: 0, column: name, values: field }) - 1;
+        fields.push({ field, positions: [fixed + i] });
+      } else if (field.column) fields.push({ field, positions: [position(table, field.column, isWideInteger(field.type as ValueType))] });
       else if (field.fkColumns) {
         const wide = wideKeyColumns(classOf(model, field.relation!.target));
         fields.push({ field, positions: field.fkColumns.map((col, i) => position(table, col, !!wide[i])) });
@@ -163,7 +171,11 @@ export function selectParts(group: GroupLayout, full: boolean): SQL[] {
   const parts = keyRefs(group).map((k, i) => (group.wideKeys[i] ? exactIntegerSql(k) : k));
   if (group.discriminatorColumn) parts.push(qualified(alias(0), group.discriminatorColumn));
   if (group.versionColumn) parts.push(qualified(alias(0), group.versionColumn));
-  if (full) for (const c of group.columns) parts.push(c.wide ? exactIntegerSql(qualified(alias(c.table), c.column)) : qualified(alias(c.table), c.column));
+  if (full)
+    for (const c of group.columns) {
+      if (c.values) parts.push(valueArrayJson(c.values, keyRefs(group)));
+      else parts.push(c.wide ? exactIntegerSql(qualified(alias(c.table), c.column)) : qualified(alias(c.table), c.column));
+    }
   return parts;
 }
 

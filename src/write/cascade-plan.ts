@@ -18,6 +18,7 @@
  */
 import { type ClassMeta, type FieldMeta, type Model, classOf, isAncestor, subtree } from "../metadata/model.ts";
 import { relationStorage } from "../mapping/relation-storage.ts";
+import { deleteValueRows } from "../mapping/value-tables.ts";
 import { guardInsert } from "../mapping/migrate.ts";
 import { DOOMED_TABLE } from "../store/reserved-tables.ts";
 import { type SQL, ident, join, literal, onStoredTables, qualified, sql, tableRef, tuple } from "../store/sql.ts";
@@ -195,6 +196,9 @@ export function deletionParts<V>(
     const inHierarchy = (target: string) => isAncestor(model, target, scope.name) || isAncestor(model, scope.name, target);
     for (const c of model.classes.values()) {
       for (const field of c.fields.values()) {
+        // A deleted object's collections kept in tables of their own go with it.
+        if (field.valueTable && field.declaringClass === c.name && (isAncestor(model, c.name, scope.name) || isAncestor(model, scope.name, c.name)))
+          changes.push(deleteValueRows(field, keys));
         const rel = field.relation;
         if (!rel || field.declaringClass !== c.name) continue;
         const s = relationStorage(model, field);

@@ -15,6 +15,7 @@ import { type SQL, ident, join, onStoredTables, qualified, sql, tableRef, tuple 
 import type { Statement } from "../store/store.ts";
 import { NUL_CHAR } from "../json/values.ts";
 import { type JoinTable, type RelationStorage, relationStorage } from "../mapping/relation-storage.ts";
+import { insertValueRows, ownerMatch } from "../mapping/value-tables.ts";
 import { int, shaped } from "./shaped.ts";
 export { shaped, slotPattern, slotPlaceholders, slotValues } from "./shaped.ts";
 import { type At, type VersionSteps, clearReference, jsonKeys } from "./version-steps.ts";
@@ -283,6 +284,11 @@ export function writeStatements(
       }
     }
     const rows = rowValues(model, w, refs, keyOf);
+    for (const field of valueTableFields(w)) {
+      // A collection kept in its own table: its rows are written anew from the JSON array.
+      if (w.mode === "update") (extra.push(deleteValues(field, w.key)), changed.add(w));
+      extra.push(insertValues(field, w.key, value(w.node.values.get(field.name) ?? null)));
+    }
     if (w.mode === "create") {
       w.meta.tables.forEach((table, i) => {
         const values = rows.get(table) ?? new Map<string, Slot>();
@@ -357,6 +363,30 @@ function rowValues(model: Model, w: WriteNode, refs: Map<string, GraphNode | nul
     }
   }
   return rows;
+}
+
+/** The collections kept in tables of their own that the body of `w` gives. */
+function valueTableFields(w: WriteNode): FieldMeta[] {
+  return [...w.meta.fieldTables.keys()].map((n) => w.meta.fields.get(n)!).filter((f) => f.valueTable && w.node.values.has(f.name));
+}
+
+/** The rows of a collection kept in its own table for one owner go (an update writes them anew). */
+function deleteValues(field: FieldMeta, owner: Slot[]): Statement {
+  const s = field.valueTable!;
+  return shaped(
+    `unvalue|${s.table}|${s.ownerColumns.join(",")}`,
+    owner,
+    (slot) => sql`DELETE FROM ${ident(s.table)} WHERE ${ownerMatch(field, range(slot, 0, owner.length))}`,
+  );
+}
+
+/** One owner's rows of a collection kept in its own table, from its JSON array text: one statement. */
+function insertValues(field: FieldMeta, owner: Slot[], array: Slot): Statement {
+  const s = field.valueTable!;
+  const slots = [...owner, array];
+  return shaped(`values|${s.table}|${s.ownerColumns.join(",")}|${s.valueColumn}|${s.orderColumn ?? ""}`, slots, (slot) =>
+    insertValueRows(field, range(slot, 0, owner.length), slot(owner.length)),
+  );
 }
 
 function defaultValue(field: FieldMeta): unknown {

@@ -1,5 +1,8 @@
 /**
- * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--no-wire] [--only TEXT]`
+ * `npm run bench [-- --runtime all|node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--no-wire] [--only TEXT] [--profile DIR]`
+ * (--profile: Extent's server and the native floor run under `--cpu-prof`, their profiles written
+ * to DIR/extent and DIR/native-floor when the bench stops them; `node --import tsx
+ * test/bench/profile-top.ts DIR/extent/*.cpuprofile` prints the top frames)
  * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker; a
  * streamed extent of 100,000 objects against one of 100, and pages 1 and 1,000 of it by cursor and
  * by range (test/bench/listing-pages.ts), unless --no-large; the bytes on the wire of those extents
@@ -18,13 +21,13 @@
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 import { createRestHandler } from "../../src/handler.ts";
 import { openLibsqlStore } from "../../src/store/libsql-store.ts";
 import type { Statement, Store } from "../../src/store/store.ts";
-import { BIN, ROOT, type Running, TSX_LOADER, freePort, startServer } from "../support/processes.ts";
-import { COUNTS, generate } from "./data.ts";
+import { BIN, ROOT, type Running, TSX_LOADER, cpuMicros, freePort, startServer } from "../support/processes.ts";
+import { COUNTS, type DataSet, generate } from "./data.ts";
 import type { Captured } from "./floor-server.ts";
 import { OPERATIONS, type Operation } from "./operations.ts";
 import { spawnSync } from "node:child_process";
@@ -37,7 +40,9 @@ const flag = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1]! : fallback;
 };
-const runtime = flag("runtime", "node") as "node" | "bun";
+type Runtime = "node" | "bun";
+/** Both runtimes by default, one table each, each on its own copy of the same data. */
+const runtimes: Runtime[] = flag("runtime", "all") === "all" ? ["node", "bun"] : [flag("runtime", "all") as Runtime];
 const duration = Number(flag("duration", "5"));
 /** Seconds of load before each measured run, not counted: JIT compilation, first statements prepared. */
 const warmup = Number(flag("warmup", "1"));
@@ -82,12 +87,12 @@ function request(url: string, method: string, body?: unknown): Request {
   });
 }
 
-function runtimeCommand(file: string, extra: string[]): [string, string[]] {
+function runtimeCommand(runtime: Runtime, file: string, extra: string[]): [string, string[]] {
   return runtime === "bun" ? [BIN("bun"), [file, ...extra]] : [process.execPath, ["--import", TSX_LOADER, file, ...extra]];
 }
 
-async function startExtent(dir: string, dbFile: string): Promise<Running> {
-  const config = join(dir, "config");
+async function startExtent(runtime: Runtime, dir: string, dbFile: string): Promise<Running> {
+  const config = join(dir, `config-${runtime}`);
   mkdirSync(config);
   writeFileSync(join(config, "package.jdo"), MODEL);
   writeFileSync(
@@ -95,7 +100,7 @@ async function startExtent(dir: string, dbFile: string): Promise<Running> {
     `<persistence><persistence-unit name="bench"><mapping-file>package.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value="file:${dbFile}"/></properties></persistence-unit></persistence>`,
   );
   const port = await freePort();
-  const [cmd, argv] = runtimeCommand(`${ROOT}src/local.ts`, [
+  const [cmd, argv] = runtimeCommand(runtime, `${ROOT}src/local.ts`, [
     "serve",
     "--config",
     config,
@@ -106,14 +111,23 @@ async function startExtent(dir: string, dbFile: string): Promise<Running> {
     "--prefix",
     "/api",
   ]);
-  return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/`, cwd: dir });
+  return startServer(cmd, profiled(argv, `extent-${runtime}`), { probe: `http://127.0.0.1:${port}/api/`, cwd: dir });
 }
 
-async function startFloor(dbFile: string, sqlFile: string, driver: "client" | "native"): Promise<Running> {
+/** With --profile DIR, `argv` run under the CPU profiler, its profile written to DIR/NAME when the server stops. */
+function profiled(argv: string[], name: string): string[] {
+  const dir = flag("profile", "");
+  return dir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(dir, name)}`, ...argv] : argv;
+}
+
+async function startFloor(runtime: Runtime, dbFile: string, sqlFile: string, driver: "client" | "native"): Promise<Running> {
   const port = await freePort();
-  const [cmd, argv] = runtimeCommand(`${ROOT}test/bench/floor-server.ts`, []);
+  const [cmd, argv] = runtimeCommand(runtime, `${ROOT}test/bench/floor-server.ts`, []);
   const env = { EXTENT_BENCH_DB: `file:${dbFile}`, EXTENT_BENCH_SQL: sqlFile, EXTENT_FLOOR_DRIVER: driver, PORT: String(port) };
-  return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/bench.Book/1?fetchGroup=all`, env });
+  return startServer(cmd, driver === "native" ? profiled(argv, `native-floor-${runtime}`) : argv, {
+    probe: `http://127.0.0.1:${port}/api/bench.Book/1?fetchGroup=all`,
+    env,
+  });
 }
 
 async function startJsonServer(jsonFile: string): Promise<Running> {
@@ -149,9 +163,11 @@ interface Measure {
   p50: number;
   p99: number;
   errors: number;
+  /** The server's CPU time per request, in µs (Linux): steady when other work shares the machine. */
+  cpu?: number | undefined;
 }
 
-async function load(url: string, method: string, body?: unknown): Promise<Measure> {
+async function load(url: string, method: string, body?: unknown, pid?: number): Promise<Measure> {
   const options = {
     url,
     method: method as "GET",
@@ -160,8 +176,11 @@ async function load(url: string, method: string, body?: unknown): Promise<Measur
     headers: body === undefined ? {} : { "content-type": "application/json" },
   };
   if (warmup > 0) await autocannon({ ...options, duration: warmup });
+  const before = pid === undefined ? undefined : cpuMicros(pid);
   const r = await autocannon({ ...options, duration });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
+  const after = pid === undefined ? undefined : cpuMicros(pid);
+  const cpu = before === undefined || after === undefined ? undefined : (after - before) / r.requests.total;
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, cpu };
 }
 
 async function main(): Promise<void> {
@@ -182,34 +201,11 @@ async function main(): Promise<void> {
     return;
   }
 
-  const servers: Running[] = [];
-  try {
-    const [extent, floor, native, jsonServer] = await Promise.all([
-      startExtent(dir, dbFile),
-      startFloor(dbFile, sqlFile, "client"),
-      startFloor(dbFile, sqlFile, "native"),
-      startJsonServer(data.jsonFile),
-    ]);
-    servers.push(extent!, floor!, native!, jsonServer!);
-    await checkFloor(extent!.url, floor!);
-    await checkFloor(extent!.url, native!);
-    console.log(
-      `${data.objects} objects; runtime ${runtime}; autocannon ${connections} connections × ${duration} s per operation and server, after ${warmup} s of warm-up; the floor answers what Extent answers.\n`,
-    );
-
-    const rows: string[][] = [];
-    // --only TEXT: the operations whose name holds TEXT (while working on one).
-    const only = flag("only", "");
-    for (const op of OPERATIONS.filter((o) => o.name.includes(only))) {
-      const e = await load(`${extent!.url}/api${op.path}`, op.method, op.body);
-      const f = await load(`${floor!.url}/api${op.path}`, op.method, op.body);
-      const n = await load(`${native!.url}/api${op.path}`, op.method, op.body);
-      const j = op.jsonServer ? await load(`${jsonServer!.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body) : undefined;
-      rows.push(row(op, captured[op.name]!.statements.length, e, f, n, j));
-    }
-    printTable(rows);
-  } finally {
-    await Promise.all(servers.map((s) => s.stop()));
+  for (const runtime of runtimes) {
+    // Each runtime's servers on their own copy of the data: the POSTs of one table do not grow the next one's.
+    const copy = join(dir, `bench-${runtime}.db`);
+    copyFileSync(dbFile, copy);
+    await table(runtime, dir, copy, sqlFile, captured, data);
   }
   try {
     if (!args.includes("--no-worker")) await printWorker(join(dir, "worker"));
@@ -228,6 +224,39 @@ async function main(): Promise<void> {
   if (!args.includes("--no-wire")) await measureWireBytes();
 }
 
+/** One runtime's table: Extent, the two floors and json-server on `dbFile`, every operation on each. */
+async function table(runtime: Runtime, dir: string, dbFile: string, sqlFile: string, captured: Record<string, Captured>, data: DataSet): Promise<void> {
+  const servers: Running[] = [];
+  try {
+    const [extent, floor, native, jsonServer] = await Promise.all([
+      startExtent(runtime, dir, dbFile),
+      startFloor(runtime, dbFile, sqlFile, "client"),
+      startFloor(runtime, dbFile, sqlFile, "native"),
+      startJsonServer(data.jsonFile),
+    ]);
+    servers.push(extent!, floor!, native!, jsonServer!);
+    await checkFloor(extent!.url, floor!);
+    await checkFloor(extent!.url, native!);
+    console.log(
+      `\n${runtime}: ${data.objects} objects; autocannon ${connections} connections × ${duration} s per operation and server, after ${warmup} s of warm-up; the floor answers what Extent answers.\n`,
+    );
+
+    const rows: string[][] = [];
+    // --only TEXT: the operations whose name holds TEXT (while working on one).
+    const only = flag("only", "");
+    for (const op of OPERATIONS.filter((o) => o.name.includes(only))) {
+      const e = await load(`${extent!.url}/api${op.path}`, op.method, op.body, extent!.pid);
+      const f = await load(`${floor!.url}/api${op.path}`, op.method, op.body);
+      const n = await load(`${native!.url}/api${op.path}`, op.method, op.body, native!.pid);
+      const j = op.jsonServer ? await load(`${jsonServer!.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body) : undefined;
+      rows.push(row(op, captured[op.name]!.statements.length, e, f, n, j));
+    }
+    printTable(rows);
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
 /** The worker bundle as `wrangler deploy` builds it, and its cold start in a fresh local workerd. */
 async function printWorker(outDir: string): Promise<void> {
   const bundle = await buildWorkerBundle(outDir);
@@ -235,9 +264,9 @@ async function printWorker(outDir: string): Promise<void> {
   const ms = (n: number) => `${n.toFixed(0)} ms`;
   console.log(`\nWorker bundle: ${(bundle.bytes / 1024).toFixed(0)} KiB, ${(bundle.gzipBytes / 1024).toFixed(0)} KiB gzip (budget 1024 KiB gzip).`);
   console.log(
-    `Cold start in local workerd (median of ${cold.runs}): ready ${ms(cold.median.startMs)}, first request ${ms(cold.median.firstRequestMs)}, warm request ${ms(cold.median.warmRequestMs)}` +
+    `Cold start in local workerd (median of ${cold.runs}): ready ${ms(cold.median.startMs)}, first request ${ms(cold.median.firstRequestMs)} (on a database whose schema is made: ${ms(cold.median.firstOnExistingMs)}), warm request ${ms(cold.median.warmRequestMs)}` +
       (cold.baseline
-        ? `; a minimal D1 worker: ${ms(cold.baseline.median.startMs)}, ${ms(cold.baseline.median.firstRequestMs)}, ${ms(cold.baseline.median.warmRequestMs)}.`
+        ? `; a minimal D1 worker: ${ms(cold.baseline.median.startMs)}, ${ms(cold.baseline.median.firstRequestMs)} (${ms(cold.baseline.median.firstOnExistingMs)}), ${ms(cold.baseline.median.warmRequestMs)}.`
         : "."),
   );
 }
@@ -261,6 +290,9 @@ function row(op: Operation, statements: number, e: Measure, f: Measure, n: Measu
     `${vsFloor.toFixed(2)}×${mark(vsFloor >= TARGET_FLOOR(op))}`,
     `${vsNative.toFixed(2)}×${mark(vsNative >= TARGET_FLOOR(op))}`,
     vsJson === undefined ? "—" : `${vsJson.toFixed(1)}×${mark(vsJson >= TARGET_JSON)}`,
+    e.cpu === undefined || n.cpu === undefined
+      ? "—"
+      : `${e.cpu.toFixed(0)}/${n.cpu.toFixed(0)} ${(n.cpu / e.cpu).toFixed(2)}×${mark(n.cpu / e.cpu >= TARGET_FLOOR(op))}`,
   ];
 }
 
@@ -275,6 +307,7 @@ function printTable(rows: string[][]): void {
     "/floor",
     "/native",
     "/json-server",
+    "CPU µs/req Extent/native",
   ];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ");
@@ -283,7 +316,8 @@ function printTable(rows: string[][]): void {
   for (const r of rows) console.log(line(r));
   console.log(
     `\nRatios are Extent's requests/s over each baseline's. Targets: ≥ 0.9× the floor on get by key, ≥ 0.8× elsewhere (for both floors); ≥ ${TARGET_JSON}× json-server where both serve (✗ marks a miss).` +
-      `\nfloor: Hono + @libsql/client; native floor: Hono + the libsql binding Extent itself runs embedded files on. stmts: SQL statements per request (one batch each).`,
+      `\nfloor: Hono + @libsql/client; native floor: Hono + the libsql binding Extent itself runs embedded files on. stmts: SQL statements per request (one batch each).` +
+      `\nCPU µs/req: each server process's CPU time (user + system, from /proc) over the requests it answered, and the native floor's over Extent's: unlike requests/s, it holds when other work loads the machine.`,
   );
 }
 

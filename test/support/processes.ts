@@ -4,6 +4,7 @@
  * process behind. Output is kept so a failed start says why.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
@@ -34,6 +35,8 @@ function isFree(port: number): Promise<boolean> {
 
 export interface Running {
   url: string;
+  /** The spawned process (with a runtime that runs in one process, the server itself). */
+  pid: number;
   output(): string;
   stop(): Promise<void>;
 }
@@ -60,7 +63,7 @@ export async function startServer(command: string, args: readonly string[], opti
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const running: Running = { url: options.url ?? new URL(options.probe).origin, output: () => output, stop: () => stop(child, exited) };
+  const running: Running = { url: options.url ?? new URL(options.probe).origin, pid: child.pid!, output: () => output, stop: () => stop(child, exited) };
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let gone = false;
   void exited.then(() => (gone = true));
@@ -92,3 +95,21 @@ async function stop(child: ChildProcess, exited: Promise<unknown>): Promise<void
   await exited;
   clearTimeout(timer);
 }
+
+/**
+ * CPU time (user + system) `pid` has used, in µs, from /proc (Linux): what a server spends on its
+ * requests whatever else runs on the machine, unlike its requests per second. Undefined elsewhere.
+ */
+export function cpuMicros(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command (which may hold spaces), from its closing parenthesis: utime is the 14th field, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times: 100 on every architecture Node runs on. */
+const CLOCK_TICKS = 100;

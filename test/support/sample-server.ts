@@ -51,6 +51,8 @@ export interface SampleServer {
   kill(): Promise<void>;
   /** SIGTERM to the group (SIGKILL after 3 s); resolves once the process is gone. */
   stop(): Promise<void>;
+  /** Resolves with the exit code (null: ended by a signal) when the process ends. */
+  exited: Promise<number | null>;
 }
 
 const live = new Set<SampleServer>();
@@ -86,10 +88,12 @@ export function spawnSample(config: SampleConfig, args: string[] = []): { server
     },
   );
   let output = "";
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const exitCode = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const exited = exitCode.then(() => {});
   const server: SampleServer = {
     url: "",
     pid: child.pid!,
+    exited: exitCode,
     output: () => output,
     kill: async () => {
       await signal(child, exited, "SIGKILL");
