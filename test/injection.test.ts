@@ -555,7 +555,9 @@ test("filter string literals: == in every quoting, startsWith, endsWith, indexOf
     ["startsWith", (s) => `title.startsWith(${jdoqlDouble(s)})`, (t, s) => t.startsWith(s)],
     ["endsWith", (s) => `title.endsWith(${jdoqlSingle(s)})`, (t, s) => t.endsWith(s)],
     ["indexOf", (s) => `title.indexOf(${jdoqlDouble(s)}) >= 0`, (t, s) => t.includes(s)],
-    ["matches", (s) => `title.matches(${jdoqlDouble(`.*${regexOf(s)}.*`)})`, (t, s) => t.includes(s)],
+    // (?s): `.` matches line terminators too, so "contains s" is exactly Java's answer (without it a
+    // title holding a line break matches no `.*`).
+    ["matches", (s) => `title.matches(${jdoqlDouble(`(?s).*${regexOf(s)}.*`)})`, (t, s) => t.includes(s)],
   ];
   const base = new Map<string, Sent>();
   for (const [name, lit] of quotings) base.set(name, await ok(filter(`title == ${lit("benign")}`)));
@@ -707,7 +709,7 @@ test("parameter values (params=): named and positional, in JDOQL and JPQL, bound
     // Patterns: % and _ literal to prefix and suffix tests; LIKE's wildcards only without ESCAPE (JPQL's meaning).
     { path: ITEM, query: "title.startsWith(:p)", params: (s) => ({ p: s }), expect: (s) => expectIds((t) => t.startsWith(s)), result: ids },
     { path: ITEM, query: "title.endsWith(:p)", params: (s) => ({ p: s }), expect: (s) => expectIds((t) => t.endsWith(s)), result: ids },
-    { path: ITEM, query: "title.matches(:p)", params: (s) => ({ p: `.*${regexOf(s)}.*` }), expect: (s) => expectIds((t) => t.includes(s)), result: ids },
+    { path: ITEM, query: "title.matches(:p)", params: (s) => ({ p: `(?s).*${regexOf(s)}.*` }), expect: (s) => expectIds((t) => t.includes(s)), result: ids },
     {
       path: "/jpql",
       query: "SELECT i.id FROM Item i WHERE i.title LIKE :p ESCAPE '!' ORDER BY i.id",

@@ -15,6 +15,7 @@ import { layoutTables, simpleName } from "./tables.ts";
 interface Typed {
   decl: FieldDecl;
   type: FieldType;
+  optional?: boolean;
 }
 
 const INTEGRAL = new Set(["byte", "short", "int", "long", "biginteger"]);
@@ -36,7 +37,7 @@ export function buildModel(documents: readonly MetadataDocument[]): Model {
       if (!field.name) continue;
       const resolved = resolveFieldType(field, { classes: decls, owner: decl, keyClass });
       if (!resolved.ok) log.add(decl, resolved.message, field);
-      else typed.push({ decl: field, type: resolved.type });
+      else typed.push({ decl: field, type: resolved.type, ...(resolved.optional ? { optional: true } : {}) });
     }
     ownTyped.set(decl.name, typed);
     if (decl === root && !decl.embeddedOnly) identities.set(decl.name, identityOf(decl, typed, log));
@@ -80,7 +81,7 @@ export function buildModel(documents: readonly MetadataDocument[]): Model {
     const layout = layouts.get(decl.name);
     const fields = new Map<string, FieldMeta>();
     const versionField = versionOf(decl, decls)?.fieldName;
-    for (const { decl: f, type } of allTyped(decl.name)) {
+    for (const { decl: f, type, optional } of allTyped(decl.name)) {
       const declaring = [...ownTyped].find(([, fs]) => fs.some((t) => t.decl === f))?.[0] ?? decl.name;
       const relation = resolveRelation({
         decl: decls.get(declaring)!,
@@ -96,7 +97,10 @@ export function buildModel(documents: readonly MetadataDocument[]): Model {
         isA,
         log: declaring === decl.name ? log : new ProblemLog(),
       });
-      fields.set(f.name, fieldMeta(decl, declaring, f, type, relation, identities.get(root.name), versionField, keyColumns, decls, log));
+      const meta = fieldMeta(decl, declaring, f, type, relation, identities.get(root.name), versionField, keyColumns, decls, log);
+      // An empty Optional is null: an Optional field is always nullable, whatever else it says.
+      if (optional) Object.assign(meta, { optional: true, nullable: !meta.primaryKey });
+      fields.set(f.name, meta);
     }
     const identity = identities.get(root.name) ?? { kind: "datastore", generation: { kind: "sequence" }, column: "_id" };
     metas.set(decl.name, {

@@ -13,7 +13,14 @@ export interface TypeContext {
   keyClass?: string;
 }
 
-export type Resolved = { ok: true; type: FieldType } | { ok: false; message: string };
+/** `optional`: the field was declared `java.util.Optional<T>` and `type` is T's. */
+export type Resolved = { ok: true; type: FieldType; optional?: boolean } | { ok: false; message: string };
+
+/** `java.util.Optional<T>` (or `Optional<T>`): T, else undefined. */
+export function optionalOf(typeName: string): string | undefined {
+  const m = /^(?:java\.util\.)?Optional\s*(?:<\s*(.*?)\s*>)?$/.exec(typeName.trim());
+  return m ? (m[1] ?? "") : undefined;
+}
 
 function qualify(name: string, ctx: TypeContext): string {
   const canonical = canonicalTypeName(name);
@@ -39,6 +46,8 @@ function valueType(name: string, field: FieldDecl, ctx: TypeContext, role: strin
 }
 
 export function resolveFieldType(field: FieldDecl, ctx: TypeContext): Resolved {
+  const inner = field.typeName ? optionalOf(field.typeName) : undefined;
+  if (inner !== undefined) return resolveOptional(field, inner, ctx);
   const typeName = field.typeName?.trim();
   const fail = (message: string): Resolved => ({ ok: false, message });
   const single = (name: string, role: string): ValueType | string => valueType(name, field, ctx, role);
@@ -72,3 +81,20 @@ export function resolveFieldType(field: FieldDecl, ctx: TypeContext): Resolved {
 }
 
 const isPlainValue = (t: ValueType): boolean => t.kind === "basic" || t.kind === "enum";
+
+/**
+ * `java.util.Optional<T>` holds one value: T is resolved as the field's type, and an empty Optional
+ * is null (JDO 3.2 §14.6.2 queries it so: `opt == null` is `!opt.isPresent()`).
+ */
+function resolveOptional(field: FieldDecl, inner: string, ctx: TypeContext): Resolved {
+  if (!inner) return { ok: false, message: 'an Optional field needs its value type: field-type="java.util.Optional<T>"' };
+  if (collectionKind(inner) || isMapType(inner) || optionalOf(inner) !== undefined)
+    return { ok: false, message: `an Optional field holds one value (a basic value, an enum or a persistent object), not "${inner}"` };
+  const basic = basicType(inner);
+  if (basic?.primitive) return { ok: false, message: `Optional<${inner}> is not Java: an Optional holds an object (use the wrapper class)` };
+  const value = valueType(inner, field, ctx, "Optional value");
+  if (typeof value === "string") return { ok: false, message: value };
+  if (value.kind === "embedded" || value.kind === "key")
+    return { ok: false, message: `an Optional of an ${value.kind === "key" ? "key class" : "embedded object"} is not supported` };
+  return { ok: true, type: value, optional: true };
+}

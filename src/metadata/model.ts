@@ -109,6 +109,11 @@ export interface FieldMeta {
   embeddedColumns?: Readonly<Record<string, string>>;
   /** Reads the version number instead of being stored. */
   isVersionField: boolean;
+  /**
+   * Declared `java.util.Optional<T>`: stored, read and written as its T or null (an empty
+   * Optional), and queried as JDO 3.2 says (`isPresent()`, `get()`, `orElse(v)`, or the value itself).
+   */
+  optional?: boolean;
   /** When the owner is deleted, delete the referenced object(s) too. */
   dependent: boolean;
   /** When a write releases a referenced object (drops it from the collection, replaces the reference), delete it. */

@@ -14,7 +14,8 @@ import type { ClassMeta, Model, ValueType } from "../metadata/model.ts";
 import { QueryError } from "../errors/query-error.ts";
 import type { NumericKind, ParamSpec, QType } from "./shared/model.ts";
 import { paramName } from "./sql/context.ts";
-import { likeToGlob, regexToGlob } from "./sql/functions.ts";
+import { likeToGlob } from "./sql/functions.ts";
+import { RegexRefusal, regexToGlob } from "./shared/java-regex.ts";
 import { describeType, isIntegral } from "./shared/types.ts";
 
 export function parseParams(raw: string | null): Record<string, unknown> | unknown[] | undefined {
@@ -98,7 +99,7 @@ function convertInto(model: Model, values: Record<string, unknown>, spec: ParamS
     values[paramName(spec.key)] = null;
     // A null LIKE or matches() pattern matches nothing; its derived placeholders need values too.
     if (spec.like || spec.pattern) values[paramName(spec.key, "glob")] = null;
-    if (spec.pattern) values[paramName(spec.key, "ci")] = 0;
+    if (spec.pattern) values[paramName(spec.key, "ci")] = values[paramName(spec.key, "nl")] = 0;
     if (comparesWithDecimals(spec.type)) values[paramName(spec.key, "key")] = null;
     return;
   }
@@ -111,9 +112,20 @@ function convertInto(model: Model, values: Record<string, unknown>, spec: ParamS
   if (comparesWithDecimals(spec.type)) values[paramName(spec.key, "key")] = decimalKeys(spec.type, json);
   if (spec.like && typeof json === "string") values[paramName(spec.key, "glob")] = likeToGlob(json, spec.like.escape);
   if (spec.pattern && typeof json === "string") {
-    const { glob, caseInsensitive } = regexToGlob(json);
-    values[paramName(spec.key, "glob")] = caseInsensitive ? glob.toLowerCase() : glob;
-    values[paramName(spec.key, "ci")] = caseInsensitive ? 1 : 0;
+    const m = patternOf(json, where, spec);
+    values[paramName(spec.key, "glob")] = m.glob;
+    values[paramName(spec.key, "ci")] = m.caseInsensitive ? 1 : 0;
+    values[paramName(spec.key, "nl")] = m.singleLine ? 1 : 0;
+  }
+}
+
+/** A matches() parameter's regular expression as GLOB, or a 400 at the parameter naming what SQL cannot do. */
+function patternOf(regex: string, where: string, spec: ParamSpec) {
+  try {
+    return regexToGlob(regex);
+  } catch (e) {
+    if (e instanceof RegexRefusal) throw new QueryError(`${where}: matches(): ${e.message}`, spec.pos);
+    throw e;
   }
 }
 

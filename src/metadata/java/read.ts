@@ -248,6 +248,16 @@ export function readUnits(units: readonly CompilationUnit[], options: JavaReadOp
 
   /** A declared type → the names the declarations use, and what a check needs to know. */
   function declaredType(t: JavaType, from: TypeEntry) {
+    // `Optional<T>` is declared as T, with its type name saying Optional (field-types.ts unwraps it).
+    if (!t.dims && t.args.length === 1 && index.resolve(t.name, from) === "java.util.Optional") {
+      const inner = plainDeclaredType(t.args[0]!, from);
+      const full = `java.util.Optional<${inner.full}>`;
+      return { ...inner, full, jdo: { ...inner.jdo, typeName: `java.util.Optional<${inner.jdo.typeName ?? inner.full}>` } };
+    }
+    return plainDeclaredType(t, from);
+  }
+
+  function plainDeclaredType(t: JavaType, from: TypeEntry) {
     let unresolved: JavaType | undefined;
     const resolve = (x: JavaType): string => {
       const base = index.resolve(x.name, from);

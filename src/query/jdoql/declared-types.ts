@@ -34,6 +34,9 @@ export function declaredType(scope: TypeScope, typeName: string, pos: Pos): QTyp
   if (primitive) return primitive;
   const cls = resolveClass(scope.model, scope.names, typeName, pos);
   if (cls) return { kind: "entity", meta: cls };
+  // A parameter declared Optional is its value, or null for an empty Optional (JDO 3.2 §14.6.2).
+  const optional = /^(?:java\.util\.)?Optional(?:<(.+)>)?$/.exec(typeName);
+  if (optional) return optional[1] ? declaredType(scope, optional[1], pos) : UNKNOWN;
   const generic = /^(?:java\.util\.)?(Collection|List|Set|Map)(?:<(.+)>)?$/.exec(typeName);
   if (generic) {
     const parts = generic[2]?.split(",") ?? [];

@@ -25,6 +25,7 @@ import {
 } from "../shared/types.ts";
 import { containsAggregate } from "../shared/validate.ts";
 import { declaredType, enumNamed, wrapperLimit } from "./declared-types.ts";
+import { literalKeyAsObjectId } from "./object-ids.ts";
 import { bindCall } from "./methods.ts";
 import { resolveClass } from "./names.ts";
 import { type Scope, retypeParam } from "./scope.ts";
@@ -273,6 +274,8 @@ function bindBinary(scope: Scope, e: Extract<SExpr, { type: "Binary" }>): QExpr 
       let right = bindExpr(scope, e.right, left.type);
       if (left.type.kind === "unknown" && left.kind === "param") left = retypeParam(scope, left, right.type);
       if (right.type.kind === "unknown" && right.kind === "param") right = retypeParam(scope, right, left.type);
+      right = literalKeyAsObjectId(model, left, right);
+      left = literalKeyAsObjectId(model, right, left);
       if (!comparable(model, left.type, right.type)) fail(`cannot compare ${describeType(left.type)} with ${describeType(right.type)}`, e.pos);
       if (e.op !== "==" && e.op !== "!=" && (!orderable(left.type) || !orderable(right.type)))
         fail(`${e.op} needs values that can be ordered, not ${describeType(left.type)}`, e.pos);

@@ -4,9 +4,11 @@
  * (0-based); the SQL generator does the conversion.
  */
 import { fail } from "../shared/errors.ts";
+import { RegexRefusal, regexToGlob } from "../shared/java-regex.ts";
 import { type FnName, type Pos, type QExpr, type QType, node } from "../shared/model.ts";
-import { BOOLEAN, DOUBLE, INT, STRING, describeType, hasPart } from "../shared/types.ts";
+import { BOOLEAN, DOUBLE, INT, STRING, comparable, describeType, hasPart } from "../shared/types.ts";
 import { type Scope, retypeParam } from "./scope.ts";
+import { positionInLiteral } from "./literal-positions.ts";
 import type { SExpr } from "./syntax.ts";
 
 type Call = Extract<SExpr, { type: "Call" }>;
@@ -77,6 +79,7 @@ export function bindCall(scope: Scope, call: Call): QExpr {
   const receiver = scope.binders.expr(scope, call.object);
   const t = receiver.type;
   const pos = call.pos;
+  if (isOptional(receiver) && OPTIONAL_METHODS.has(call.name)) return bindOptional(scope, receiver, call);
 
   if (t.kind === "string" || (t.kind === "unknown" && receiver.kind === "param" && STRING_METHODS.has(call.name))) {
     const s = t.kind === "unknown" ? retypeParam(scope, receiver, STRING) : receiver;
@@ -119,6 +122,7 @@ export function bindCall(scope: Scope, call: Call): QExpr {
         const [pattern] = args(scope, call, [STRING]);
         if (pattern!.kind !== "literal" && pattern!.kind !== "param") fail("matches() takes a literal or parameter pattern", call.args[0]!.pos);
         if (pattern!.kind === "param") scope.params.specs.get(pattern!.ref.key)!.pattern = true;
+        else checkPattern(call.args[0]!);
         return fn("matches", [s, pattern!], BOOLEAN, pos);
       }
       case "equals":
@@ -223,6 +227,49 @@ export function bindCall(scope: Scope, call: Call): QExpr {
   }
 
   return fail(`${describeType(t)} has no method ${call.name}()`, pos);
+}
+
+const OPTIONAL_METHODS = new Set(["isPresent", "isEmpty", "get", "orElse"]);
+
+/** A field declared `java.util.Optional<T>`: its value is T's, or null when empty. */
+const isOptional = (e: QExpr): boolean => e.kind === "field" && e.field.optional === true;
+
+/**
+ * Optional's methods (JDO 3.2 §14.6.2): `isPresent()` is `!= null`, `isEmpty()` is `== null`,
+ * `get()` is the value itself (as the bare field is: JDOQL dereferences an Optional implicitly),
+ * `orElse(v)` the value or v. A navigation through an empty Optional is null, as through null.
+ */
+function bindOptional(scope: Scope, optional: QExpr, call: Call): QExpr {
+  const pos = call.pos;
+  switch (call.name) {
+    case "isPresent":
+    case "isEmpty":
+      arity(call, 0);
+      return node({ kind: "isNull", operand: optional, negated: call.name === "isPresent", type: BOOLEAN }, pos);
+    case "get":
+      arity(call, 0);
+      return { ...optional, pos };
+    default: {
+      arity(call, 1);
+      if (optional.type.kind === "entity") fail("orElse() of an Optional persistent object is not supported: test isPresent() instead", pos);
+      const other = scope.binders.expr(scope, call.args[0]!, optional.type);
+      const typed = other.kind === "param" && other.type.kind === "unknown" ? retypeParam(scope, other, optional.type) : other;
+      if (!comparable(scope.model, optional.type, typed.type) || typed.type.kind === "entity")
+        fail(`orElse's argument must be ${describeType(optional.type)}, not ${describeType(typed.type)}`, call.args[0]!.pos);
+      return fn("coalesce", [optional, typed], optional.type, pos);
+    }
+  }
+}
+
+/** A literal matches() pattern SQL cannot evaluate exactly: the query's 400, at the construct itself. */
+function checkPattern(literal: SExpr): void {
+  if (literal.type !== "Literal" || typeof literal.value !== "string") return;
+  try {
+    regexToGlob(literal.value);
+  } catch (e) {
+    if (e instanceof RegexRefusal) fail(`matches(): ${e.message}`, positionInLiteral(literal, e.index));
+    throw e;
+  }
 }
 
 /**

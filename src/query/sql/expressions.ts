@@ -48,7 +48,12 @@ export class ExprCompiler {
       case "param":
         return { kind: "key", meta, key: meta.keyColumns.map((_, i) => placeholder(e.ref, i)) };
       case "literal":
-        return { kind: "key", meta, key: meta.keyColumns.map(() => sql`NULL`) };
+        // null, or a single key value compared with an object id (jdoql/object-ids.ts).
+        return {
+          kind: "key",
+          meta,
+          key: meta.keyColumns.map(() => (e.value === null ? sql`NULL` : typeof e.value === "bigint" ? sql`CAST(${e.value} AS INTEGER)` : sql`${e.value}`)),
+        };
       case "cast":
         return narrow(model, this.entity(e.operand, ctx), meta);
       case "objectId":

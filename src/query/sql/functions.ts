@@ -4,6 +4,7 @@
  * Dates are epoch milliseconds (UTC).
  */
 import { fail } from "../shared/errors.ts";
+import { type GlobMatch, LINE_TERMINATORS, RegexRefusal, regexToGlob } from "../shared/java-regex.ts";
 import type { QExpr } from "../shared/model.ts";
 import { type SQL, join, sql } from "../../store/sql.ts";
 import { placeholder } from "./context.ts";
@@ -180,38 +181,29 @@ function enumName(v: SQL, e: QExpr): SQL {
 }
 
 /**
- * `matches` takes the portable subset of Java regular expressions: `.`, `.*` and a leading
- * `(?i)`; it becomes GLOB (case-sensitive, unlike LIKE). A parameter's pattern is translated when
- * the query runs (see params.ts: placeholders `.glob` and `.ci`).
+ * `matches` takes the Java regular expressions GLOB can state exactly (shared/java-regex.ts):
+ * GLOB is case-sensitive (unlike LIKE), `(?i)` compares lower(s) with a lower-cased pattern, and
+ * an unbounded `.` also requires a string without line terminators. A parameter's pattern is
+ * translated when the query runs (see params.ts: placeholders `.glob`, `.ci` and `.nl`).
  */
 function matches(s: SQL, pattern: QExpr): SQL {
   if (pattern.kind === "param") {
-    return sql`((CASE WHEN ${placeholder(pattern.ref, "ci")} = 1 THEN lower(${s}) ELSE ${s} END) GLOB ${placeholder(pattern.ref, "glob")})`;
+    const subject = sql`(CASE WHEN ${placeholder(pattern.ref, "ci")} = 1 THEN lower(${s}) ELSE ${s} END)`;
+    return sql`(${subject} GLOB ${placeholder(pattern.ref, "glob")} AND NOT (${placeholder(pattern.ref, "nl")} = 1 AND ${s} GLOB ${ANY_LINE_TERMINATOR}))`;
   }
   if (pattern.kind !== "literal" || typeof pattern.value !== "string") return fail("matches() takes a literal or parameter pattern", pattern.pos);
-  const { glob, caseInsensitive } = regexToGlob(pattern.value, pattern.pos);
-  return caseInsensitive ? sql`(lower(${s}) GLOB ${glob.toLowerCase()})` : sql`(${s} GLOB ${glob})`;
+  let m: GlobMatch;
+  try {
+    m = regexToGlob(pattern.value);
+  } catch (e) {
+    if (e instanceof RegexRefusal) fail(`matches(): ${e.message}`, pattern.pos);
+    throw e;
+  }
+  const test = m.caseInsensitive ? sql`(lower(${s}) GLOB ${m.glob})` : sql`(${s} GLOB ${m.glob})`;
+  return m.singleLine ? sql`(${test} AND ${s} NOT GLOB ${ANY_LINE_TERMINATOR})` : test;
 }
 
-export function regexToGlob(regex: string, pos?: import("../shared/model.ts").Pos): { glob: string; caseInsensitive: boolean } {
-  let text = regex;
-  const caseInsensitive = text.startsWith("(?i)");
-  if (caseInsensitive) text = text.slice(4);
-  let glob = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === "." && text[i + 1] === "*") {
-      glob += "*";
-      i++;
-    } else if (c === ".") glob += "?";
-    else if (c === "\\" && i + 1 < text.length && /[.\\*?+()[\]{}|^$]/.test(text[i + 1]!)) {
-      glob += globLiteral(text[++i]!);
-    } else if (/[*+?()[\]{}|^$\\]/.test(c)) {
-      fail(`matches() supports ".", ".*" and a leading "(?i)"; "${c}" in ${JSON.stringify(regex)} is not supported`, pos);
-    } else glob += globLiteral(c);
-  }
-  return { glob, caseInsensitive };
-}
+const ANY_LINE_TERMINATOR = `*[${LINE_TERMINATORS}]*`;
 
 const globLiteral = (c: string) => (c === "*" || c === "?" || c === "[" ? `[${c}]` : c);
 
