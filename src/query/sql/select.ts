@@ -61,6 +61,7 @@ function frame(q: QQuery, outer: GenContext | undefined, model: Model, candidate
       compiler.conjunction(
         conjuncts.filter((c) => !ranges.has(c)),
         ctx,
+        true,
       ),
     );
   return { ctx, from, where, candidate };
@@ -83,9 +84,9 @@ function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): v
     ctx.bind(v, { kind: "entity", ref });
     const filter = classFilter(ctx, meta, group, prefix);
     if (filter) conditions.push(filter);
-    if (collection) conditions.push(sql`${tuple(keyOf(ref))} IN (${compiler.elements(collection, ctx).sql})`);
+    if (collection) conditions.push(compiler.membership(ref, collection, ctx));
     else if (source) conditions.push(sql`${tuple(keyOf(ref))} = ${tuple(keyOf(compiler.entity(source, ctx)))}`);
-    if (v.on) conditions.push(compiler.cond(v.on, ctx));
+    if (v.on) conditions.push(compiler.cond(v.on, ctx, true));
     from[from.length - 1] =
       sql`${from[from.length - 1]} LEFT JOIN ${primaryOf(group, prefix)} ON ${conditions.length ? join(conditions, sql` AND `) : sql`1`}${subclassJoins(group, prefix)}`;
     return;
@@ -95,7 +96,7 @@ function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): v
   if (source && source.type.kind === "entity" && bound?.kind === "entity") {
     conditions.push(sql`${tuple(keyOf(bound.ref))} = ${tuple(keyOf(compiler.entity(source, ctx)))}`);
   }
-  if (v.on) conditions.push(compiler.cond(v.on, ctx));
+  if (v.on) conditions.push(compiler.cond(v.on, ctx, true));
   if (!v.optional) {
     from.push(...items);
     where.push(...conditions);
@@ -176,7 +177,7 @@ function groupSql(q: QQuery, ctx: GenContext): SQL {
     const keys = q.groupBy.flatMap((g) => (g.type.kind === "entity" ? keyOf(compiler.entity(g, ctx)) : [compiler.exact(g, ctx)]));
     parts.push(sql` GROUP BY ${join(keys)}`);
   }
-  if (q.having) parts.push(sql` HAVING ${compiler.cond(q.having, ctx)}`);
+  if (q.having) parts.push(sql` HAVING ${compiler.cond(q.having, ctx, true)}`);
   return sql.join(parts);
 }
 
