@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--no-wire] [--only TEXT]`
- * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker; a
+ * `npm run bench [-- --runtime node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-sql-cost] [--no-worker] [--no-large] [--no-wire] [--only TEXT]`
+ * (before the table: each read's statement timed against the hand-written one in this process,
+ * sql-cost.ts, unless --no-sql-cost; after the table: the worker bundle's gzip size and its cold start, unless --no-worker; a
  * streamed extent of 100,000 objects against one of 100, and pages 1 and 1,000 of it by cursor and
  * by range (test/bench/listing-pages.ts), unless --no-large; the bytes on the wire of those extents
  * with and without gzip, unless --no-wire. autocannon sends no Accept-Encoding, so the table's
@@ -32,6 +33,7 @@ import { spawnSync } from "node:child_process";
 import { BENCH_CASES, measureLargeExtents } from "./large-extent.ts";
 import { buildWorkerBundle, measureColdStart } from "./worker-metrics.ts";
 import { measureWireBytes } from "./wire-bytes.ts";
+import { measureSqlCost } from "./sql-cost.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -188,6 +190,9 @@ async function main(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
     return;
   }
+
+  // Each read's statement against the hand-written one, before any server loads the machine.
+  if (!args.includes("--no-sql-cost")) await measureSqlCost(dbFile, captured);
 
   const servers: Running[] = [];
   try {
