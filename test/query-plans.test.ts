@@ -134,6 +134,55 @@ describe("answers: a navigation in a filter means what a keyed scalar subquery m
   });
 });
 
+describe("answers: orderings through navigations, in the order a keyed scalar subquery gives", () => {
+  const P = `(SELECT "city" FROM "PUBLISHER" WHERE "id" = ${A("publisher")})`;
+  const cases: [label: string, path: string, reference: string][] = [
+    [
+      "JDOQL ORDER BY a navigation, nulls and a dangling reference included",
+      `/jdoql?query=${enc("SELECT FROM qp.Book ORDER BY author.name DESC, title")}`,
+      `SELECT i."id" FROM "ITEM" i WHERE i."KIND" = 'BOOK' ORDER BY ${A("name")} DESC, i."title", i."id"`,
+    ],
+    [
+      "a chain, with a RANGE",
+      `/jdoql?query=${enc("SELECT FROM qp.Item ORDER BY author.publisher.city ASC, author.born DESC RANGE 3, 17")}`,
+      `SELECT i."id" FROM "ITEM" i ORDER BY ${P}, ${A("born")} DESC, i."id" LIMIT 14 OFFSET 3`,
+    ],
+    [
+      "a listing's ordering and its pages (nulls last)",
+      `/qp.Book?ordering=${enc("author.publisher.city ascending nulls last, author.name")}&range=2,9`,
+      `SELECT i."id" FROM "ITEM" i WHERE i."KIND" = 'BOOK' ORDER BY ${P} NULLS LAST, ${A("name")}, i."id" LIMIT 7 OFFSET 2`,
+    ],
+    [
+      "an ordering by the reference itself stays its foreign key (a dangling one included)",
+      `/jdoql?query=${enc("SELECT FROM qp.Book ORDER BY author DESC, author.name")}`,
+      `SELECT i."id" FROM "ITEM" i WHERE i."KIND" = 'BOOK' ORDER BY i."author" DESC, ${A("name")}, i."id"`,
+    ],
+    [
+      "a projection's ordering",
+      `/jdoql?query=${enc("SELECT id, author.name FROM qp.Book WHERE price < 25 ORDER BY author.publisher.city, id")}`,
+      `SELECT i."id", ${A("name")} FROM "ITEM" i WHERE i."KIND" = 'BOOK' AND i."price" < 25 ORDER BY ${P}, i."id"`,
+    ],
+  ];
+  for (const [label, path, reference] of cases) {
+    test(label, async () => {
+      assert.deepEqual(await ids(path), await rows(reference));
+    });
+  }
+
+  test("keyset pages of a listing ordered by a navigation are the listing's order", async () => {
+    const seen: unknown[] = [];
+    let next: string | undefined = `/qp.Book?ordering=${enc("author.name descending")}&range=0,4`;
+    while (next) {
+      const r = await h.get(next);
+      assert.ok(r.status === 200 || r.status === 206, r.text);
+      seen.push(...(r.body as unknown[]).map(idOf));
+      const link = /<([^>]+)>;\s*rel="next"/.exec(r.headers.get("link") ?? "")?.[1];
+      next = link ? link.replace(/^.*?\/qp\.Book/, "/qp.Book") : undefined;
+    }
+    assert.deepEqual(seen, await rows(`SELECT i."id" FROM "ITEM" i WHERE i."KIND" = 'BOOK' ORDER BY ${A("name")} DESC, i."id"`));
+  });
+});
+
 describe("answers: variables over collections, joins, subqueries", () => {
   const cases: [label: string, path: string, reference: string][] = [
     [
@@ -260,6 +309,16 @@ describe("plans", () => {
       const p = await plan(prepareJpql(h.model, text));
       assert.doesNotMatch(p, /LIST SUBQUERY/, `${text}:\n${p}`);
       assert.match(p, /SEARCH \w+ USING (INTEGER PRIMARY KEY|(COVERING )?INDEX extent_ITEM_author)/, `${text}:\n${p}`);
+    }
+  });
+
+  test("an ordering through navigations joins their objects by key, no scalar subquery per row", async () => {
+    for (const p of [
+      await plan(prepareJdoql(h.model, "SELECT FROM qp.Book ORDER BY author.publisher.city, author.name RANGE 0, 5")),
+      await plan(prepareJpql(h.model, "SELECT b FROM Book b ORDER BY b.author.name")),
+    ]) {
+      assert.doesNotMatch(p, /CORRELATED/, p);
+      assert.match(p, /SEARCH \w+ USING INTEGER PRIMARY KEY \(rowid=\?\) LEFT-JOIN/, p);
     }
   });
 

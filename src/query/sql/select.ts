@@ -12,6 +12,7 @@ import { type EntityRef, keyOf, singleGroup } from "./entities.ts";
 import { type GroupLayout, groupsOf, primaryOf, readKey, subclassJoins } from "../../read/row-layout.ts";
 import { exactIntegerSql } from "../../json/sql-values.ts";
 import { ExprCompiler, classFilter, fromGroup } from "./expressions.ts";
+import { orderingScope } from "./ordering-joins.ts";
 import { forEachChild } from "../shared/walk.ts";
 
 export interface ResultColumn {
@@ -106,6 +107,16 @@ function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): v
   from[from.length - 1] = sql`${from[from.length - 1]} LEFT JOIN ${join(items, sql`, `)} ON ${conditions.length ? join(conditions, sql` AND `) : sql`1`}`;
 }
 
+function hasAggregate(q: QQuery): boolean {
+  let found = false;
+  const visit = (x: QExpr) => {
+    if (x.kind === "aggregate") found = true;
+    else if (x.kind !== "subquery" && x.kind !== "exists") forEachChild(x, visit);
+  };
+  [...(q.result ?? []).map((r) => r.expr), ...q.orderBy.map((o) => o.expr)].forEach(visit);
+  return found;
+}
+
 function usesBinding(e: QExpr, v: Binding): boolean {
   let found = false;
   const visit = (x: QExpr) => {
@@ -191,16 +202,17 @@ export function candidateKeys(model: Model, q: QQuery): SQL {
   const groups = groupsOf(model, meta);
   if (groups.length === 1) {
     const f = frame(q, undefined, model, groups[0]);
+    const ordering = orderingScope(q, f.ctx, f.from);
     const keys = keyOf(f.candidate);
     const columns = keys.map((k, i) => sql`${k} AS ${sql.raw(`_k${i}`)}`);
     if (q.listing) {
-      const values = orderValues(q, f.ctx);
+      const values = orderValues(q, ordering);
       if (q.listing.orderingValues) columns.push(...values.map((v, i) => sql`${v.value} AS ${sql.raw(`_o${i}`)}`));
       if (q.listing.keyset) f.where.push(afterCursor(values, keys));
     }
     // Keys break ties, so the order (and a RANGE over it) is the same every time.
-    const ordering = sql` ORDER BY ${join([...orderItems(q, f.ctx), ...keys])}`;
-    return sql`SELECT ${join(columns)}, row_number() OVER (${ordering}) AS _ord FROM ${join(f.from, sql`, `)}${whereSql(f)}${ordering}${rangeSql(q, f.ctx)}`;
+    const order = sql` ORDER BY ${join([...orderItems(q, ordering), ...keys])}`;
+    return sql`SELECT ${join(columns)}, row_number() OVER (${order}) AS _ord FROM ${join(f.from, sql`, `)}${whereSql(f)}${order}${rangeSql(q, f.ctx)}`;
   }
   if (q.listing) fail(`${meta.name} is stored in ${groups.length} tables (complete-table): its extent cannot be ordered or paged yet`, q.candidate.pos);
   // Each branch selects its keys and its ordering values; the union is ordered and ranged as one.
@@ -257,7 +269,9 @@ export function projection(model: Model, q: QQuery): { sql: SQL; columns: Result
     }
   }
   const distinct = q.distinct ? sql`DISTINCT ` : sql``;
-  const text = sql`SELECT ${distinct}${distinctNames(select, "r")} FROM ${join(f.from, sql`, `)}${whereSql(f)}${groupSql(q, f.ctx)}${orderSql(q, f.ctx)}${rangeSql(q, f.ctx)}`;
+  // Grouped or distinct rows are ordered by what they hold: their ordering stays as written.
+  const ordering = q.groupBy.length || q.having || q.distinct || hasAggregate(q) ? f.ctx : orderingScope(q, f.ctx, f.from);
+  const text = sql`SELECT ${distinct}${distinctNames(select, "r")} FROM ${join(f.from, sql`, `)}${whereSql(f)}${groupSql(q, f.ctx)}${orderSql(q, ordering)}${rangeSql(q, f.ctx)}`;
   return { sql: text, columns };
 }
 

@@ -74,15 +74,18 @@ function compareSemijoin(compiler: CondCompiler, c: Compare, ctx: GenContext): S
  * semi-join: the navigation, else undefined.
  */
 function navigatedField(e: QExpr, ctx: GenContext): Field | undefined {
-  if (e.kind !== "field" || e.from.type.kind !== "entity") return undefined;
+  return e.kind === "field" && readsField(e, ctx) && joinable(e.from, ctx) ? e.from : undefined;
+}
+
+/** `e.f` reads a column of its object's row: a value, or a foreign key (not the key, not the version). */
+export function readsField(e: Field, ctx: GenContext): boolean {
   const f = e.field;
-  if (!f.column && !(f.relation && relationStorage(ctx.model, f).kind === "owner-fk")) return undefined;
-  if (f.primaryKey || f.isVersionField) return undefined;
-  return joinable(e.from, ctx) ? e.from : undefined;
+  if (e.from.type.kind !== "entity" || f.primaryKey || f.isVersionField) return false;
+  return !!f.column || (!!f.relation && relationStorage(ctx.model, f).kind === "owner-fk");
 }
 
 /** A to-one navigation stored as a foreign key in its owner's row, to a class in one table group. */
-function joinable(e: QExpr, ctx: GenContext): e is Field {
+export function joinable(e: QExpr, ctx: GenContext): e is Field {
   if (e.kind !== "field" || e.type.kind !== "entity" || !e.field.relation || ctx.overridden(e)) return false;
   if (relationStorage(ctx.model, e.field).kind !== "owner-fk") return false;
   return groupsOf(ctx.model, e.type.meta).length === 1;
