@@ -191,6 +191,16 @@ describe("answers: variables over collections, joins, subqueries", () => {
       `SELECT a."id" FROM "AUTHOR" a WHERE EXISTS (SELECT 1 FROM "ITEM" w WHERE w."author" = a."id" AND w."price" < 5) ORDER BY a."id"`,
     ],
     [
+      "contains a given object (JDOQL), through a navigation",
+      `/jdoql?query=${enc("SELECT FROM qp.Book WHERE author.works.contains(:w)")}&params=${enc(JSON.stringify({ w: 21 }))}`,
+      books(`EXISTS (SELECT 1 FROM "ITEM" w WHERE w."author" = i."author" AND w."id" = 21)`),
+    ],
+    [
+      "MEMBER OF a given object (JPQL), and of none",
+      `/jpql?query=${enc("SELECT a.id FROM Author a WHERE :w MEMBER OF a.works OR :v MEMBER OF a.works ORDER BY a.id")}&params=${enc(JSON.stringify({ w: 34, v: null }))}`,
+      `SELECT a."id" FROM "AUTHOR" a WHERE EXISTS (SELECT 1 FROM "ITEM" w WHERE w."author" = a."id" AND w."id" = 34) ORDER BY a."id"`,
+    ],
+    [
       "no element of a subclass satisfies it",
       `/jdoql?query=${enc("SELECT FROM qp.Author WHERE !(works.contains(w) && w.price < 10) VARIABLES qp.Magazine w")}`,
       `SELECT a."id" FROM "AUTHOR" a WHERE NOT EXISTS (SELECT 1 FROM "ITEM" w WHERE w."KIND" = 'MAGAZINE' AND w."author" = a."id" AND w."price" < 10) ORDER BY a."id"`,
@@ -299,6 +309,12 @@ describe("plans", () => {
       assert.match(p, searchesAuthorIndex, `${text}:\n${p}`);
       assert.doesNotMatch(p, /LIST SUBQUERY/, `${text}:\n${p}`);
     }
+  });
+
+  test("contains a given object: the owner its foreign key names, one lookup by key", async () => {
+    const p = await plan(prepareJdoql(h.model, "SELECT FROM qp.Author WHERE works.contains(:w)"));
+    assert.doesNotMatch(p, /CORRELATED/, p);
+    assert.match(p, /SEARCH \w+ USING INTEGER PRIMARY KEY/, p);
   });
 
   test("JPQL JOIN and LEFT JOIN over a mapped-by collection join on the foreign key", async () => {

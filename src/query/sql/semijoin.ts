@@ -17,11 +17,12 @@
  */
 import { fromClause, groupsOf } from "../../read/row-layout.ts";
 import { relationStorage } from "../../mapping/relation-storage.ts";
-import { type SQL, join, sql, tuple } from "../../store/sql.ts";
+import { type SQL, join, qualified, sql, tuple } from "../../store/sql.ts";
+import { classOf } from "../../metadata/model.ts";
 import type { QExpr } from "../shared/model.ts";
 import { forEachChild } from "../shared/walk.ts";
 import type { GenContext } from "./context.ts";
-import { type EntityRef, columnOf, keyOf } from "./entities.ts";
+import { type EntityRef, columnOf, keyEquals, keyOf, rowsOfClass, tableOfField } from "./entities.ts";
 
 type Field = Extract<QExpr, { kind: "field" }>;
 type Compare = Extract<QExpr, { kind: "compare" }>;
@@ -42,6 +43,7 @@ const NULL_ON_NULL = new Set(["startsWith", "endsWith", "equalsIgnoreCase", "mat
  */
 export function semijoin(compiler: CondCompiler, c: QExpr, ctx: GenContext): SQL | undefined {
   if (c.kind === "compare") return compareSemijoin(compiler, c, ctx);
+  if (c.kind === "contains") return ownerOfElement(compiler, c, ctx);
   if (c.kind === "isNull" && c.negated) {
     const nav = navigatedField(c.operand, ctx);
     return nav && chain(compiler, nav, (inner) => compiler.cond(c, inner), ctx);
@@ -67,6 +69,30 @@ function compareSemijoin(compiler: CondCompiler, c: Compare, ctx: GenContext): S
   if (!bothNull) return semi;
   const isNull = (e: QExpr): QExpr => ({ kind: "isNull", operand: e, negated: false, type: c.type, pos: e.pos });
   return sql`(${semi} OR (${compiler.cond(isNull(other), ctx)} AND ${compiler.cond(isNull(leftNav ? c.left : c.right), ctx)}))`;
+}
+
+/**
+ * `coll.contains(:x)` over a collection mapped by its elements' foreign key: the owner is the one
+ * `x`'s row names, `owner IN (SELECT fk FROM elements WHERE key = :x)`, one lookup by key instead
+ * of a search of the owner's elements for every candidate row.
+ */
+function ownerOfElement(compiler: CondCompiler, c: Extract<QExpr, { kind: "contains" }>, ctx: GenContext): SQL | undefined {
+  const coll = c.collection;
+  if (coll.kind !== "field" || !coll.field.relation || c.element.type.kind !== "entity" || !rowFree(c.element)) return undefined;
+  const s = relationStorage(ctx.model, coll.field);
+  if (s.kind !== "target-fk") return undefined;
+  const target = classOf(ctx.model, coll.field.relation.target);
+  if (groupsOf(ctx.model, target).length !== 1) return undefined;
+  const element = keyOf(compiler.entity(c.element, ctx));
+  const owners = rowsOfClass(
+    ctx.model,
+    target,
+    tableOfField(ctx.model, target, s.owning),
+    (x) => s.columns.map((col) => qualified(x, col)),
+    (x) => keyEquals(target.keyColumns, element, x),
+    ctx.nextAlias,
+  );
+  return sql`(${tuple(keyOf(compiler.entity(coll.from, ctx)))} IN (${owners}))`;
 }
 
 /**
