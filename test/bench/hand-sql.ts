@@ -32,9 +32,13 @@ export const HAND_SQL = {
   /** (name): `author.name == name`, a semi-join on the foreign key. */
   booksByAuthorName: array(`SELECT ${book(identity("bench.Author", "i.author"))} AS j FROM ITEM i JOIN BOOK b ON b.id = i.id
     WHERE i.KIND = 'BOOK' AND i.author IN (SELECT id FROM AUTHOR WHERE name = ?) ORDER BY i.id`),
-  /** (price, count): `price > :price ORDER BY title RANGE 0, :count` */
-  booksByPrice: array(`SELECT ${book(identity("bench.Author", "i.author"))} AS j FROM ITEM i JOIN BOOK b ON b.id = i.id
-    WHERE i.KIND = 'BOOK' AND i.price > ? ORDER BY i.title, i.id LIMIT ?`),
+  /**
+   * (price, count): `price > :price ORDER BY title RANGE 0, :count`. The page's keys first, so that
+   * only its objects are written (SQLite computes the selected columns of every row it sorts).
+   */
+  booksByPrice: array(`SELECT ${book(identity("bench.Author", "i.author"))} AS j
+    FROM (SELECT id FROM ITEM WHERE KIND = 'BOOK' AND price > ? ORDER BY title, id LIMIT ?) k
+    JOIN ITEM i ON i.id = k.id JOIN BOOK b ON b.id = i.id ORDER BY i.title, i.id`),
   /** (born): rows [name, count, average price], read into JavaScript. */
   worksByAuthor: `SELECT a.name, COUNT(w.id), AVG(w.price) FROM AUTHOR a JOIN ITEM w ON w.author = a.id WHERE a.born < ? GROUP BY a.name ORDER BY a.name`,
   /** (count, sequence name) → the sequence's next value after reserving `count`. */

@@ -130,10 +130,15 @@ function usesBinding(e: QExpr, v: Binding): boolean {
 const whereSql = (f: Frame) => (f.where.length ? sql` WHERE ${join(f.where, sql` AND `)}` : sql``);
 
 function orderItems(q: QQuery, ctx: GenContext): SQL[] {
+  return orderParts(q, ctx).map((p) => sql`${p.value}${p.suffix}`);
+}
+
+/** The ordering's values, one per SQL column (an object's key parts), each with what follows it (DESC, NULLS …). */
+function orderParts(q: QQuery, ctx: GenContext): { value: SQL; suffix: SQL }[] {
   return q.orderBy.flatMap((o) => {
     const values = o.expr.type.kind === "entity" ? keyOf(compiler.entity(o.expr, ctx)) : [compiler.exact(o.expr, ctx)];
     const nulls = o.nulls ? sql.raw(o.nulls === "first" ? " NULLS FIRST" : " NULLS LAST") : sql``;
-    return values.map((v) => sql`${v}${o.descending ? sql` DESC` : sql``}${nulls}`);
+    return values.map((value) => ({ value, suffix: sql`${o.descending ? sql` DESC` : sql``}${nulls}` }));
   });
 }
 
@@ -211,8 +216,18 @@ export function candidateKeys(model: Model, q: QQuery): SQL {
       if (q.listing.keyset) f.where.push(afterCursor(values, keys));
     }
     // Keys break ties, so the order (and a RANGE over it) is the same every time.
-    const order = sql` ORDER BY ${join([...orderItems(q, ordering), ...keys])}`;
-    return sql`SELECT ${join(columns)}, row_number() OVER (${order}) AS _ord FROM ${join(f.from, sql`, `)}${whereSql(f)}${order}${rangeSql(q, f.ctx)}`;
+    const parts = orderParts(q, ordering);
+    const order = sql` ORDER BY ${join([...parts.map((p) => sql`${p.value}${p.suffix}`), ...keys])}`;
+    const from = sql`${join(f.from, sql`, `)}${whereSql(f)}`;
+    if (!q.range) return sql`SELECT ${join(columns)}, row_number() OVER (${order}) AS _ord FROM ${from}${order}`;
+    // With a RANGE, the rows are numbered after it: SQLite keeps the few rows the RANGE takes as
+    // it sorts (ORDER BY … LIMIT), where numbering every match first sorts them all. The
+    // ordering's values come out of the subquery (`_s<i>`), and number its rows in the same order.
+    const sorts = parts.map((p, i) => sql`${p.value} AS ${sql.raw(`_s${i}`)}`);
+    const names = columns.map((_, i) => sql.raw(i < keys.length ? `_k${i}` : `_o${i - keys.length}`));
+    const outer = sql` ORDER BY ${join([...parts.map((p, i) => sql`${sql.raw(`_s${i}`)}${p.suffix}`), ...keys.map((_, i) => sql.raw(`_k${i}`))])}`;
+    const ranged = sql`SELECT ${join([...columns, ...sorts])} FROM ${from}${order}${rangeSql(q, f.ctx)}`;
+    return sql`SELECT ${join(names)}, row_number() OVER (${outer}) AS _ord FROM (${ranged})${outer}`;
   }
   if (q.listing) fail(`${meta.name} is stored in ${groups.length} tables (complete-table): its extent cannot be ordered or paged yet`, q.candidate.pos);
   // Each branch selects its keys and its ordering values; the union is ordered and ranged as one.
