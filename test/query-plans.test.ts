@@ -158,6 +158,11 @@ describe("answers: orderings through navigations, in the order a keyed scalar su
       `SELECT i."id" FROM "ITEM" i WHERE i."KIND" = 'BOOK' ORDER BY i."author" DESC, ${A("name")}, i."id"`,
     ],
     [
+      "an ordering through another variable's navigation (JPQL)",
+      `/jpql?query=${enc("SELECT w.id FROM Author a JOIN a.works w WHERE a.id < 3 ORDER BY w.author.publisher.city DESC, w.id")}`,
+      `SELECT w."id" FROM "AUTHOR" a JOIN "ITEM" w ON w."author" = a."id" WHERE a."id" < 3 ORDER BY (SELECT "city" FROM "PUBLISHER" WHERE "id" = (SELECT "publisher" FROM "AUTHOR" WHERE "id" = w."author")) DESC, w."id"`,
+    ],
+    [
       "a projection's ordering",
       `/jdoql?query=${enc("SELECT id, author.name FROM qp.Book WHERE price < 25 ORDER BY author.publisher.city, id")}`,
       `SELECT i."id", ${A("name")} FROM "ITEM" i WHERE i."KIND" = 'BOOK' AND i."price" < 25 ORDER BY ${P}, i."id"`,

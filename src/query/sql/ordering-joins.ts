@@ -18,10 +18,11 @@ import { type EntityRef, columnOf, keyOf } from "./entities.ts";
 import { joinable, readsField } from "./semijoin.ts";
 
 /**
- * A scope for compiling `q`'s ordering in which its navigations from rows of `ctx` read LEFT
- * JOINed rows, the joins appended to `from[0]` (the candidate's FROM item).
+ * A scope for compiling `q`'s ordering in which its navigations from the candidate's row read
+ * LEFT JOINed rows, the joins appended to `from[0]` (the candidate's FROM item: an ON clause sees
+ * only what is left of it, so navigations from other variables stay subqueries).
  */
-export function orderingScope(q: QQuery, ctx: GenContext, from: SQL[]): GenContext {
+export function orderingScope(q: QQuery, ctx: GenContext, from: SQL[], candidate: EntityRef): GenContext {
   const scope = ctx.child();
   const joins: SQL[] = [];
   /** The row `e` is in `scope`: a row of the FROM clause, or a navigation joined here. */
@@ -30,7 +31,8 @@ export function orderingScope(q: QQuery, ctx: GenContext, from: SQL[]): GenConte
     if (joined) return joined;
     if (e.kind === "binding") {
       const bound = scope.lookup(e.binding);
-      return bound?.kind === "entity" && bound.ref.kind === "row" && !bound.ref.guard ? bound.ref : undefined;
+      const ref = bound?.kind === "entity" ? bound.ref : undefined;
+      return ref === candidate && ref.kind === "row" && !ref.guard ? ref : undefined;
     }
     if (!joinable(e, scope)) return undefined;
     const owner = rowOf(e.from);

@@ -207,7 +207,7 @@ export function candidateKeys(model: Model, q: QQuery): SQL {
   const groups = groupsOf(model, meta);
   if (groups.length === 1) {
     const f = frame(q, undefined, model, groups[0]);
-    const ordering = orderingScope(q, f.ctx, f.from);
+    const ordering = orderingScope(q, f.ctx, f.from, f.candidate);
     const keys = keyOf(f.candidate);
     const columns = keys.map((k, i) => sql`${k} AS ${sql.raw(`_k${i}`)}`);
     if (q.listing) {
@@ -285,7 +285,7 @@ export function projection(model: Model, q: QQuery): { sql: SQL; columns: Result
   }
   const distinct = q.distinct ? sql`DISTINCT ` : sql``;
   // Grouped or distinct rows are ordered by what they hold: their ordering stays as written.
-  const ordering = q.groupBy.length || q.having || q.distinct || hasAggregate(q) ? f.ctx : orderingScope(q, f.ctx, f.from);
+  const ordering = q.groupBy.length || q.having || q.distinct || hasAggregate(q) ? f.ctx : orderingScope(q, f.ctx, f.from, f.candidate);
   const text = sql`SELECT ${distinct}${distinctNames(select, "r")} FROM ${join(f.from, sql`, `)}${whereSql(f)}${groupSql(q, f.ctx)}${orderSql(q, ordering)}${rangeSql(q, f.ctx)}`;
   return { sql: text, columns };
 }
