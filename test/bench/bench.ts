@@ -1,19 +1,21 @@
 /**
- * `npm run bench [-- --runtime all|node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-worker] [--no-large] [--no-wire] [--only TEXT] [--profile DIR]`
+ * `npm run bench [-- --runtime all|node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-sql-cost] [--no-worker] [--no-large] [--no-wire] [--only TEXT] [--profile DIR]`
  * (--profile: Extent's server and the native floor run under `--cpu-prof`, their profiles written
- * to DIR/extent and DIR/native-floor when the bench stops them; `node --import tsx
- * test/bench/profile-top.ts DIR/extent/*.cpuprofile` prints the top frames)
- * (after the table: the worker bundle's gzip size and its cold start, unless --no-worker; a
+ * to DIR/extent-RUNTIME and DIR/native-floor-RUNTIME when the bench stops them; `node --import tsx
+ * test/bench/profile-top.ts DIR/extent-node/*.cpuprofile` prints the top frames)
+ * (before the tables: each read's statement timed against the hand-written one in this process,
+ * sql-cost.ts, unless --no-sql-cost; after the tables: the worker bundle's gzip size and its cold start, unless --no-worker; a
  * streamed extent of 100,000 objects against one of 100, and pages 1 and 1,000 of it by cursor and
  * by range (test/bench/listing-pages.ts), unless --no-large; the bytes on the wire of those extents
  * with and without gzip, unless --no-wire. autocannon sends no Accept-Encoding, so the table's
  * answers are not compressed)
  *
  * Generates the data set (test/bench/data.ts), captures the SQL Extent runs for each operation,
- * starts four servers as their own processes on this machine — Extent (src/local.ts), two floors
+ * starts five servers as their own processes on this machine — Extent (src/local.ts), two floors
  * (test/bench/floor-server.ts: Hono running Extent's exact SQL, on @libsql/client and on the
- * libsql binding Extent itself uses) and json-server — checks that the floors answer what Extent
- * answers, then drives each operation on each server with autocannon and prints one table:
+ * libsql binding Extent itself uses), the hand-written SQL a person would write for each request
+ * (test/bench/hand-server.ts, on the same binding) and json-server — checks that the floors and
+ * the hand-written server answer what Extent answers, then drives each operation on each server with autocannon and prints one table:
  * requests/s, p50 and p99 latency, statements per request, and the ratios to each baseline from
  * this same run. Claims of speed live here,
  * never in a timed test.
@@ -34,6 +36,7 @@ import { spawnSync } from "node:child_process";
 import { BENCH_CASES, measureLargeExtents } from "./large-extent.ts";
 import { buildWorkerBundle, measureColdStart } from "./worker-metrics.ts";
 import { measureWireBytes } from "./wire-bytes.ts";
+import { measureSqlCost } from "./sql-cost.ts";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -130,6 +133,12 @@ async function startFloor(runtime: Runtime, dbFile: string, sqlFile: string, dri
   });
 }
 
+async function startHand(runtime: Runtime, dbFile: string): Promise<Running> {
+  const port = await freePort();
+  const [cmd, argv] = runtimeCommand(runtime, `${ROOT}test/bench/hand-server.ts`, []);
+  return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/bench.Book/1`, env: { EXTENT_BENCH_DB: `file:${dbFile}`, PORT: String(port) } });
+}
+
 async function startJsonServer(jsonFile: string): Promise<Running> {
   const port = await freePort();
   return startServer(process.execPath, [`${ROOT}node_modules/json-server/lib/cli/bin.js`, "--port", String(port), "--host", "127.0.0.1", "--quiet", jsonFile], {
@@ -201,6 +210,9 @@ async function main(): Promise<void> {
     return;
   }
 
+  // Each read's statement against the hand-written one, before any server loads the machine.
+  if (!args.includes("--no-sql-cost")) await measureSqlCost(dbFile, captured);
+
   for (const runtime of runtimes) {
     // Each runtime's servers on their own copy of the data: the POSTs of one table do not grow the next one's.
     const copy = join(dir, `bench-${runtime}.db`);
@@ -228,17 +240,19 @@ async function main(): Promise<void> {
 async function table(runtime: Runtime, dir: string, dbFile: string, sqlFile: string, captured: Record<string, Captured>, data: DataSet): Promise<void> {
   const servers: Running[] = [];
   try {
-    const [extent, floor, native, jsonServer] = await Promise.all([
+    const [extent, floor, native, hand, jsonServer] = await Promise.all([
       startExtent(runtime, dir, dbFile),
       startFloor(runtime, dbFile, sqlFile, "client"),
       startFloor(runtime, dbFile, sqlFile, "native"),
+      startHand(runtime, dbFile),
       startJsonServer(data.jsonFile),
     ]);
-    servers.push(extent!, floor!, native!, jsonServer!);
+    servers.push(extent!, floor!, native!, hand!, jsonServer!);
     await checkFloor(extent!.url, floor!);
     await checkFloor(extent!.url, native!);
+    await checkFloor(extent!.url, hand!);
     console.log(
-      `\n${runtime}: ${data.objects} objects; autocannon ${connections} connections × ${duration} s per operation and server, after ${warmup} s of warm-up; the floor answers what Extent answers.\n`,
+      `\n${runtime}: ${data.objects} objects; autocannon ${connections} connections × ${duration} s per operation and server, after ${warmup} s of warm-up; the floors and the hand-written SQL answer what Extent answers.\n`,
     );
 
     const rows: string[][] = [];
@@ -248,8 +262,9 @@ async function table(runtime: Runtime, dir: string, dbFile: string, sqlFile: str
       const e = await load(`${extent!.url}/api${op.path}`, op.method, op.body, extent!.pid);
       const f = await load(`${floor!.url}/api${op.path}`, op.method, op.body);
       const n = await load(`${native!.url}/api${op.path}`, op.method, op.body, native!.pid);
+      const m = await load(`${hand!.url}/api${op.path}`, op.method, op.body);
       const j = op.jsonServer ? await load(`${jsonServer!.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body) : undefined;
-      rows.push(row(op, captured[op.name]!.statements.length, e, f, n, j));
+      rows.push(row(op, captured[op.name]!.statements.length, e, f, n, m, j));
     }
     printTable(rows);
   } finally {
@@ -273,10 +288,13 @@ async function printWorker(outDir: string): Promise<void> {
 
 const TARGET_FLOOR = (op: Operation) => (op.name.startsWith("get by key") ? 0.9 : 0.8);
 const TARGET_JSON = 3;
+/** Against the SQL a person would write for each request (issue 22). */
+const TARGET_HAND = 0.8;
 
-function row(op: Operation, statements: number, e: Measure, f: Measure, n: Measure, j?: Measure): string[] {
+function row(op: Operation, statements: number, e: Measure, f: Measure, n: Measure, m: Measure, j?: Measure): string[] {
   const vsFloor = e.rps / f.rps;
   const vsNative = e.rps / n.rps;
+  const vsHand = e.rps / m.rps;
   const vsJson = j ? e.rps / j.rps : undefined;
   const mark = (ok: boolean) => (ok ? "" : " ✗");
   const cell = (m: Measure) => `${m.rps.toFixed(0)} ${m.p50}/${m.p99}${m.errors ? ` (${m.errors} errors)` : ""}`;
@@ -286,9 +304,11 @@ function row(op: Operation, statements: number, e: Measure, f: Measure, n: Measu
     cell(e),
     cell(f),
     cell(n),
+    cell(m),
     j ? cell(j) : "—",
     `${vsFloor.toFixed(2)}×${mark(vsFloor >= TARGET_FLOOR(op))}`,
     `${vsNative.toFixed(2)}×${mark(vsNative >= TARGET_FLOOR(op))}`,
+    `${vsHand.toFixed(2)}×${mark(vsHand >= TARGET_HAND)}`,
     vsJson === undefined ? "—" : `${vsJson.toFixed(1)}×${mark(vsJson >= TARGET_JSON)}`,
     e.cpu === undefined || n.cpu === undefined
       ? "—"
@@ -303,9 +323,11 @@ function printTable(rows: string[][]): void {
     "Extent req/s p50/p99 ms",
     "floor req/s p50/p99",
     "native floor req/s p50/p99",
+    "hand SQL req/s p50/p99",
     "json-server req/s p50/p99",
     "/floor",
     "/native",
+    "/hand",
     "/json-server",
     "CPU µs/req Extent/native",
   ];
@@ -315,8 +337,9 @@ function printTable(rows: string[][]): void {
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const r of rows) console.log(line(r));
   console.log(
-    `\nRatios are Extent's requests/s over each baseline's. Targets: ≥ 0.9× the floor on get by key, ≥ 0.8× elsewhere (for both floors); ≥ ${TARGET_JSON}× json-server where both serve (✗ marks a miss).` +
-      `\nfloor: Hono + @libsql/client; native floor: Hono + the libsql binding Extent itself runs embedded files on. stmts: SQL statements per request (one batch each).` +
+    `\nRatios are Extent's requests/s over each baseline's. Targets: ≥ 0.9× the floor on get by key, ≥ 0.8× elsewhere (for both floors); ≥ ${TARGET_HAND}× the hand-written SQL; ≥ ${TARGET_JSON}× json-server where both serve (✗ marks a miss).` +
+      `\nfloor: Hono + @libsql/client; native floor: Hono + the libsql binding Extent itself runs embedded files on (both run Extent's own statements);` +
+      `\nhand SQL: Hono + the same binding running the SQL a person would write for each request (test/bench/hand-server.ts). stmts: SQL statements per request (one batch each).` +
       `\nCPU µs/req: each server process's CPU time (user + system, from /proc) over the requests it answered, and the native floor's over Extent's: unlike requests/s, it holds when other work loads the machine.`,
   );
 }

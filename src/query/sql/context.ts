@@ -4,13 +4,15 @@
  */
 import type { Model } from "../../metadata/model.ts";
 import { type SQL, sql } from "../../store/sql.ts";
-import type { Binding, ParamRef } from "../shared/model.ts";
+import type { Binding, ParamRef, QExpr } from "../shared/model.ts";
 import type { EntityRef } from "./entities.ts";
 
 export type BoundSql = { kind: "entity"; ref: EntityRef } | { kind: "value"; value: SQL; key?: SQL };
 
 export class GenContext {
   private readonly bindings = new Map<Binding, BoundSql>();
+  /** Navigations read from a row of this scope's FROM instead of by key (src/query/sql/semijoin.ts). */
+  private readonly rows = new Map<QExpr, EntityRef>();
 
   constructor(
     readonly model: Model,
@@ -36,6 +38,15 @@ export class GenContext {
 
   lookup(binding: Binding): BoundSql | undefined {
     return this.bindings.get(binding) ?? this.parent?.lookup(binding);
+  }
+
+  /** In this scope, the object `navigation` reaches is the row `ref`. */
+  override(navigation: QExpr, ref: EntityRef): void {
+    this.rows.set(navigation, ref);
+  }
+
+  overridden(navigation: QExpr): EntityRef | undefined {
+    return this.rows.get(navigation) ?? this.parent?.overridden(navigation);
   }
 
   /** A fresh table-alias prefix, unique in the whole statement. */

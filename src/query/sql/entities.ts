@@ -4,7 +4,8 @@
  * its fields are read by a scalar subquery on that key, which is NULL when the key is NULL, so
  * navigation through null gives null, as JDOQL wants).
  */
-import { type ClassMeta, type FieldMeta, type Model, subtree } from "../../metadata/model.ts";
+import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
+import { relationStorage } from "../../mapping/relation-storage.ts";
 import { type GroupLayout, alias, discriminatorFilter, groupsOf } from "../../read/row-layout.ts";
 import { type SQL, ident, join, qualified, sql, tuple, tableRef } from "../../store/sql.ts";
 import { fail, internal } from "../shared/errors.ts";
@@ -116,4 +117,30 @@ export function classNameOf(model: Model, e: EntityRef): SQL {
       ? qualified(alias(0, e.prefix), group.discriminatorColumn)
       : sql`(SELECT ${ident(group.discriminatorColumn)} FROM ${tableRef(group.primaryTable)} WHERE ${keyEquals(group.keyColumns, e.key)})`;
   return sql`(CASE ${discriminator} ${cases} END)`;
+}
+
+/** The table holding a field of a class (or of the subclass that declares it). */
+export function tableOfField(model: Model, meta: ClassMeta, field: FieldMeta): string {
+  return (
+    meta.fieldTables.get(field.name) ??
+    classOf(model, field.declaringClass).fieldTables.get(field.name) ??
+    internal(`${field.name} has no table in ${meta.name}`)
+  );
+}
+
+/**
+ * `row` is an element of the collection `field` of the owner keyed `ownerKey`, as the foreign
+ * key in the row itself: `row.fk = owner key`, for a collection mapped by a reference of its
+ * elements, when the row's class is among the elements' (its class filter, already there, then
+ * restricts as the elements' does) and its table group holds the foreign key. Undefined
+ * otherwise. The same rows as `key IN (SELECT key FROM elements WHERE fk = owner)`, each once (a
+ * key is unique), searched by the foreign key's index instead of a subquery per row.
+ */
+export function elementByForeignKey(model: Model, row: EntityRef, field: FieldMeta, ownerKey: () => SQL[]): SQL | undefined {
+  const s = relationStorage(model, field);
+  if (s.kind !== "target-fk" || row.kind !== "row" || row.guard) return undefined;
+  const target = classOf(model, field.relation!.target);
+  if (!subtree(model, target.name).includes(row.meta)) return undefined;
+  if (!row.group.tables.includes(tableOfField(model, target, s.owning))) return undefined;
+  return sql`${tuple(s.columns.map((c) => columnOf(model, row, s.owning, c)))} = ${tuple(ownerKey())}`;
 }

@@ -2,12 +2,12 @@
  * Query-model expressions to SQL. Values are always bound parameters (never text); JDOQL's null
  * semantics come from the model's `nullEquals` flag; positions are 0-based here.
  */
-import { valueArrayJson, valueRows } from "../../mapping/value-tables.ts";
+import { valueArrayJson } from "../../mapping/value-tables.ts";
 import { keyFieldColumns } from "../../mapping/keys.ts";
-import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
+import { type ClassMeta, type FieldMeta, subtree } from "../../metadata/model.ts";
 import { type GroupLayout, discriminatorFilter, fromClause } from "../../read/row-layout.ts";
 import { relationStorage } from "../../mapping/relation-storage.ts";
-import { type SQL, ident, join, qualified, sql, tuple, tableRef } from "../../store/sql.ts";
+import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
 import { fail, internal } from "../shared/errors.ts";
 import { decimalKey as decimalKeyOf } from "../../json/decimal.ts";
 import { decimalOf } from "../../json/exact.ts";
@@ -15,12 +15,14 @@ import { decimalRealSql } from "../../json/sql-values.ts";
 import type { Binding, QExpr, QType } from "../shared/model.ts";
 import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
-import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup, versionOf } from "./entities.ts";
+import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup, tableOfField, versionOf } from "./entities.ts";
 import { fnSql } from "./functions.ts";
 import { listIndexSql } from "./list-index.ts";
 import { longArith } from "./long-arith.ts";
 import { numberOfTextSql } from "./number-text.ts";
 import { computedOnce } from "./once.ts";
+import { semijoin } from "./semijoin.ts";
+import { CollectionCompiler } from "./collections.ts";
 import { isIntegral } from "../shared/types.ts";
 import { forEachChild } from "../shared/walk.ts";
 
@@ -29,8 +31,10 @@ const isLong = (e: QExpr) => e.type.kind === "number" && e.type.numeric === "lon
 /** Compiles subqueries (`select.ts` provides it; passed in to keep the modules acyclic). */
 export type SubqueryCompiler = (query: import("../shared/model.ts").QQuery, ctx: GenContext, mode: "scalar" | "exists") => SQL;
 
-export class ExprCompiler {
-  constructor(readonly subquery: SubqueryCompiler) {}
+export class ExprCompiler extends CollectionCompiler {
+  constructor(readonly subquery: SubqueryCompiler) {
+    super();
+  }
 
   // -------------------------------------------------------------------------------------------
   // Objects
@@ -39,6 +43,8 @@ export class ExprCompiler {
     const model = ctx.model;
     if (e.type.kind !== "entity") fail(`expected a persistent object, not ${e.type.kind}`, e.pos);
     const meta = e.type.meta;
+    const row = ctx.overridden(e);
+    if (row) return row;
     switch (e.kind) {
       case "binding": {
         const bound = ctx.lookup(e.binding);
@@ -67,7 +73,7 @@ export class ExprCompiler {
           key: meta.keyColumns.map(
             (_, i) =>
               sql`CASE ${join(
-                e.whens.map((w) => sql`WHEN ${this.cond(w.when, ctx)} THEN ${keyOf(this.entity(w.then, ctx))[i]}`),
+                e.whens.map((w) => sql`WHEN ${this.cond(w.when, ctx, true)} THEN ${keyOf(this.entity(w.then, ctx))[i]}`),
                 sql` `,
               )} ELSE ${keyOf(this.entity(e.otherwise, ctx))[i]} END`,
           ),
@@ -189,7 +195,7 @@ export class ExprCompiler {
         return this.aggregate(e, ctx);
       case "case":
         return sql`CASE ${join(
-          e.whens.map((w) => sql`WHEN ${this.cond(w.when, ctx)} THEN ${this.value(w.then, ctx)}`),
+          e.whens.map((w) => sql`WHEN ${this.cond(w.when, ctx, true)} THEN ${this.value(w.then, ctx)}`),
           sql` `,
         )} ELSE ${this.value(e.otherwise, ctx)} END`;
       case "subquery":
@@ -258,7 +264,7 @@ export class ExprCompiler {
     return e.type.kind === "string" && e.type.char ? sql`unicode(${v})` : v;
   }
 
-  private fieldValue(e: Extract<QExpr, { kind: "field" }>, ctx: GenContext): SQL {
+  fieldValue(e: Extract<QExpr, { kind: "field" }>, ctx: GenContext): SQL {
     const from = e.from;
     if (from.type.kind === "embedded" && from.kind === "field") {
       // An embedded object's fields are columns of its owner's row.
@@ -304,84 +310,28 @@ export class ExprCompiler {
   }
 
   // -------------------------------------------------------------------------------------------
-  // Collections
-
-  /** A subquery of a collection's elements: their keys (objects) or values; `width` columns. */
-  elements(coll: QExpr, ctx: GenContext): { sql: SQL; width: number } {
-    if (coll.kind === "param" && coll.type.kind === "collection" && coll.type.element.kind === "entity" && coll.type.element.meta.keyColumns.length > 1) {
-      // Objects of a composite key come as arrays of their key parts (params.ts): a column each.
-      const width = coll.type.element.meta.keyColumns.length;
-      const parts = Array.from({ length: width }, (_, i) => sql`json_extract(value, ${sql.raw(`'$[${i}]'`)})`);
-      return { sql: sql`SELECT ${join(parts)} FROM json_each(${this.jsonSource(coll, ctx)})`, width };
-    }
-    if (coll.kind === "param" || coll.kind === "list") return { sql: sql`SELECT value FROM json_each(${this.jsonSource(coll, ctx)})`, width: 1 };
-    if (coll.kind !== "field") fail("contains(), isEmpty() and size() need a collection field or parameter", coll.pos);
-    const field = coll.field;
-    const rel = field.relation;
-    // A collection kept in its own table: its rows, by the owner's index (no JSON array built).
-    if (field.valueTable) return { sql: valueRows(field, keyOf(this.entity(coll.from, ctx))), width: 1 };
-    if (!rel) {
-      // Collections and maps of values are JSON in one column.
-      return { sql: sql`SELECT value FROM json_each(${this.fieldValue(coll, ctx)})`, width: 1 };
-    }
-    const owner = this.entity(coll.from, ctx);
-    const ownerKey = keyOf(owner);
-    const target = classOf(ctx.model, rel.target);
-    const s = relationStorage(ctx.model, field);
-    switch (s.kind) {
-      case "target-fk":
-        return {
-          sql: rowsOfClass(
-            ctx.model,
-            target,
-            tableOfField(ctx.model, target, s.owning),
-            (x) => target.keyColumns.map((k) => qualified(x, k)),
-            (x) => keyEquals(s.columns, ownerKey, x),
-            ctx.nextAlias,
-          ),
-          width: target.keyColumns.length,
-        };
-      case "join-table":
-        return {
-          sql: sql`SELECT ${join(s.elementColumns.map((c) => ident(c)))} FROM ${tableRef(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)}`,
-          width: s.elementColumns.length,
-        };
-      default:
-        return fail(`${field.name} is not a collection`, coll.pos);
-    }
-  }
-
-  /** A list's elements in list order, as columns `_e0`, `_e1`... */
-  private orderedElements(list: QExpr, ctx: GenContext): SQL {
-    if (list.kind === "field" && !list.field.relation) {
-      return sql`SELECT value AS _e0 FROM json_each(${this.fieldValue(list, ctx)}) ORDER BY key`;
-    }
-    const s = list.kind === "field" && list.field.relation ? relationStorage(ctx.model, list.field) : undefined;
-    // An owning join table keeps the list's order; a mapped-by side has none of its own.
-    if (list.kind === "field" && s?.kind === "join-table" && !s.inverse) {
-      const ownerKey = keyOf(this.entity(list.from, ctx));
-      return sql`SELECT ${join(s.elementColumns.map((c, i) => sql`${ident(c)} AS ${sql.raw(`_e${i}`)}`))} FROM ${tableRef(s.table)} WHERE ${keyEquals(s.ownerColumns, ownerKey)} ORDER BY ${join(s.order.map((c) => ident(c)))}`;
-    }
-    const elements = this.elements(list, ctx);
-    return sql`SELECT * FROM (${elements.sql})`;
-  }
-
-  // -------------------------------------------------------------------------------------------
   // Conditions
 
-  cond(e: QExpr, ctx: GenContext): SQL {
+  /**
+   * A condition: 1, 0 or NULL as JDOQL and JPQL mean it. `truth`: only whether it is true matters
+   * (a WHERE, ON, HAVING or WHEN, through AND and OR), so NULL and false may be told apart less,
+   * for the forms SQLite plans better (semi-joins, `IS`).
+   */
+  cond(e: QExpr, ctx: GenContext, truth = false): SQL {
+    const semi = truth ? semijoin(this, e, ctx) : undefined;
+    if (semi) return semi;
     switch (e.kind) {
       case "and":
-        return this.conjunction(e.items, ctx);
+        return this.conjunction(e.items, ctx, truth);
       case "or":
         return sql`(${join(
-          e.items.map((i) => this.scoped(i, ctx)),
+          e.items.map((i) => this.scoped(i, ctx, truth)),
           sql` OR `,
         )})`;
       case "not":
         return sql`(NOT ${this.scoped(e.operand, ctx)})`;
       case "compare":
-        return this.compare(e, ctx);
+        return this.compare(e, ctx, truth);
       case "isNull": {
         if (e.operand.type.kind === "collection" || e.operand.type.kind === "map") {
           // Collections in join tables or foreign keys are never null, only empty; values in JSON may be.
@@ -434,13 +384,15 @@ export class ExprCompiler {
     }
   }
 
-  private compare(e: Extract<QExpr, { kind: "compare" }>, ctx: GenContext): SQL {
+  /** `truth`: JDOQL's null == null as `IS`, which SQLite can search an index for (NULL and false differ). */
+  private compare(e: Extract<QExpr, { kind: "compare" }>, ctx: GenContext, truth = false): SQL {
     const op = sql.raw(e.op);
     if (e.left.type.kind === "entity" || e.right.type.kind === "entity") {
       const l = keyOf(this.entity(e.left, ctx));
       const r = keyOf(this.entity(e.right, ctx));
       const eq = sql`${tuple(l)} ${op} ${tuple(r)}`;
-      return e.nullEquals && e.op === "=" ? sql`(${eq} OR (${l[0]} IS NULL AND ${r[0]} IS NULL))` : sql`(${eq})`;
+      if (!e.nullEquals || e.op !== "=") return sql`(${eq})`;
+      return truth && l.length === 1 ? sql`(${l[0]} IS ${r[0]})` : sql`(${eq} OR (${l[0]} IS NULL AND ${r[0]} IS NULL))`;
     }
     // BigDecimals compare by their sort keys where both sides have one (a column with a literal,
     // a parameter, another column): exactly, and by the column's index.
@@ -449,7 +401,7 @@ export class ExprCompiler {
       const r = l && this.decimalKey(e.right, ctx);
       if (l && r) {
         const canBothBeNull = e.left.kind !== "literal" && e.right.kind !== "literal";
-        if (e.nullEquals && e.op === "=" && canBothBeNull) return sql`(${l} = ${r} OR (${l} IS NULL AND ${r} IS NULL))`;
+        if (e.nullEquals && e.op === "=" && canBothBeNull) return nullSafeEquals(l, r, truth);
         return sql`(${l} ${op} ${r})`;
       }
     }
@@ -459,7 +411,7 @@ export class ExprCompiler {
     const r = numericSide ? this.numeric(e.right, ctx) : this.value(e.right, ctx);
     // JDOQL: null == null is true. A literal on either side is never null, so plain SQL suffices.
     const canBothBeNull = e.left.kind !== "literal" && e.right.kind !== "literal";
-    if (e.nullEquals && e.op === "=" && canBothBeNull) return sql`(${l} = ${r} OR (${l} IS NULL AND ${r} IS NULL))`;
+    if (e.nullEquals && e.op === "=" && canBothBeNull) return nullSafeEquals(l, r, truth);
     return sql`(${l} ${op} ${r})`;
   }
 
@@ -469,7 +421,7 @@ export class ExprCompiler {
    * the collection of its `contains()` (or its class's extent). So `!(c.contains(v) && p(v))`
    * reads "no element satisfies p", as JDOQL means.
    */
-  conjunction(items: readonly QExpr[], ctx: GenContext): SQL {
+  conjunction(items: readonly QExpr[], ctx: GenContext, truth = false): SQL {
     const pending = items.flatMap((i) => (i.kind === "and" ? i.items : [i]));
     const parts: SQL[] = [];
     // Variables that a positive item (not under ! or ||) uses: their EXISTS covers the conjunction.
@@ -495,15 +447,15 @@ export class ExprCompiler {
       }
       parts.push(this.existsOver([...vars], group, ctx));
     }
-    parts.unshift(...pending.map((i) => this.cond(i, ctx)));
+    parts.unshift(...pending.map((i) => this.cond(i, ctx, truth)));
     if (!parts.length) return sql`1`;
     return parts.length === 1 ? parts[0]! : sql`(${join(parts, sql` AND `)})`;
   }
 
   /** A condition using unbound variables: scoped as a one-item conjunction (a `!` scopes inside itself). */
-  scoped(e: QExpr, ctx: GenContext): SQL {
-    if (!unboundVariables(e, ctx).length || e.kind === "not" || e.kind === "or") return this.cond(e, ctx);
-    return this.conjunction([e], ctx);
+  scoped(e: QExpr, ctx: GenContext, truth = false): SQL {
+    if (!unboundVariables(e, ctx).length || e.kind === "not" || e.kind === "or") return this.cond(e, ctx, truth);
+    return this.conjunction([e], ctx, truth);
   }
 
   private existsOver(vars: Binding[], items: QExpr[], ctx: GenContext): SQL {
@@ -511,7 +463,7 @@ export class ExprCompiler {
     const from: SQL[] = [];
     const where: SQL[] = [];
     const ranges = this.bindRanges(vars, items, inner, from, where);
-    where.push(...items.filter((i) => !ranges.has(i)).map((i) => this.cond(i, inner)));
+    where.push(...items.filter((i) => !ranges.has(i)).map((i) => this.cond(i, inner, true)));
     return sql`EXISTS (SELECT 1 FROM ${join(from, sql`, `)}${where.length ? sql` WHERE ${join(where, sql` AND `)}` : sql``})`;
   }
 
@@ -566,7 +518,7 @@ export class ExprCompiler {
       if (filter) where.push(filter);
       // A class declared without an extent gives an unconstrained variable nothing to range over.
       if (!collection && !meta.requiresExtent) where.push(sql`0`);
-      if (collection) where.push(sql`${tuple(keyOf(ref))} IN (${this.elements(collection, ctx).sql})`);
+      if (collection) where.push(this.membership(ref, collection, ctx));
       return [fromGroup(group, prefix)];
     }
     if (!collection) fail(`variable "${v.name}" must be taken from a collection with contains()`, v.pos);
@@ -586,14 +538,6 @@ export class ExprCompiler {
     const keys = list.items.map((i) => this.decimalKey(i, ctx));
     return keys.length && keys.every((k) => k) ? sql`SELECT value FROM json_each(json_array(${join(keys as SQL[])}))` : undefined;
   }
-
-  /** The JSON array a collection of values is: a JSON column, a parameter, a literal list. */
-  private jsonSource(coll: QExpr, ctx: GenContext): SQL {
-    if (coll.kind === "param") return placeholder(coll.ref);
-    if (coll.kind === "list") return sql`json_array(${join(coll.items.map((i) => this.value(i, ctx)))})`;
-    if (coll.kind === "field" && !coll.field.relation) return this.fieldValue(coll, ctx);
-    return fail("a variable of values must be taken from a collection of values", coll.pos);
-  }
 }
 
 export function fromGroup(group: GroupLayout, prefix: string): SQL {
@@ -605,14 +549,8 @@ export function classFilter(ctx: GenContext, meta: ClassMeta, group: GroupLayout
   return discriminatorFilter(group, excludeSubclasses ? [meta] : subtree(ctx.model, meta.name), prefix);
 }
 
-/** The table holding a field of a class (or of the subclass that declares it). */
-function tableOfField(model: Model, meta: ClassMeta, field: FieldMeta): string {
-  return (
-    meta.fieldTables.get(field.name) ??
-    classOf(model, field.declaringClass).fieldTables.get(field.name) ??
-    internal(`${field.name} has no table in ${meta.name}`)
-  );
-}
+/** JDOQL's `==`: null equals null. Where only truth matters, SQLite's `IS`, which an index serves. */
+const nullSafeEquals = (l: SQL, r: SQL, truth: boolean): SQL => (truth ? sql`(${l} IS ${r})` : sql`(${l} = ${r} OR (${l} IS NULL AND ${r} IS NULL))`);
 
 /** A BigDecimal: its column holds a sort key and its number (src/json/decimal.ts). */
 const isDecimal = (t: QType): boolean => t.kind === "number" && t.numeric === "decimal";

@@ -12,6 +12,7 @@ import { type EntityRef, keyOf, singleGroup } from "./entities.ts";
 import { type GroupLayout, groupsOf, primaryOf, readKey, subclassJoins } from "../../read/row-layout.ts";
 import { exactIntegerSql } from "../../json/sql-values.ts";
 import { ExprCompiler, classFilter, fromGroup } from "./expressions.ts";
+import { orderingScope } from "./ordering-joins.ts";
 import { forEachChild } from "../shared/walk.ts";
 import { setOperationSql } from "./set-operations.ts";
 import { resultParts } from "./composite-items.ts";
@@ -65,6 +66,7 @@ function frame(q: QQuery, outer: GenContext | undefined, model: Model, candidate
       compiler.conjunction(
         conjuncts.filter((c) => !ranges.has(c)),
         ctx,
+        true,
       ),
     );
   return { ctx, from, where, candidate };
@@ -87,9 +89,9 @@ function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): v
     ctx.bind(v, { kind: "entity", ref });
     const filter = classFilter(ctx, meta, group, prefix);
     if (filter) conditions.push(filter);
-    if (collection) conditions.push(sql`${tuple(keyOf(ref))} IN (${compiler.elements(collection, ctx).sql})`);
+    if (collection) conditions.push(compiler.membership(ref, collection, ctx));
     else if (source) conditions.push(sql`${tuple(keyOf(ref))} = ${tuple(keyOf(compiler.entity(source, ctx)))}`);
-    if (v.on) conditions.push(compiler.cond(v.on, ctx));
+    if (v.on) conditions.push(compiler.cond(v.on, ctx, true));
     from[from.length - 1] =
       sql`${from[from.length - 1]} LEFT JOIN ${primaryOf(group, prefix)} ON ${conditions.length ? join(conditions, sql` AND `) : sql`1`}${subclassJoins(group, prefix)}`;
     return;
@@ -99,7 +101,7 @@ function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): v
   if (source && source.type.kind === "entity" && bound?.kind === "entity") {
     conditions.push(sql`${tuple(keyOf(bound.ref))} = ${tuple(keyOf(compiler.entity(source, ctx)))}`);
   }
-  if (v.on) conditions.push(compiler.cond(v.on, ctx));
+  if (v.on) conditions.push(compiler.cond(v.on, ctx, true));
   if (!v.optional) {
     from.push(...items);
     where.push(...conditions);
@@ -107,6 +109,16 @@ function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): v
   }
   // A LEFT JOIN over a collection of values: json_each joins without parentheses.
   from[from.length - 1] = sql`${from[from.length - 1]} LEFT JOIN ${join(items, sql`, `)} ON ${conditions.length ? join(conditions, sql` AND `) : sql`1`}`;
+}
+
+function hasAggregate(q: QQuery): boolean {
+  let found = false;
+  const visit = (x: QExpr) => {
+    if (x.kind === "aggregate") found = true;
+    else if (x.kind !== "subquery" && x.kind !== "exists") forEachChild(x, visit);
+  };
+  [...(q.result ?? []).map((r) => r.expr), ...q.orderBy.map((o) => o.expr)].forEach(visit);
+  return found;
 }
 
 function usesBinding(e: QExpr, v: Binding): boolean {
@@ -122,10 +134,15 @@ function usesBinding(e: QExpr, v: Binding): boolean {
 const whereSql = (f: Frame) => (f.where.length ? sql` WHERE ${join(f.where, sql` AND `)}` : sql``);
 
 function orderItems(q: QQuery, ctx: GenContext): SQL[] {
+  return orderParts(q, ctx).map((p) => sql`${p.value}${p.suffix}`);
+}
+
+/** The ordering's values, one per SQL column (an object's key parts), each with what follows it (DESC, NULLS …). */
+function orderParts(q: QQuery, ctx: GenContext): { value: SQL; suffix: SQL }[] {
   return q.orderBy.flatMap((o) => {
     const values = o.expr.type.kind === "entity" ? keyOf(compiler.entity(o.expr, ctx)) : [compiler.exact(o.expr, ctx)];
     const nulls = o.nulls ? sql.raw(o.nulls === "first" ? " NULLS FIRST" : " NULLS LAST") : sql``;
-    return values.map((v) => sql`${v}${o.descending ? sql` DESC` : sql``}${nulls}`);
+    return values.map((value) => ({ value, suffix: sql`${o.descending ? sql` DESC` : sql``}${nulls}` }));
   });
 }
 
@@ -180,7 +197,7 @@ function groupSql(q: QQuery, ctx: GenContext): SQL {
     const keys = q.groupBy.flatMap((g) => (g.type.kind === "entity" ? keyOf(compiler.entity(g, ctx)) : [compiler.exact(g, ctx)]));
     parts.push(sql` GROUP BY ${join(keys)}`);
   }
-  if (q.having) parts.push(sql` HAVING ${compiler.cond(q.having, ctx)}`);
+  if (q.having) parts.push(sql` HAVING ${compiler.cond(q.having, ctx, true)}`);
   return sql.join(parts);
 }
 
@@ -194,16 +211,27 @@ export function candidateKeys(model: Model, q: QQuery): SQL {
   const groups = groupsOf(model, meta);
   if (groups.length === 1) {
     const f = frame(q, undefined, model, groups[0]);
+    const ordering = orderingScope(q, f.ctx, f.from, f.candidate);
     const keys = keyOf(f.candidate);
     const columns = keys.map((k, i) => sql`${k} AS ${sql.raw(`_k${i}`)}`);
     if (q.listing) {
-      const values = orderValues(q, f.ctx);
+      const values = orderValues(q, ordering);
       if (q.listing.orderingValues) columns.push(...values.map((v, i) => sql`${v.value} AS ${sql.raw(`_o${i}`)}`));
       if (q.listing.keyset) f.where.push(afterCursor(values, keys));
     }
     // Keys break ties, so the order (and a RANGE over it) is the same every time.
-    const ordering = sql` ORDER BY ${join([...orderItems(q, f.ctx), ...keys])}`;
-    return sql`SELECT ${join(columns)}, row_number() OVER (${ordering}) AS _ord FROM ${join(f.from, sql`, `)}${whereSql(f)}${ordering}${rangeSql(q, f.ctx)}`;
+    const parts = orderParts(q, ordering);
+    const order = sql` ORDER BY ${join([...parts.map((p) => sql`${p.value}${p.suffix}`), ...keys])}`;
+    const from = sql`${join(f.from, sql`, `)}${whereSql(f)}`;
+    if (!q.range) return sql`SELECT ${join(columns)}, row_number() OVER (${order}) AS _ord FROM ${from}${order}`;
+    // With a RANGE, the rows are numbered after it: SQLite keeps the few rows the RANGE takes as
+    // it sorts (ORDER BY … LIMIT), where numbering every match first sorts them all. The
+    // ordering's values come out of the subquery (`_s<i>`), and number its rows in the same order.
+    const sorts = parts.map((p, i) => sql`${p.value} AS ${sql.raw(`_s${i}`)}`);
+    const names = columns.map((_, i) => sql.raw(i < keys.length ? `_k${i}` : `_o${i - keys.length}`));
+    const outer = sql` ORDER BY ${join([...parts.map((p, i) => sql`${sql.raw(`_s${i}`)}${p.suffix}`), ...keys.map((_, i) => sql.raw(`_k${i}`))])}`;
+    const ranged = sql`SELECT ${join([...columns, ...sorts])} FROM ${from}${order}${rangeSql(q, f.ctx)}`;
+    return sql`SELECT ${join(names)}, row_number() OVER (${outer}) AS _ord FROM (${ranged})${outer}`;
   }
   if (q.listing) fail(`${meta.name} is stored in ${groups.length} tables (complete-table): its extent cannot be ordered or paged yet`, q.candidate.pos);
   // Each branch selects its keys and its ordering values; the union is ordered and ranged as one.
@@ -266,7 +294,9 @@ export function projection(model: Model, q: QQuery): { sql: SQL; columns: Result
     }
   }
   const distinct = q.distinct ? sql`DISTINCT ` : sql``;
-  const text = sql`SELECT ${distinct}${distinctNames(select, "r")} FROM ${join(f.from, sql`, `)}${whereSql(f)}${groupSql(q, f.ctx)}${orderSql(q, f.ctx)}${rangeSql(q, f.ctx)}`;
+  // Grouped or distinct rows are ordered by what they hold: their ordering stays as written.
+  const ordering = q.groupBy.length || q.having || q.distinct || hasAggregate(q) ? f.ctx : orderingScope(q, f.ctx, f.from, f.candidate);
+  const text = sql`SELECT ${distinct}${distinctNames(select, "r")} FROM ${join(f.from, sql`, `)}${whereSql(f)}${groupSql(q, f.ctx)}${orderSql(q, ordering)}${rangeSql(q, f.ctx)}`;
   return { sql: text, columns };
 }
 
