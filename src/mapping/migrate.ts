@@ -38,7 +38,7 @@ export function guardInsert(guard: (typeof GUARDS)[number], when: SQL): SQL {
  */
 export async function migrate(store: Store, model: Model, autoCreate: boolean): Promise<void> {
   const tables = schemaOf(model);
-  const expected = autoCreate ? await fingerprintOf(schemaStatements(model, tables, new Map(), () => true)) : undefined;
+  const expected = autoCreate ? await fingerprintOf(model, tables) : undefined;
   const [columns, view] = await store.migrate([EXISTING_COLUMNS, FINGERPRINT]);
   const existing = existingColumns(columns!.rows);
   // The columns are looked at too: a table or column dropped behind Extent's back is made again.
@@ -91,13 +91,30 @@ function recordFingerprint(fingerprint: string): Statement[] {
 }
 
 /**
- * The fingerprint of a schema: of the statements that make it on an empty database (so of every
- * table, column, type, index, guard and sequence), the first 16 bytes of their text's SHA-256, in
- * hex (crypto.subtle: native on every runtime, where a hash in JavaScript costs a cold isolate
- * milliseconds). It names a version of the schema; it guards nothing.
+ * Raised whenever the statements made of a schema change (a column type spelled otherwise, a new
+ * table of Extent's own, an index named otherwise): databases fingerprinted by an earlier release
+ * are then checked in full once.
  */
-async function fingerprintOf(statements: readonly Statement[]): Promise<string> {
-  const text = statements.map((s) => `${s.sql} ${JSON.stringify(s.params)}`).join(";\n");
+const SCHEMA_FORMAT = 2;
+
+/**
+ * The fingerprint of a schema: the first 16 bytes, in hex, of the SHA-256 of what makes it — every
+ * table with its columns and types, key, indexes and decimals (`schemaOf`), the guards, the
+ * sequences and SCHEMA_FORMAT — not of the DDL itself, which a cold isolate would spend
+ * milliseconds compiling only to hash it (crypto.subtle: native on every runtime). It names a
+ * version of the schema; it guards nothing.
+ */
+async function fingerprintOf(model: Model, tables: ReadonlyMap<string, TableDef>): Promise<string> {
+  const sequences = [...model.classes.values()]
+    .filter((m) => !m.superclass && !m.embeddedOnly)
+    .map((m) => [m.name, m.root, m.primaryTable, keyFieldColumns(m).map((k) => [k.column, k.generation.kind])]);
+  const text = JSON.stringify([
+    SCHEMA_FORMAT,
+    GUARDS,
+    [...tables.values()].map((t) => [t.name, [...t.columns], t.primaryKey, t.indexes, [...t.decimals]]),
+    sequences,
+    [...model.classes.values()].map((c) => [c.name, c.root, c.primaryTable ?? null]),
+  ]);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return [...digest.subarray(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
