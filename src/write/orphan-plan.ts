@@ -51,6 +51,8 @@ export interface WriteCheck {
   holder: string;
   field: string;
   released: boolean;
+  /** The check of a one-to-one target handed to another object, whose previous holder's reference is required. */
+  handover?: true;
   piece: Piece;
 }
 
@@ -104,7 +106,7 @@ export interface OrphanDeletion {
 /** A refused write's diagnosis: the read, and the checks it counts in its order. */
 export interface Diagnosis {
   diagnose: Statement;
-  required: { holder: string; field: string; released: boolean }[];
+  required: { holder: string; field: string; released: boolean; handover?: true }[];
 }
 
 /** The orphan deletion of `writes`, its steps added to `steps`; undefined when no relation with orphan removal is written. */
@@ -184,6 +186,6 @@ export function diagnosis(model: Model, checks: readonly WriteCheck[], seeds: re
   // An error path, and rare: compiled for this request alone.
   return {
     diagnose: bind(compile(all.sql(slotPlaceholders(all.slots))), slotValues(all.slots)),
-    required: checks.map(({ holder, field, released }) => ({ holder, field, released })),
+    required: checks.map(({ holder, field, released, handover }) => ({ holder, field, released, ...(handover ? { handover } : {}) })),
   };
 }

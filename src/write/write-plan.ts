@@ -267,7 +267,9 @@ export function writeStatements(
       // One-to-one: the target leaves whichever other object held it through this field.
       const s = target && field.relation?.kind === "one-to-one" ? relationStorage(model, field) : undefined;
       const release = s?.kind === "owner-fk" ? releaseOneToOne(model, steps.steps, w, field, s.columns, target!, keyOf(target!)) : undefined;
-      if (release) extra.push(release);
+      // A required reference cannot be left null by the handover: the batch is refused (409) if another object holds the target.
+      if (release?.check) (extra.push(checkGuard(release.check)), checks.push(release.check));
+      if (release) extra.push(release.statement);
     }
     const refs = new Map<string, GraphNode | null>(w.node.refs);
     for (const [f, owner] of assigned.get(w.node) ?? []) refs.set(f, owner);
@@ -458,7 +460,7 @@ function releaseOneToOne(
   fk: readonly string[],
   target: GraphNode,
   targetSlots: Slot[],
-): Statement | undefined {
+): { statement: Statement; check?: WriteCheck } | undefined {
   // Only the inverse to-one field that covers this object's class is one-to-one: an Insurance.employee
   // may be both Employee.dentalInsurance's and Employee.medicalInsurance's other side.
   const inverse = [...target.meta.fields.values()].find((f) => {
@@ -483,5 +485,12 @@ function releaseOneToOne(
     return sql`${others} AND EXISTS (SELECT 1 FROM ${ident(primary)} ${ident("x_d")} WHERE ${sameRow} AND ${qualified("x_d", scope.discriminator.column)} IN (${join(values)}))`;
   };
   const shape = `release-one|${table}|${field.name}|${scope.name}`;
-  return shaped(shape, slots, clearReference(steps, table, fk, shape, slots, where));
+  const statement = shaped(shape, slots, clearReference(steps, table, fk, shape, slots, where));
+  if (field.nullable) return { statement };
+  const piece = {
+    shape: `handover-required|${shape}`,
+    slots,
+    sql: (slot: At) => onStoredTables(() => sql`SELECT 1 FROM ${tableRef(table)} WHERE ${where(slot)}`),
+  };
+  return { statement, check: { holder: field.declaringClass, field: field.name, released: true, handover: true, piece } };
 }
