@@ -178,6 +178,12 @@ describe("JDOHelper.getObjectId and getVersion", () => {
       [2, 1],
     ]);
   });
+  test("JDOHelper.getVersion of an object of an unversioned class is null, as JDO defines it", async () => {
+    const all = await queryIds(`SELECT FROM ${Line}`);
+    assert.ok(all.length > 0);
+    assert.deepEqual(await queryIds(`SELECT FROM ${Line} WHERE JDOHelper.getVersion(this) == null`), all);
+    assert.deepEqual(ok(await jdoql(`SELECT JDOHelper.getVersion(this) FROM ${Line} WHERE id == ${all[0]}`)), [null]);
+  });
   test("JDOHelper.getVersion in a filter and through a navigation", async () => {
     assert.deepEqual(await queryIds(`SELECT FROM ${Word} WHERE JDOHelper.getVersion(this) == 2`), [1]);
     assert.deepEqual(await queryIds(`SELECT FROM ${Word} WHERE JDOHelper.getVersion(parent) > 1`), [2]);

@@ -322,7 +322,7 @@ function bindStatic(scope: Scope, receiver: string, call: Call): QExpr {
     const operand = scope.binders.expr(scope, call.args[0]!);
     if (operand.type.kind !== "entity") fail(`JDOHelper.${call.name} needs a persistent object`, call.args[0]!.pos);
     if (call.name === "getObjectId") return node({ kind: "objectId", operand, type: operand.type }, pos);
-    if (call.name === "getVersion") return node({ kind: "version", operand, type: { kind: "number", numeric: "long" } }, pos);
+    if (call.name === "getVersion") return node({ kind: "version", operand, nullWhenUnversioned: true, type: { kind: "number", numeric: "long" } }, pos);
     fail(`JDOHelper.${call.name} is not supported in queries`, pos);
   }
   const m = MATH[call.name];

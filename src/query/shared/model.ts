@@ -102,7 +102,8 @@ export type QExpr =
     | { kind: "exists"; query: QQuery }
     /** `JDOHelper.getObjectId(x)`: the key of an entity. */
     | { kind: "objectId"; operand: QExpr }
-    | { kind: "version"; operand: QExpr }
+    /** `nullWhenUnversioned`: JDOQL's JDOHelper.getVersion is null for an unversioned class; JPQL's VERSION refuses it. */
+    | { kind: "version"; operand: QExpr; nullWhenUnversioned?: boolean }
     /** JPQL KEY(v): the key of the map entry a variable ranges over (VALUE(v) is the variable itself). */
     | { kind: "entryKey"; operand: QExpr }
     /** JPQL INDEX(v): the position (0-based) of the list element a variable ranges over. */

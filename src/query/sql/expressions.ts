@@ -215,8 +215,10 @@ export class ExprCompiler extends CollectionCompiler {
         return classNameOf(ctx.model, this.entity(e.operand, ctx));
       case "listIndex":
         return listIndexSql(e, ctx, (owner) => this.entity(owner, ctx));
-      case "version":
-        return versionOf(this.entity(e.operand, ctx), e.pos);
+      case "version": {
+        const of = this.entity(e.operand, ctx);
+        return !of.meta.version && e.nullWhenUnversioned ? sql`NULL` : versionOf(of, e.pos);
+      }
       default:
         // Conditions used as values: SQLite gives 1, 0 or NULL.
         return sql`(${this.cond(e, ctx)})`;
