@@ -122,7 +122,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     {
       cors,
       compressThreshold,
-      describe: () => openApiText(model, prefix, access, { explorer: options.explorer !== false, control }),
+      describe: () =>
+        openApiText(model, prefix, access, { explorer: options.explorer === false ? false : { renderers: options.explorer !== undefined }, control }),
       explorer: options.explorer === false ? undefined : { assets: options.explorer, access: access !== undefined, name: context.name },
     },
   );

@@ -150,13 +150,22 @@ describe("the page and its files, with the renderers' files from the installed p
     assert.equal((await get(h, "/_explorer/nothing.js", {}, "POST")).status, 404, "an unknown file is 404 whatever the method");
   });
 
-  test("the OpenAPI document describes the page as GET /'s other answer", async () => {
+  test("the OpenAPI document describes the page as GET /'s other answer, and the page's files", async () => {
     const doc = await (await get(h, "/openapi.json")).json();
     const ok = doc.paths["/"].get.responses["200"];
     assert.deepEqual(Object.keys(ok.content), ["application/json", "text/html"]);
     assert.ok(ok.headers.Vary);
     const off = describeApi(h.model, { prefix: "/api", explorer: false }) as any;
     assert.deepEqual(Object.keys(off.paths["/"].get.responses["200"].content), ["application/json"]);
+    assert.equal(off.paths["/_explorer/{file}"], undefined);
+    // The files' path, with exactly the names this server serves: each answers 200, any other 404.
+    const files = doc.paths["/_explorer/{file}"].get;
+    const names: string[] = files.parameters.find((p: { name: string }) => p.name === "file").schema.enum;
+    assert.deepEqual(names.sort(), ["explorer.css", "explorer.js", ...Object.keys(PACKAGE_FILES)].sort());
+    for (const name of names) assert.equal((await get(h, `/_explorer/${name}`)).status, 200, name);
+    assert.ok(files.responses["304"] && files.responses["404"]);
+    const bare = describeApi(h.model, { prefix: "/api", explorer: { renderers: false } }) as any;
+    assert.deepEqual(bare.paths["/_explorer/{file}"].get.parameters[0].schema.enum.sort(), ["explorer.css", "explorer.js"]);
   });
 });
 

@@ -6,6 +6,7 @@
 import type { ResolvedAccess } from "../config/access.ts";
 import type { Model } from "../metadata/model.ts";
 import type { AccessControl } from "../access/access-control.ts";
+import { ASSETS_PATH } from "./explorer-assets.ts";
 import { PathWriter, type SecurityShape } from "./paths.ts";
 import { type Schema, SchemaWriter } from "./schemas.ts";
 
@@ -16,8 +17,11 @@ export interface DescribeOptions {
   prefix: string;
   /** Present when access control is configured. */
   security?: SecurityShape | undefined;
-  /** `GET /` answers the explorer page to a browser (default true; `explorer: false` in the handler's options turns it off). */
-  explorer?: boolean;
+  /**
+   * `GET /` answers the explorer page to a browser, and `/_explorer/{file}` its files (default: on,
+   * without the renderers' files; `explorer: false` in the handler's options turns it off).
+   */
+  explorer?: boolean | { renderers: boolean };
   title?: string;
   version?: string;
 }
@@ -120,7 +124,12 @@ export function describeApi(model: Model, options: DescribeOptions): Record<stri
   const writer = new SchemaWriter(model);
   for (const meta of classes) if (!meta.embeddedOnly) writer.addClass(meta, schemas);
   const pw = new PathWriter(model, options.security);
-  const paths: Record<string, unknown> = { "/": pw.root(options.explorer !== false), "/openapi.json": pw.document() };
+  const explorer = options.explorer === false ? undefined : { renderers: typeof options.explorer === "object" && options.explorer.renderers };
+  const paths: Record<string, unknown> = {
+    "/": pw.root(explorer !== undefined),
+    "/openapi.json": pw.document(),
+    ...(explorer ? { [`${ASSETS_PATH}/{file}`]: pw.explorerFiles(explorer.renderers) } : {}),
+  };
   paths["/jdoql"] = pw.queryPath("JDOQL");
   paths["/query"] = pw.queryPath("JDOQL");
   paths["/jpql"] = pw.queryPath("JPQL");
@@ -164,7 +173,7 @@ export function openApiText(
   model: Model,
   prefix: string,
   access: ResolvedAccess | undefined,
-  more: { explorer?: boolean; control?: AccessControl | undefined } = {},
+  more: { explorer?: DescribeOptions["explorer"]; control?: AccessControl | undefined } = {},
 ): string {
   const { control, ...rest } = more;
   return JSON.stringify(describeApi(model, { prefix, security: securityShape(access, control), ...rest }), null, 2);

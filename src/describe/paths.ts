@@ -4,6 +4,7 @@
  * with their headers, and a problem document for every error status the route can answer.
  */
 import type { ClassMeta, Model } from "../metadata/model.ts";
+import { OWN_FILES, PACKAGE_FILES } from "./explorer-assets.ts";
 import { type Schema, ref } from "./schemas.ts";
 
 export interface SecurityShape {
@@ -250,6 +251,30 @@ export class PathWriter {
         },
         "queries",
       ),
+    };
+  }
+
+  /** The explorer page's files: its own script and style, and, when the server has them, the renderers'. */
+  explorerFiles(renderers: boolean): Record<string, unknown> {
+    const names = [...Object.values(OWN_FILES), ...(renderers ? Object.keys(PACKAGE_FILES) : [])];
+    const file = { type: "string", description: "the file's name, as the page asks for it" };
+    return {
+      get: this.op("A file of the explorer page", {
+        description: "Only these names are served (any other, a path included, is a 404). Each answer has an ETag and may be cached for an hour.",
+        parameters: [{ name: "file", in: "path", required: true, schema: { ...file, enum: names } }, param("If-None-Match")],
+        responses: this.responses(
+          {
+            200: {
+              description: "the file",
+              headers: { ETag: header("ETag") },
+              content: { "text/javascript": { schema: { type: "string" } }, "text/css": { schema: { type: "string" } } },
+            },
+            304: { description: "not modified (If-None-Match)", headers: { ETag: header("ETag") } },
+          },
+          [404],
+          false,
+        ),
+      }),
     };
   }
 
