@@ -62,15 +62,18 @@ async function digestTag(bytes: ArrayBuffer): Promise<string> {
  * on Node): the compression middleware leaves an answer that has a Content-Encoding alone. Its
  * ETag is the plain file's with `-gzip`, a strong tag naming these bytes.
  */
-function compressedFiles(): (name: string, plain: ArrayBuffer, etag: string, encoding: string) => Promise<{ bytes: ArrayBuffer; etag: string }> {
+function compressedFiles(): (name: string, plain: () => Promise<ArrayBuffer>, etag: string, encoding: string) => Promise<{ bytes: ArrayBuffer; etag: string }> {
   const kept = new Map<string, Promise<{ bytes: ArrayBuffer; etag: string }>>();
   return (name, plain, etag, encoding) => {
     const key = `${encoding} ${name} ${etag}`;
     let found = kept.get(key);
     if (!found) {
       const tag = etag.replace(/"$/, `-${encoding}"`);
-      found = new Response(new Response(plain).body!.pipeThrough(new CompressionStream(ENCODINGS.get(encoding)! as CompressionFormat)))
-        .arrayBuffer()
+      // The plain bytes are read only here, on a miss: a hit copies nothing.
+      found = plain()
+        .then((bytes) =>
+          new Response(new Response(bytes).body!.pipeThrough(new CompressionStream(ENCODINGS.get(encoding)! as CompressionFormat))).arrayBuffer(),
+        )
         .then((bytes) => ({ bytes, etag: tag }));
       // A file given anew (another ETag) replaces its earlier bytes.
       for (const k of kept.keys()) if (k.startsWith(`${encoding} ${name} `)) kept.delete(k);
@@ -107,10 +110,13 @@ export function explorerFiles(assets: ExplorerAssets | undefined, compress = fal
       let etag = given.headers.get("etag");
       const encoding = compress ? chooseEncoding(c.req.header("accept-encoding")) : undefined;
       if (etag && !encoding) return answer(c, given.body, file.type, etag);
-      const bytes = await given.arrayBuffer();
-      if (!etag) tags.set(name, (etag = await digestTag(bytes)));
-      if (!encoding) return answer(c, bytes, file.type, etag);
+      let read: Promise<ArrayBuffer> | undefined;
+      const bytes = () => (read ??= given.arrayBuffer());
+      if (!etag) tags.set(name, (etag = await digestTag(await bytes())));
+      if (!encoding) return answer(c, await bytes(), file.type, etag);
       const packed = await compressed(name, bytes, etag, encoding);
+      // Kept bytes answered: the provider's body is not needed (on the worker, a stream from the assets binding).
+      if (!read) void given.body.cancel().catch(() => {});
       const res = answer(c, packed.bytes, file.type, packed.etag);
       res.headers.set("vary", "Accept-Encoding");
       if (res.status === 200) res.headers.set("content-encoding", encoding);
