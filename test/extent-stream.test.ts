@@ -24,6 +24,7 @@ import { readExtent } from "../src/read/read-objects.ts";
 import { LibsqlStore } from "../src/store/libsql-store.ts";
 import { BatchRecordingStore } from "./support/batch-recording-store.ts";
 import { GRAPH_PKG, graphModel, seedGraph } from "./support/graph-model.ts";
+import { VEHICLES_MODEL } from "./support/vehicles-model.ts";
 
 /** One database file; handlers of several page sizes over it, each with its recording store. */
 class Database {
@@ -129,20 +130,7 @@ describe("a streamed extent is the same JSON as the extent read at once", () => 
   });
 
   test("a complete-table hierarchy: pages run across its tables in the extent's order", async () => {
-    const model = `<jdo><package name="ct">
-      <class name="Vehicle" identity-type="application"><inheritance strategy="complete-table"/>
-        <field name="id" field-type="long" primary-key="true"/>
-        <field name="name" field-type="java.lang.String"/>
-        <field name="next" field-type="ct.Vehicle"/>
-      </class>
-      <class name="Car" persistence-capable-superclass="ct.Vehicle"><inheritance strategy="complete-table"/>
-        <field name="seats" field-type="int"/>
-      </class>
-      <class name="Truck" persistence-capable-superclass="ct.Vehicle"><inheritance strategy="complete-table"/>
-        <field name="load" field-type="double"/>
-      </class>
-    </package></jdo>`;
-    const db = new Database({ metadata: [{ source: "ct.jdo", text: model }] });
+    const db = new Database({ metadata: [{ source: "ct.jdo", text: VEHICLES_MODEL }] });
     try {
       const { api } = await db.handler();
       const kinds = ["ct.Vehicle", "ct.Car", "ct.Truck"];

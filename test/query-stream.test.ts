@@ -28,6 +28,7 @@ import { mib } from "./fuzz/budget.ts";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
+import { VEHICLES_MODEL } from "./support/vehicles-model.ts";
 
 const run = promisify(execFile);
 
@@ -150,20 +151,7 @@ describe("a streamed query answer is the same JSON as the candidates read at onc
   });
 
   test("a complete-table hierarchy: the query's order runs across its tables", async () => {
-    const model = `<jdo><package name="ct">
-      <class name="Vehicle" identity-type="application"><inheritance strategy="complete-table"/>
-        <field name="id" field-type="long" primary-key="true"/>
-        <field name="name" field-type="java.lang.String"/>
-        <field name="next" field-type="ct.Vehicle"/>
-      </class>
-      <class name="Car" persistence-capable-superclass="ct.Vehicle"><inheritance strategy="complete-table"/>
-        <field name="seats" field-type="int"/>
-      </class>
-      <class name="Truck" persistence-capable-superclass="ct.Vehicle"><inheritance strategy="complete-table"/>
-        <field name="load" field-type="double"/>
-      </class>
-    </package></jdo>`;
-    const ct = new Database({ metadata: [{ source: "ct.jdo", text: model }] });
+    const ct = new Database({ metadata: [{ source: "ct.jdo", text: VEHICLES_MODEL }] });
     try {
       const { api } = await ct.handler();
       const kinds = ["ct.Vehicle", "ct.Car", "ct.Truck"];
