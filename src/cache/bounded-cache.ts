@@ -24,6 +24,10 @@
  * - `STATEMENT_SHAPE_LIMIT` compiled write statements for the whole process (src/write/write-plan.ts
  *   `shaped`), keyed by the statement's kind, table, columns and which values are sequence numbers,
  *   `STATEMENT_SHAPE_WEIGHT` characters in all.
+ * - `WRITE_PLAN_LIMIT` write plans per model (src/service/write-plans.ts), keyed by the body's graph
+ *   shape (classes, modes, fields given, which object each relation names) and fetch plan, weighing
+ *   `WRITE_PLAN_WEIGHT` in all (the key's characters and 16 a statement: the statements' SQL texts
+ *   are the statement-shape cache's own strings).
  *
  * What is not here is bounded by the model alone: row layouts and lookup statements are WeakMaps
  * keyed by the model's own ClassMeta and GroupLayout objects, built once each. Parameter values
@@ -39,6 +43,8 @@ export const DELETE_PLAN_LIMIT = 1000;
 export const FETCH_PLAN_LIMIT = 64;
 export const STATEMENT_SHAPE_LIMIT = 2000;
 export const STATEMENT_SHAPE_WEIGHT = 2_000_000;
+export const WRITE_PLAN_LIMIT = 1000;
+export const WRITE_PLAN_WEIGHT = 1_000_000;
 
 /**
  * An optional second bound, on the entries' total weight: a cost in characters (of the query

@@ -23,7 +23,9 @@ import {
   slotPlaceholders,
   slotValues,
   writeStatements,
+  newUuid,
 } from "../write/write-plan.ts";
+import { type Plan, cachedPlan } from "./write-plans.ts";
 import { join, sql } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";
 import { type Precondition, noSuchObject, preconditionFailed } from "./absent.ts";
@@ -128,13 +130,39 @@ async function answer(
   back: ObjectInBatch,
   results: Awaited<ReturnType<Runtime["store"]["batch"]>>,
   fetch: FetchPlan,
-  root: WriteNode,
+  root: { meta: ClassMeta },
 ): Promise<WriteResult> {
   const read = await objectFromBatch(rt, back, results, fetch);
   if (read) return { object: read.object, meta: read.meta, identity: keyFieldsJson(rt.model, read.meta, read.key) };
   if (!rt.access) throw new Error("internal: the written object was not read back");
   const key = results[results.length - back.statements.length - 1]!.rows[0]!;
   return { meta: root.meta, identity: keyFieldsJson(rt.model, root.meta, key) };
+}
+
+/**
+ * Plans a write on `graph` (the request's, or the stand-ins of src/service/write-plans.ts): the
+ * guards, the access rules' checks, the key reservations, the writes and the read-back, in batch order.
+ */
+function plan(rt: Runtime, fetch: FetchPlan): Plan {
+  return (graph, modes, conditions, generate) => {
+    const { writes, prelude } = assignKeys(modes, generate);
+    const rootWrite = writes.find((w) => w.node === graph.root)!;
+    const guards = writes
+      .filter((w) => w.mode === "update")
+      // The version condition after the root's existence guard: an absent object is a 404 whatever the precondition.
+      .flatMap((w) =>
+        w === rootWrite
+          ? [guardExists(w.meta, w.key, "missing"), ...conditions.map((c) => guardVersion(w.meta, w.key, c))]
+          : [guardExists(w.meta, w.key, "changed")],
+      );
+    const back = readBack(rt, rootWrite, fetch);
+    const allowed = accessGuards(rt, writes, rootWrite);
+    const keyBack = rt.access ? [keyOfWrite(rootWrite)] : [];
+    const cascadeGuards = (roots: string[]) => (rt.access ? rt.access.control.cascadeGuards(rt.access.principal, roots) : []);
+    const written = writeStatements(rt.model, writes, cascadeGuards);
+    const statements = [...guards, ...allowed.before, ...prelude, ...written.statements, ...allowed.after, ...keyBack, ...back.statements];
+    return { statements, back, root: rootWrite, diagnose: written.diagnose };
+  };
 }
 
 async function execute(
@@ -148,38 +176,26 @@ async function execute(
     const refusedFields = rt.access.control.refusedFields(rt.access.principal, graph.nodes);
     if (refusedFields.length) throw new UnfitBodyError(`the body sets fields the principal may not write`, refusedFields);
   }
-  const { writes, prelude } = assignKeys(modes);
-  const rootWrite = writes.find((w) => w.node === graph.root)!;
-  const guards = writes
-    .filter((w) => w.mode === "update")
-    // The version condition after the root's existence guard: an absent object is a 404 whatever the precondition.
-    .flatMap((w) =>
-      w === rootWrite
-        ? [guardExists(w.meta, w.key, "missing"), ...conditions.map((c) => guardVersion(w.meta, w.key, c))]
-        : [guardExists(w.meta, w.key, "changed")],
-    );
-  const back = readBack(rt, rootWrite, fetch);
-  const allowed = accessGuards(rt, writes, rootWrite);
-  const keyBack = rt.access ? [keyOfWrite(rootWrite)] : [];
-  const cascadeGuards = (roots: string[]) => (rt.access ? rt.access.control.cascadeGuards(rt.access.principal, roots) : []);
-  const written = writeStatements(rt.model, writes, cascadeGuards);
-  const statements = [...guards, ...allowed.before, ...prelude, ...written.statements, ...allowed.after, ...keyBack, ...back.statements];
+  // Under access rules the guards bind the principal's claims: planned per request.
+  const planned = rt.access
+    ? plan(rt, fetch)(graph, modes, conditions, newUuid)
+    : cachedPlan({ model: rt.model, answerBytes: rt.limits.answerBytes }, graph, modes, conditions, fetch, plan(rt, fetch));
   let results;
   try {
-    results = await rt.store.batch(statements, "write");
+    results = await rt.store.batch(planned.statements, "write");
   } catch (error) {
     if (!(error instanceof StoreConstraintError)) throw error;
     if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(rt.model, graph.root.declared, graph.root.key!, conditions);
     if (error.kind === "guard" && error.guard === "missing") throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
-    if (error.kind === "guard" && error.guard === "forbidden") throw refused(rt.access!.principal, graph.root.declared, rootWrite.mode, "this object");
-    if (error.kind === "guard" && error.guard === "required") throw await requiredRefusal(rt, written.diagnose(), `this write`);
+    if (error.kind === "guard" && error.guard === "forbidden") throw refused(rt.access!.principal, graph.root.declared, planned.root.mode, "this object");
+    if (error.kind === "guard" && error.guard === "required") throw await requiredRefusal(rt, planned.diagnose(), `this write`);
     if (error.kind === "guard" && error.guard === "sequence")
       throw new ConflictError("a generated key would pass 9223372036854775807, the largest long: the key sequence has no numbers left (give the key instead)");
     if (error.kind === "guard") throw new ConflictError("an object of the request was deleted or changed by another request meanwhile; retry");
     if (error.kind === "unique") throw new ConflictError("an object with the same key already exists");
     throw new ConflictError("the database refused the change (a constraint failed)");
   }
-  return answer(rt, back, results, fetch, rootWrite);
+  return answer(rt, planned.back, results, fetch, planned.root);
 }
 
 /**

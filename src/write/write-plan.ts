@@ -29,8 +29,19 @@ const value = (v: unknown): Slot => ({ kind: "value", value: v });
 /** Slot placeholders `from` … `from + n - 1`. */
 const range = (slot: (i: number) => SQL, from: number, n: number): SQL[] => Array.from({ length: n }, (_, i) => slot(from + i));
 
-/** Chooses keys for created objects: given ones, UUIDs now, sequence numbers inside the batch. */
-export function assignKeys(nodes: readonly { node: GraphNode; meta: ClassMeta; mode: "create" | "update"; key?: unknown[] }[]): {
+/** Makes a new UUID key part, in the form its generation names. */
+export type KeyGenerator = (kind: "uuid-string" | "uuid-hex") => string;
+
+export const newUuid: KeyGenerator = (kind) => {
+  const uuid = crypto.randomUUID();
+  return kind === "uuid-hex" ? uuid.replace(/-/g, "") : uuid;
+};
+
+/** Chooses keys for created objects: given ones, UUIDs now (`generate`), sequence numbers inside the batch. */
+export function assignKeys(
+  nodes: readonly { node: GraphNode; meta: ClassMeta; mode: "create" | "update"; key?: unknown[] }[],
+  generate: KeyGenerator = newUuid,
+): {
   writes: WriteNode[];
   prelude: Statement[];
 } {
@@ -52,8 +63,7 @@ export function assignKeys(nodes: readonly { node: GraphNode; meta: ClassMeta; m
         return;
       }
       if (part.generation.kind === "uuid-string" || part.generation.kind === "uuid-hex") {
-        const uuid = crypto.randomUUID();
-        key.push(value(part.generation.kind === "uuid-hex" ? uuid.replace(/-/g, "") : uuid));
+        key.push(value(generate(part.generation.kind)));
         return;
       }
       // A sequence number: the index within this batch's reservation; the count is known below.

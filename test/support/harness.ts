@@ -11,6 +11,12 @@ import type { Model } from "../../src/metadata/model.ts";
 import { EmbeddedStore } from "../../src/store/embedded-store.ts";
 import { embeddedPath } from "../../src/store/libsql-store.ts";
 import { CountingStore, type Store } from "../../src/store/store.ts";
+import { verifyWritePlans } from "../../src/service/write-plans.ts";
+
+// Every write a test makes through the harness checks its cached plan against one made anew
+// (src/service/write-plans.ts): the suite's writes are the cache's test. (Off for measurements:
+// EXTENT_VERIFY_WRITE_PLANS=0, as test/bench/ab.ts sets.)
+verifyWritePlans(process.env.EXTENT_VERIFY_WRITE_PLANS !== "0");
 
 export interface Reply {
   status: number;
