@@ -1,8 +1,8 @@
 /**
  * Every cache on the request path is a BoundedCache: compiled work (parsed and compiled queries,
  * read plans, delete plans, fetch-plan field lists) is kept per model (two handlers in one process
- * never share it) and each cache has a fixed, named limit. The caches are LRU: a hit makes an entry
- * the newest and a full cache drops its least recently used entry, so the queries a client repeats
+ * never share it) and each cache has a fixed, named limit. The caches evict as LRU does (by second
+ * chance: a full cache drops its oldest entry not used lately), so the queries a client repeats
  * stay compiled while a flood of one-off query texts passes through, and memory stays flat
  * whatever the variety of requests.
  *
@@ -57,16 +57,18 @@ export interface WeightBound<V> {
 }
 
 /**
- * A string-keyed LRU cache of at most `limit` entries (and at most `weight.limit` of total
- * weight): get, hit and eviction are O(1). An entry heavier than the whole weight limit is built
- * and returned but not kept.
+ * A string-keyed cache of at most `limit` entries (and at most `weight.limit` of total weight)
+ * that evicts as LRU does, by second chance (CLOCK): a hit only marks its entry used, which costs a
+ * request nothing beyond the lookup (a hit that moved its entry to the end of the Map cost a delete
+ * and an insert, on every statement of every request); eviction takes the oldest entry not used
+ * since it was last passed over, moving the used ones it passes to the end, unmarked. An entry in
+ * use therefore stays while a flood of one-off keys passes. An entry heavier than the whole weight
+ * limit is built and returned but not kept.
  */
 export class BoundedCache<V> {
-  // A Map iterates in insertion order: re-inserting on a hit keeps the least recently used first.
-  private readonly entries = new Map<string, { value: V; weight: number }>();
+  // A Map iterates in insertion order: the first entry is the oldest (or the longest unused).
+  private readonly entries = new Map<string, { value: V; weight: number; used: boolean }>();
   private total = 0;
-  /** The most recently used key: a hit on it (the serializer asks once per object) moves nothing. */
-  private newest: string | undefined;
   constructor(
     readonly limit: number,
     private readonly weight?: WeightBound<V>,
@@ -94,11 +96,7 @@ export class BoundedCache<V> {
   get(key: string, build: () => V): V {
     const cached = this.entries.get(key);
     if (cached !== undefined) {
-      if (key !== this.newest) {
-        this.entries.delete(key);
-        this.entries.set(key, cached);
-        this.newest = key;
-      }
+      cached.used = true;
       return cached.value;
     }
     const value = build();
@@ -106,16 +104,23 @@ export class BoundedCache<V> {
     // `build` may have used this cache: evict only after it.
     this.remove(key);
     if (this.weight && weight > this.weight.limit) return value;
-    while (this.entries.size >= this.limit || (this.weight && this.total + weight > this.weight.limit)) {
-      this.remove(this.entries.keys().next().value!);
-    }
-    this.entries.set(key, { value, weight });
+    while (this.entries.size >= this.limit || (this.weight && this.total + weight > this.weight.limit)) this.evictOne();
+    this.entries.set(key, { value, weight, used: false });
     this.total += weight;
-    this.newest = key;
     return value;
   }
 
-  /** Whether `key` has an entry (its place in the LRU order unchanged). */
+  /** Drops the oldest entry not used since it was last passed over; the used ones passed go to the end, unmarked. */
+  private evictOne(): void {
+    for (const [key, entry] of this.entries) {
+      if (!entry.used) return this.remove(key);
+      entry.used = false;
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+  }
+
+  /** Whether `key` has an entry (not marking it used). */
   has(key: string): boolean {
     return this.entries.has(key);
   }
@@ -130,7 +135,6 @@ export class BoundedCache<V> {
     if (!entry) return;
     this.entries.delete(key);
     this.total -= entry.weight;
-    if (key === this.newest) this.newest = undefined;
   }
 }
 
