@@ -12,7 +12,8 @@
  *   directory), with wrangler.toml's compatibility date, module rules and vars except
  *   `EXTENT_SEED` (no seeding), and reports medians of: start-up (`new Miniflare` until `ready`),
  *   the first request (GET {prefix}/org.extent.sample.Book, to the end of its body: the handler is
- *   built on it, model read, D1 schema checked) and a warm request (the same GET again). With
+ *   built on it, D1 schema checked; the model is built as the module is evaluated, in start-up) and
+ *   a warm request (the same GET again). With
  *   `{ baseline: true }` it measures a minimal D1 worker alongside, to tell Extent's share from
  *   workerd's, miniflare's and local D1's.
  *
@@ -135,7 +136,7 @@ export async function bundleContributors(metafile: string): Promise<{ name: stri
 export interface ColdStartRun {
   /** `new Miniflare(...)` until `ready`: workerd started, the worker's modules loaded. */
   startMs: number;
-  /** The first GET, to the end of its body: handler built, model read, D1 schema checked. */
+  /** The first GET, to the end of its body: handler built, D1 schema checked. */
   firstRequestMs: number;
   /** The same GET once the isolate is warm (median of a few). */
   warmRequestMs: number;
