@@ -27,6 +27,11 @@ export interface RestHandlerOptions {
   prefix?: string;
   /** A store to use instead of opening `context.url` (tests, other drivers). */
   store?: Store;
+  /**
+   * The model, built already (`loadModel`) from the context's sources, which are then not read
+   * again: the worker builds it while its isolate starts, before the bindings of a request exist.
+   */
+  model?: Model;
   /** Largest accepted request body in bytes: the context's `limits.bodyBytes`, set here (default 1 MiB). */
   bodyLimit?: number;
   /** Fetch plan of the object answered by POST and PUT (default: all fields, depth 1). */
@@ -81,7 +86,7 @@ export interface RestHandler {
 
 export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const { context } = options;
-  const model = loadModel(context);
+  const model = options.model ?? loadModel(context);
   const access = resolveAccess(context.access);
   // The rules checked against the model now: a mistake fails start-up naming the file and the rule.
   const control = access?.rules !== undefined ? new AccessControl(model, access.rules, access.rulesSource) : undefined;

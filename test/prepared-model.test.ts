@@ -49,6 +49,21 @@ test("a prepared model builds the model the XML builds, and serves the same answ
   }
 });
 
+test("a model built beforehand (the worker builds it as its isolate starts) is the handler's, and its context's sources are not read", async () => {
+  const documents = preparedDocuments(JSON.parse(readFileSync(join(ROOT, PREPARED), "utf8")), PREPARED);
+  const model = loadModel({ documents });
+  // No sources at all in the context: the model given is the one served.
+  const h = await startHarness({}, { model });
+  try {
+    assert.equal(h.model, model);
+    const created = await h.post("/org.extent.sample.Author", { name: "Built before" });
+    assert.equal(created.status, 201, created.text);
+    assert.equal((await h.get(`/org.extent.sample.Author/${created.body._id}`)).body.name, "Built before");
+  } finally {
+    h.close();
+  }
+});
+
 test("a file that is no prepared model, or of another version, is refused naming the file", () => {
   const refused = (value: unknown) =>
     assert.throws(

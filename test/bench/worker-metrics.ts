@@ -12,9 +12,15 @@
  *   directory), with wrangler.toml's compatibility date, module rules and vars except
  *   `EXTENT_SEED` (no seeding), and reports medians of: start-up (`new Miniflare` until `ready`),
  *   the first request (GET {prefix}/org.extent.sample.Book, to the end of its body: the handler is
- *   built on it, model read, D1 schema checked) and a warm request (the same GET again). With
+ *   built on it, D1 schema checked; the model is built as the module is evaluated, in start-up) and
+ *   a warm request (the same GET again). With
  *   `{ baseline: true }` it measures a minimal D1 worker alongside, to tell Extent's share from
  *   workerd's, miniflare's and local D1's.
+ *
+ * Beside wall-clock time, each first request's CPU time in the workerd process (its threads' run
+ * time in /proc/<pid>/task/<tid>/schedstat, Linux only: the isolate, local D1's SQLite and the HTTP
+ * hop's workerd side, all on its one thread): on a machine shared with other work it moves far less
+ * than wall-clock time does.
  *
  * All request times include the loopback HTTP hop from Node to workerd (`dispatchFetch`). workerd
  * compiles and evaluates the worker's modules while it starts, so module evaluation counts in
@@ -25,6 +31,7 @@
  * defaults to 5).
  */
 import { execFile } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -135,18 +142,21 @@ export async function bundleContributors(metafile: string): Promise<{ name: stri
 export interface ColdStartRun {
   /** `new Miniflare(...)` until `ready`: workerd started, the worker's modules loaded. */
   startMs: number;
-  /** The first GET, to the end of its body: handler built, model read, D1 schema checked. */
+  /** The first GET, to the end of its body: handler built, D1 schema checked. */
   firstRequestMs: number;
   /** The same GET once the isolate is warm (median of a few). */
   warmRequestMs: number;
   /** The first GET of a second fresh workerd on the same D1 database: cold isolate, schema already made. */
   firstOnExistingMs: number;
+  /** workerd's CPU time over the first GET and over the first GET on the made schema (undefined off Linux). */
+  firstRequestCpuMs?: number;
+  firstOnExistingCpuMs?: number;
   /** The Server-Timing header (store cost) of the first and of the last warm response. */
   firstServerTiming?: string;
   warmServerTiming?: string;
 }
 
-export type Timings = Pick<ColdStartRun, "startMs" | "firstRequestMs" | "warmRequestMs" | "firstOnExistingMs">;
+export type Timings = Pick<ColdStartRun, "startMs" | "firstRequestMs" | "warmRequestMs" | "firstOnExistingMs" | "firstRequestCpuMs" | "firstOnExistingCpuMs">;
 
 export interface ColdStart {
   runs: number;
@@ -189,12 +199,48 @@ export function median(values: number[]): number {
 }
 
 function medians(all: ColdStartRun[]): Timings {
+  const cpu = (values: (number | undefined)[]) => (values.every((v) => v !== undefined) ? median(values as number[]) : undefined);
   return {
     startMs: median(all.map((r) => r.startMs)),
     firstRequestMs: median(all.map((r) => r.firstRequestMs)),
     warmRequestMs: median(all.map((r) => r.warmRequestMs)),
     firstOnExistingMs: median(all.map((r) => r.firstOnExistingMs)),
+    firstRequestCpuMs: cpu(all.map((r) => r.firstRequestCpuMs)),
+    firstOnExistingCpuMs: cpu(all.map((r) => r.firstOnExistingCpuMs)),
   };
+}
+
+/**
+ * CPU time so far of the workerd process this one started (the only `workerd` child at a time:
+ * runs are sequential), in ms, or undefined where /proc does not tell it.
+ */
+function workerdCpuMs(): number | undefined {
+  try {
+    const children = readdirSync("/proc").filter((entry) => {
+      if (!/^\d+$/.test(entry)) return false;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return parent === process.pid && readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "workerd";
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+    if (children.length !== 1) return undefined;
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${children[0]}/task`)) ns += Number(readFileSync(`/proc/${children[0]}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    return ns / 1e6;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `timedGet` with workerd's CPU time over it. */
+async function timedFirstGet(mf: Dispatcher, url: string): Promise<{ ms: number; cpuMs?: number; serverTiming?: string }> {
+  const before = workerdCpuMs();
+  const answer = await timedGet(mf, url);
+  const after = workerdCpuMs();
+  return { ...answer, cpuMs: before !== undefined && after !== undefined ? after - before : undefined };
 }
 
 interface Dispatcher {
@@ -312,19 +358,21 @@ export async function measureColdStart(bundleDir: string, runs: number, options:
       mf = new Miniflare({ ...workerOptions, d1Persist: persist } as Options);
       await mf.ready;
       const startMs = performance.now() - started;
-      const first = await timedGet(mf, url);
+      const first = await timedFirstGet(mf, url);
       const warm: { ms: number; serverTiming?: string }[] = [];
       for (let w = 0; w < WARM_REQUESTS; w++) warm.push(await timedGet(mf, url));
       await mf.dispose();
       // Again in a fresh workerd, on the database the first one made: what a deployed worker's cold isolates see.
       mf = new Miniflare({ ...workerOptions, d1Persist: persist } as Options);
       await mf.ready;
-      const again = await timedGet(mf, url);
+      const again = await timedFirstGet(mf, url);
       return {
         startMs,
         firstRequestMs: first.ms,
         warmRequestMs: median(warm.map((r) => r.ms)),
         firstOnExistingMs: again.ms,
+        firstRequestCpuMs: first.cpuMs,
+        firstOnExistingCpuMs: again.cpuMs,
         firstServerTiming: first.serverTiming,
         warmServerTiming: warm.at(-1)?.serverTiming,
       };
@@ -372,6 +420,12 @@ async function main(argv: string[]): Promise<void> {
       ["start: new Miniflare → ready", ms(cold.median.startMs), ms(base.startMs)],
       ["first request (cold isolate, empty D1)", ms(cold.median.firstRequestMs), ms(base.firstRequestMs)],
       ["first request (cold isolate, schema made)", ms(cold.median.firstOnExistingMs), ms(base.firstOnExistingMs)],
+      ...(cold.median.firstRequestCpuMs !== undefined && base.firstRequestCpuMs !== undefined
+        ? ([["  its workerd CPU time, empty D1", ms(cold.median.firstRequestCpuMs), ms(base.firstRequestCpuMs)]] as [string, string, string][])
+        : []),
+      ...(cold.median.firstOnExistingCpuMs !== undefined && base.firstOnExistingCpuMs !== undefined
+        ? ([["  its workerd CPU time, schema made", ms(cold.median.firstOnExistingCpuMs), ms(base.firstOnExistingCpuMs)]] as [string, string, string][])
+        : []),
       ["warm request", ms(cold.median.warmRequestMs), ms(base.warmRequestMs)],
     ];
     const header: [string, string, string] = [`medians of ${runs} fresh workerd runs`, "Extent worker", "minimal D1 worker"];
