@@ -14,6 +14,7 @@ import { compression } from "./compress.ts";
 import { corsMiddleware } from "./cors.ts";
 import { errorAnswer } from "./error-status.ts";
 import { requestScope, serverTiming } from "./middleware.ts";
+import { ShapeRouter } from "./shape-router.ts";
 import { problem } from "./problem.ts";
 import { type Env, mount } from "./resource.ts";
 import { objects } from "./routes/objects.ts";
@@ -39,7 +40,8 @@ export function buildApp(
   access?: { authenticator: Authenticator; control?: AccessControl | undefined },
   web: WebOptions = {},
 ): Hono<Env> {
-  const base = new Hono<Env>({ strict: false });
+  // Routes matched once per path shape (src/http/shape-router.ts), not per request.
+  const base = new Hono<Env>({ strict: false, router: new ShapeRouter() });
   // Outermost, so they see every answer, errors included: compression, then CORS, which answers
   // a preflight before the store is ready and before authentication (a preflight has no credentials).
   if (web.compressThreshold !== undefined) base.use(compression(web.compressThreshold));

@@ -1,0 +1,112 @@
+/**
+ * Routing once per path shape (src/http/shape-router.ts) finds what Hono's trie router finds: the
+ * app's real route table (with and without a prefix) is added to both, and every method over a
+ * corpus of paths — each resource, wrong places for static names, extra and empty segments,
+ * explorer files one and two segments deep, encoded and NUL characters, stand-in look-alikes —
+ * must give the same handlers, in the same order, with the same parameter values. A request of a
+ * shape already matched reuses it with its own segments.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Result } from "hono/router";
+import { TrieRouter } from "hono/router/trie-router";
+import { buildApp } from "../src/http/app.ts";
+import { ShapeRouter } from "../src/http/shape-router.ts";
+import { resolveLimits } from "../src/config/limits.ts";
+import { type Harness, startHarness } from "./support/harness.ts";
+import { CACHE_MODEL } from "./models/cache-model.ts";
+
+let h: Harness;
+before(async () => {
+  h = await startHarness({ metadata: [{ source: "cc.jdo", text: CACHE_MODEL }] });
+});
+after(() => h?.close());
+
+const METHODS = ["GET", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE"];
+const PATHS = [
+  "/",
+  "",
+  "/openapi.json",
+  "/jdoql",
+  "/query",
+  "/jpql",
+  "/cc.Book",
+  "/cc.Book/1",
+  "/cc.Book/1/2",
+  "/jdoql/1",
+  "/jdoql/jpql",
+  "/openapi.json/x",
+  "/_explorer",
+  "/_explorer/swagger-ui.css",
+  "/_explorer/a/b",
+  "/_explorer/_explorer",
+  "/x/jdoql",
+  "//x",
+  "/cc.Book//",
+  "/%00",
+  "/\u0000",
+  "/\u00001",
+  "/\u00002/\u00001",
+  "/a/b/c/d/e/f",
+  "/cc.Author/%7B%22id%22%3A1%7D",
+  "/_explorer/a\nb",
+  "/_explorer/a\u2028b",
+  "/cc.Book/a\rb",
+];
+
+/** Each handler with its parameters' values, from either form of Hono's match result. */
+function resolved<T>(result: Result<T>): [T, Record<string, string | undefined>][] {
+  const stash = result[1];
+  return (result[0] as [T, Record<string, string | number>][]).map(([handler, params]) => [
+    handler,
+    Object.fromEntries(Object.entries(params).map(([name, v]) => [name, stash ? stash[v as number] : (v as string)])),
+  ]);
+}
+
+for (const prefix of ["/api", ""]) {
+  test(`the app's routes${prefix ? ` under ${prefix}` : ""} match alike by shape and by trie`, () => {
+    const app = buildApp(
+      {
+        model: h.model,
+        store: h.store,
+        prefix,
+        limits: resolveLimits(undefined),
+        writeFetchPlan: { groups: ["all"], maxDepth: 1 },
+        serverTiming: false,
+        pageSize: 10,
+        firstPageSize: 10,
+        pageBytes: 1000,
+      },
+      () => Promise.resolve(),
+      undefined,
+      { compressThreshold: 1024, describe: () => "{}", explorer: { access: false } },
+    );
+    const shape = new ShapeRouter<unknown>();
+    const trie = new TrieRouter<unknown>();
+    assert.ok(app.routes.length > 10);
+    for (const r of app.routes) {
+      shape.add(r.method, r.path, r.handler);
+      trie.add(r.method, r.path, r.handler);
+    }
+    let compared = 0;
+    for (let round = 0; round < 2; round++) {
+      // The second round finds every shape kept: it must still answer each path's own values.
+      for (const method of METHODS)
+        for (const path of PATHS) {
+          const full = `${prefix}${path}` || "/";
+          assert.deepEqual(resolved(shape.match(method, full)), resolved(trie.match(method, full)), `${method} ${full}`);
+          compared++;
+        }
+    }
+    assert.equal(compared, 2 * METHODS.length * PATHS.length);
+  });
+}
+
+test("a route whose parameter only some segments satisfy cannot be added", () => {
+  const router = new ShapeRouter<string>();
+  assert.throws(() => router.add("GET", "/items/:id{[0-9]+}", "h"), /not static text, :name, :name\{\.\+\} or \*/);
+  assert.throws(() => router.add("GET", "/items/:id?", "h"), /not static text/);
+  router.add("GET", "/items/:id", "item");
+  assert.deepEqual(resolved(router.match("GET", "/items/7")), [["item", { id: "7" }]]);
+  assert.deepEqual(resolved(router.match("GET", "/items/8")), [["item", { id: "8" }]], "the shape kept, the value the request's");
+});
