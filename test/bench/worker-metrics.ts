@@ -228,7 +228,8 @@ function workerdCpuMs(): number | undefined {
     });
     if (children.length !== 1) return undefined;
     let ns = 0;
-    for (const task of readdirSync(`/proc/${children[0]}/task`)) ns += Number(readFileSync(`/proc/${children[0]}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+    for (const task of readdirSync(`/proc/${children[0]}/task`))
+      ns += Number(readFileSync(`/proc/${children[0]}/task/${task}/schedstat`, "utf8").split(" ")[0]);
     return ns / 1e6;
   } catch {
     return undefined;
