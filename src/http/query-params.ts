@@ -11,8 +11,22 @@ export interface QueryText {
   params: URLSearchParams;
 }
 
-export function queryText(url: URL, name: "query" | "filter"): QueryText {
-  const search = url.search.slice(1);
+/**
+ * The query of a request's absolute URL (`?` included, `#…` left out), as `new URL(url).search`
+ * reads it save a lone `?`, which reads as none either way: without parsing the whole URL, which
+ * a request's routes would otherwise do for each parameter they read. The URL is the request's,
+ * already in the form a URL parser writes.
+ */
+export function searchOf(url: string): string {
+  const at = url.indexOf("?");
+  if (at < 0) return "";
+  const hash = url.indexOf("#", at);
+  return hash < 0 ? url.slice(at) : url.slice(at, hash);
+}
+
+/** The query text of `search` (a URL's query, from searchOf) and its named parameters. */
+export function queryText(searchWithMark: string, name: "query" | "filter"): QueryText {
+  const search = searchWithMark.slice(1);
   if (!search) return { params: new URLSearchParams() };
   if (NAMED.test(search)) {
     const params = new URLSearchParams(search);
