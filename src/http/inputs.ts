@@ -7,12 +7,12 @@ import { parseParams } from "../query/params.ts";
 import { type FetchPlan, parseFetchPlan } from "../read/fetch-plan.ts";
 import { readJsonBody } from "./body.ts";
 import { HttpError } from "./problem.ts";
-import { queryText } from "./query-params.ts";
+import { queryText, searchOf } from "./query-params.ts";
 import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
 import type { Env } from "./resource.ts";
 
 /** The fetch plan of `fetchGroup`/`maxFetchDepth` (400 naming the parameter), else `fallback`. */
-export function fetchPlanOf(c: Context<Env>, fallback?: FetchPlan, params = new URL(c.req.url).searchParams): FetchPlan {
+export function fetchPlanOf(c: Context<Env>, fallback?: FetchPlan, params = new URLSearchParams(searchOf(c.req.url))): FetchPlan {
   const rt = c.get("rt");
   const parsed = parseFetchPlan(rt.model, params, fallback, rt.limits.maxFetchDepth);
   if (!parsed.ok) throw new HttpError(400, parsed.message, { errors: [{ path: parsed.parameter, message: parsed.message }] });
@@ -29,10 +29,17 @@ export async function readBody(c: Context<Env>, required: boolean): Promise<unkn
   return body;
 }
 
+/** A request's query text, its named parameters and its parameter values (queryOf). */
+export interface QueryOf {
+  text?: string | undefined;
+  params: URLSearchParams;
+  given: ReturnType<typeof parseParams>;
+}
+
 /** The query text and its parameter values, within the limits; `what` names the text in messages. */
-export function queryOf(c: Context<Env>, name: "query" | "filter", what: string) {
+export function queryOf(c: Context<Env>, name: "query" | "filter", what: string): QueryOf {
   const limits = c.get("rt").limits;
-  const { text, params } = queryText(new URL(c.req.url), name);
+  const { text, params } = queryText(searchOf(c.req.url), name);
   if (text !== undefined) checkQueryLength(text, limits, what);
   const given = parseParams(params.get("params"));
   checkParameterCount(given, limits);

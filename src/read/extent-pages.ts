@@ -83,14 +83,26 @@ export function pageValues(size: number, after: Cursor | undefined): Record<stri
 /** Aliases of the key subquery (`p0`), apart from the `t0` of the statements it is nested in. */
 const PREFIX = "p";
 
+/**
+ * The selectors of a class's extent pages, each made once: a page's cursor is bound as parameters,
+ * so its selector depends only on where the cursor is (which table group, after or from a key).
+ * A selector made per request cost a closure each, and under tsx (Node) a defineProperty naming it.
+ */
+const selectors = new WeakMap<ClassMeta, Map<string, RootSelector>>();
+
 /** The page's candidates: the next keys of the extent, in its order, at most `limit` (one more than the page: pageValues). */
 export function pageSelector(model: Model, meta: ClassMeta, after: Cursor | undefined): RootSelector {
   const start = after?.group ?? 0;
-  return {
-    kind: "subquery",
-    cacheKey: `extent-page:${start}:${after ? (after.inclusive ? "from" : "after") : "first"}`,
-    keys: () => pageKeys(model, meta, groupsOf(model, meta).slice(start), after ? (after.inclusive ? ">=" : ">") : undefined),
-  };
+  const cursor = after ? (after.inclusive ? ">=" : ">") : undefined;
+  const cacheKey = `extent-page:${start}:${cursor === undefined ? "first" : cursor === ">=" ? "from" : "after"}`;
+  let made = selectors.get(meta);
+  if (!made) selectors.set(meta, (made = new Map()));
+  let selector = made.get(cacheKey);
+  if (!selector) {
+    selector = { kind: "subquery", cacheKey, keys: () => pageKeys(model, meta, groupsOf(model, meta).slice(start), cursor) };
+    made.set(cacheKey, selector);
+  }
+  return selector;
 }
 
 /**

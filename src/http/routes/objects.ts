@@ -20,7 +20,7 @@ import { getObject, objectVersion } from "../../service/read.ts";
 import { createObject, updateObject } from "../../service/write.ts";
 import { jsonText, unlessNotModified } from "../answers.ts";
 import { collectionNotModified, etagOf, notModified, writePreconditions } from "../conditional.ts";
-import { fetchPlanOf, queryOf, readBody } from "../inputs.ts";
+import { type QueryOf, fetchPlanOf, queryOf, readBody } from "../inputs.ts";
 import { authorize, authorizeQuery } from "../auth/access-scope.ts";
 import { keyFromObject, keyFromPath } from "../keys.ts";
 import { HttpError } from "../problem.ts";
@@ -112,9 +112,9 @@ function location(prefix: string, meta: ClassMeta, object: Record<string, unknow
  * `GET /{class}` with `ordering`, `range` or `after` (src/http/listing.ts): an ordered listing, or a
  * page of it with its Content-Range and links; undefined when the request has none of them.
  */
-async function listingOf(c: C, meta: ClassMeta): Promise<Response | undefined> {
+async function listingOf(c: C, meta: ClassMeta, query: QueryOf): Promise<Response | undefined> {
   const rt = c.get("rt");
-  const { text: filter, params, given } = queryOf(c, "filter", "filter");
+  const { text: filter, params, given } = query;
   if (filter !== undefined && !filter.trim()) throw new HttpError(400, "the filter is empty");
   const request = listingRequest(c, params, meta, filter);
   if (!request) return undefined;
@@ -138,9 +138,9 @@ async function listingOf(c: C, meta: ClassMeta): Promise<Response | undefined> {
 }
 
 /** The filter of `GET /{class}?filter=F`, prepared and bound; undefined when there is none. */
-function filterOf(c: C, meta: ClassMeta) {
+function filterOf(c: C, meta: ClassMeta, query: QueryOf) {
   const rt = c.get("rt");
-  const { text: filter, params, given } = queryOf(c, "filter", "filter");
+  const { text: filter, params, given } = query;
   if (filter === undefined) return { params };
   if (!filter.trim()) throw new HttpError(400, "the filter is empty");
   const prepared = prepareFilter(rt.model, meta, filter);
@@ -157,9 +157,11 @@ export const objects: readonly Resource[] = [
     GET: async (c) => {
       const rt = c.get("rt");
       const meta = classFor(c, "read");
-      const listed = await listingOf(c, meta);
+      // The query read once, for the listing and the filter both.
+      const query = queryOf(c, "filter", "filter");
+      const listed = await listingOf(c, meta, query);
       if (listed) return listed;
-      const { params, prepared, values } = filterOf(c, meta);
+      const { params, prepared, values } = filterOf(c, meta, query);
       const fetch = fetchPlanOf(c, undefined, params);
       if (prepared) return unlessNotModified(c, "a filter's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));
       const key = await bodyKey(c, meta);
@@ -176,7 +178,7 @@ export const objects: readonly Resource[] = [
     HEAD: async (c) => {
       const rt = c.get("rt");
       const meta = classFor(c, "read");
-      const { params, prepared, values } = filterOf(c, meta);
+      const { params, prepared, values } = filterOf(c, meta, queryOf(c, "filter", "filter"));
       if (prepared) {
         return unlessNotModified(c, "a filter's answer", async () => {
           const count = await countMatches(rt, prepared, values);
