@@ -103,6 +103,25 @@ describe("what stays as it is", () => {
     assert.equal((await r.json()).title, "Dune");
   });
 
+  test("an answer told by its text alone: under 1 KiB of ASCII plain and without Vary for every client; 1 KiB of UTF-8 in fewer characters compressed", async () => {
+    // About 700 bytes: more than a third of the threshold in characters, less than it in bytes.
+    const mid = await (await call("POST", BOOK, {}, { title: "m".repeat(600), isbn: "mid" })).json();
+    for (const headers of [{}, { "accept-encoding": "gzip" }] as Record<string, string>[]) {
+      const r = await call("GET", `${BOOK}/${mid.id}`, headers);
+      const body = await bytes(r);
+      assert.ok(body.length > 342 && body.length < 1024, String(body.length));
+      assert.equal(r.headers.get("content-encoding"), null);
+      assert.equal(r.headers.get("vary"), null, "the same answer for every client");
+    }
+    // 400 euro signs: 1,200 bytes in UTF-8 though fewer than 1,024 characters.
+    const wide = await (await call("POST", BOOK, {}, { title: "€".repeat(400), isbn: "wide" })).json();
+    const { plain: text, response } = await assertCompressed(`${BOOK}/${wide.id}`);
+    assert.ok(text.length >= 1024 && text.toString().length < 1024);
+    assert.match(response.headers.get("vary") ?? "", /Accept-Encoding/);
+    assert.match((await call("GET", `${BOOK}/${wide.id}`)).headers.get("vary") ?? "", /Accept-Encoding/);
+    for (const id of [mid.id, wide.id]) assert.equal((await call("DELETE", `${BOOK}/${id}`)).status, 204);
+  });
+
   test("HEAD, 304 (both forms of the tag), 204 and 201 without body are untouched", async () => {
     const head = await call("HEAD", BOOK, gzip);
     assert.equal(head.status, 200);

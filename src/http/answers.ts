@@ -11,7 +11,7 @@ export const JSON_TYPE = "application/json; charset=utf-8";
 export function jsonText(body: string | ReadableStream<Uint8Array>, status = 200, headers?: Record<string, string>): Response {
   const response = new Response(body, { status, headers: headers ? { "content-type": JSON_TYPE, ...headers } : { "content-type": JSON_TYPE } });
   // A text's length tells compression at once whether it is worth it; a stream is judged as it comes.
-  return typeof body === "string" ? fromText(response, body.length) : response;
+  return typeof body === "string" ? fromText(response, body) : response;
 }
 
 /** A JSON answer from a value. */

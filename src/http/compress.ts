@@ -69,17 +69,23 @@ export function chooseEncoding(header: string | undefined): string | undefined {
 }
 
 /**
- * The length in UTF-16 units of the text an answer was made from (the JSON answers of src/http/answers.ts),
- * so most answers are judged without reading their body: UTF-8 takes 1 to 3 bytes per unit, so a
- * text of `threshold` units or more is large enough, and one under a third of it is too small.
- * An answer Hono has wrapped again (when middleware set headers before it) is not found here and
- * is judged by reading it.
+ * What is known of the size of the text an answer was made from (the JSON answers of
+ * src/http/answers.ts), so most answers are judged without reading their body: its length in
+ * UTF-16 units, and, for a text short enough to check and all ASCII, its size in UTF-8 bytes
+ * exactly. Otherwise UTF-8 takes 1 to 3 bytes per unit, so a text of `threshold` units or more is
+ * large enough, and one under a third of it is too small. An answer Hono has wrapped again (when
+ * middleware set headers before it) is not found here and is judged by reading it.
  */
-const textLengths = new WeakMap<Response, number>();
+const textSizes = new WeakMap<Response, { units: number; bytes: number | undefined }>();
 
-/** `response`, noted as made from a text of `length` UTF-16 units. */
-export function fromText(response: Response, length: number): Response {
-  textLengths.set(response, length);
+/** Texts up to this many units are checked for non-ASCII characters (a regular expression over at most 8 KiB). */
+const EXACT_UNITS = 4096;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** `response`, noted as made from `text`. */
+export function fromText(response: Response, text: string): Response {
+  const units = text.length;
+  textSizes.set(response, { units, bytes: units <= EXACT_UNITS && !NON_ASCII.test(text) ? units : undefined });
   return response;
 }
 
@@ -87,11 +93,13 @@ export function fromText(response: Response, length: number): Response {
 export async function compressAnswer(request: Request, res: Response, threshold = DEFAULT_COMPRESS_THRESHOLD): Promise<Response> {
   const { status } = res;
   if (request.method === "HEAD" || status === 204 || status === 206 || status === 304) return res;
-  // A text surely under the threshold goes out as it is, whatever the client takes: no header read,
-  // and no `res.body` either: asking for it turns @hono/node-server's light answer of a text into a
-  // web stream, which then goes out through a stream reader (Node: a GET by key 25 % slower).
-  const units = textLengths.get(res);
-  if (units !== undefined ? units * 3 < threshold : !res.body) return res;
+  // A text surely under the threshold goes out as it is, whatever the client takes: no header read
+  // (on @hono/node-server the first makes a Headers of the answer's), no Vary, and no `res.body`
+  // either: asking for it turns the server's light answer of a text into a web stream, which then
+  // goes out through a stream reader (Node: a GET by key 25 % slower).
+  const text = textSizes.get(res);
+  const bytes = text && (text.bytes ?? (text.units * 3 < threshold ? 0 : text.units >= threshold ? text.units : undefined));
+  if (text ? bytes !== undefined && bytes < threshold : !res.body) return res;
   if (res.headers.has("content-encoding") || /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("cache-control") ?? "")) return res;
   if (!COMPRESSIBLE_CONTENT_TYPE_REGEX.test(res.headers.get("content-type") ?? "")) return res;
   const encoding = chooseEncoding(request.headers.get("accept-encoding") ?? undefined);
@@ -99,7 +107,7 @@ export async function compressAnswer(request: Request, res: Response, threshold 
   // Else read the body as far as the threshold: a small answer ends before it and goes out as it is.
   const reader = res.body!.getReader();
   const head: Uint8Array<ArrayBuffer>[] = [];
-  let size = units !== undefined && units >= threshold ? threshold : 0;
+  let size = bytes !== undefined && bytes >= threshold ? threshold : 0;
   while (size < threshold) {
     const chunk = await reader.read();
     if (chunk.done) return new Response(concat(head, size), res);

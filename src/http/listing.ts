@@ -81,7 +81,7 @@ export function listingAnswer(c: Context<Env>, request: ListingRequest, page: Li
     links.push(`<${prev.pathname}${prev.search}>; rel="prev"`);
   }
   if (links.length) headers.set("link", links.join(", "));
-  return fromText(new Response(page.body, { status: 200, headers }), page.body.length);
+  return fromText(new Response(page.body, { status: 200, headers }), page.body);
 }
 
 // ---- cursors ---------------------------------------------------------------------------------
