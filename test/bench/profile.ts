@@ -6,7 +6,8 @@
  *   node --import tsx test/bench/profile.ts [--only TEXT] [--count N] [--profile FILE.cpuprofile]
  *   bun --cpu-prof --cpu-prof-dir=prof test/bench/profile.ts [--only TEXT] [--count N]
  *
- * On Node, `--profile` samples the measured requests only (node:inspector), not the start-up; on
+ * On Node, `--profile` samples the measured requests only (node:inspector), from the first
+ * operation's measured requests on (not the start-up, nor that operation's warm-up); on
  * Bun, give a `--count` large enough for the start-up to be a small part of the profile.
  *   node --import tsx test/bench/profile-top.ts prof/*.cpuprofile      (the top frames)
  */
@@ -47,7 +48,8 @@ const request = (path: string, method: string, body?: unknown) =>
     headers: body === undefined ? {} : { "content-type": "application/json" },
   });
 
-const session = values.profile ? await startProfiler() : undefined;
+// Started after the first operation's warm-up, so its first-time work (parsing, planning) stays out.
+let session: Awaited<ReturnType<typeof startProfiler>> | undefined;
 for (const op of OPERATIONS.filter((o) => o.name.includes(values.only!))) {
   // About two seconds of each, whatever its cost: a first run tells how many make two seconds.
   const once = async () => {
@@ -58,6 +60,7 @@ for (const op of OPERATIONS.filter((o) => o.name.includes(values.only!))) {
   const probe = performance.now();
   for (let i = 0; i < 50; i++) await once();
   const count = Number(values.count) || Math.max(100, Math.round(2000 / ((performance.now() - probe) / 50)));
+  if (values.profile && !session) session = await startProfiler();
   const start = performance.now();
   for (let i = 0; i < count; i++) await once();
   console.log(`${op.name.padEnd(28)} ${(((performance.now() - start) / count) * 1000).toFixed(1).padStart(8)} µs  (${count} requests)`);
