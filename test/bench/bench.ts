@@ -21,17 +21,15 @@
  * never in a timed test.
  */
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
-import { createRestHandler } from "../../src/handler.ts";
-import { openLibsqlStore } from "../../src/store/libsql-store.ts";
-import type { Statement, Store } from "../../src/store/store.ts";
-import { BIN, ROOT, type Running, TSX_LOADER, cpuMicros, freePort, startServer } from "../support/processes.ts";
+import { ROOT, type Running, cpuMicros, freePort, startServer } from "../support/processes.ts";
 import { COUNTS, type DataSet, generate } from "./data.ts";
 import type { Captured } from "./floor-server.ts";
 import { OPERATIONS, type Operation } from "./operations.ts";
+import { type Runtime, benchRequest, capture, metadata, runtimeCommand, startExtent, startFloor } from "./servers.ts";
 import { spawnSync } from "node:child_process";
 import { BENCH_CASES, measureLargeExtents } from "./large-extent.ts";
 import { buildWorkerBundle, measureColdStart } from "./worker-metrics.ts";
@@ -43,7 +41,6 @@ const flag = (name: string, fallback: string) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1]! : fallback;
 };
-type Runtime = "node" | "bun";
 /** Both runtimes by default, one table each, each on its own copy of the same data. */
 const runtimes: Runtime[] = flag("runtime", "all") === "all" ? ["node", "bun"] : [flag("runtime", "all") as Runtime];
 const duration = Number(flag("duration", "5"));
@@ -51,86 +48,10 @@ const duration = Number(flag("duration", "5"));
 const warmup = Number(flag("warmup", "1"));
 const connections = Number(flag("connections", "10"));
 
-const MODEL = readFileSync(`${ROOT}test/bench/model/package.jdo`, "utf8");
-const metadata = [{ source: "package.jdo", text: MODEL }];
-
-/** Runs each operation once in this process, on a copy of the data, and records its batches. */
-async function capture(dbFile: string): Promise<Record<string, Captured>> {
-  const copy = `${dbFile}.capture`;
-  copyFileSync(dbFile, copy);
-  const batches: Captured[] = [];
-  const inner = openLibsqlStore(`file:${copy}`);
-  const recording: Store = {
-    batch: (statements: readonly Statement[], mode) => (
-      batches.push({ mode, statements: statements.map((s) => ({ sql: s.sql, params: [...s.params] })) }),
-      inner.batch(statements, mode)
-    ),
-    migrate: (s) => inner.migrate(s),
-    close: () => inner.close(),
-  };
-  const handler = createRestHandler({ context: { name: "bench", url: `file:${copy}`, metadata }, store: recording, prefix: "/api" });
-  await handler.ready;
-  const out: Record<string, Captured> = {};
-  for (const op of OPERATIONS) {
-    batches.length = 0;
-    const response = await handler.fetch(request(`http://capture/api${op.path}`, op.method, op.body));
-    assert.ok(response.ok, `${op.name}: ${response.status} ${await response.text()}`);
-    assert.equal(batches.length, 1, `${op.name} runs ${batches.length} batches; the floor mirrors one`);
-    out[op.name] = batches[0]!;
-  }
-  handler.close();
-  return out;
-}
-
-function request(url: string, method: string, body?: unknown): Request {
-  return new Request(url, {
-    method,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-  });
-}
-
-function runtimeCommand(runtime: Runtime, file: string, extra: string[]): [string, string[]] {
-  return runtime === "bun" ? [BIN("bun"), [file, ...extra]] : [process.execPath, ["--import", TSX_LOADER, file, ...extra]];
-}
-
-async function startExtent(runtime: Runtime, dir: string, dbFile: string): Promise<Running> {
-  const config = join(dir, `config-${runtime}`);
-  mkdirSync(config);
-  writeFileSync(join(config, "package.jdo"), MODEL);
-  writeFileSync(
-    join(config, "persistence.xml"),
-    `<persistence><persistence-unit name="bench"><mapping-file>package.jdo</mapping-file><properties><property name="jakarta.persistence.jdbc.url" value="file:${dbFile}"/></properties></persistence-unit></persistence>`,
-  );
-  const port = await freePort();
-  const [cmd, argv] = runtimeCommand(runtime, `${ROOT}src/local.ts`, [
-    "serve",
-    "--config",
-    config,
-    "--persistence-context",
-    "bench",
-    "--port",
-    String(port),
-    "--prefix",
-    "/api",
-  ]);
-  return startServer(cmd, profiled(argv, `extent-${runtime}`), { probe: `http://127.0.0.1:${port}/api/`, cwd: dir });
-}
-
 /** With --profile DIR, `argv` run under the CPU profiler, its profile written to DIR/NAME when the server stops. */
 function profiled(argv: string[], name: string): string[] {
   const dir = flag("profile", "");
   return dir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(dir, name)}`, ...argv] : argv;
-}
-
-async function startFloor(runtime: Runtime, dbFile: string, sqlFile: string, driver: "client" | "native"): Promise<Running> {
-  const port = await freePort();
-  const [cmd, argv] = runtimeCommand(runtime, `${ROOT}test/bench/floor-server.ts`, []);
-  const env = { EXTENT_BENCH_DB: `file:${dbFile}`, EXTENT_BENCH_SQL: sqlFile, EXTENT_FLOOR_DRIVER: driver, PORT: String(port) };
-  return startServer(cmd, driver === "native" ? profiled(argv, `native-floor-${runtime}`) : argv, {
-    probe: `http://127.0.0.1:${port}/api/bench.Book/1?fetchGroup=all`,
-    env,
-  });
 }
 
 async function startHand(runtime: Runtime, dbFile: string): Promise<Running> {
@@ -151,7 +72,7 @@ async function checkFloor(extent: string, floor: Running): Promise<void> {
   for (const op of OPERATIONS) {
     // One after the other: both write to the same database file.
     const answer = async (base: string) => {
-      const r = await fetch(request(`${base}/api${op.path}`, op.method, op.body));
+      const r = await fetch(benchRequest(`${base}/api${op.path}`, op.method, op.body));
       const text = await r.text();
       try {
         return { status: r.status, body: JSON.parse(text) };
@@ -241,9 +162,9 @@ async function table(runtime: Runtime, dir: string, dbFile: string, sqlFile: str
   const servers: Running[] = [];
   try {
     const [extent, floor, native, hand, jsonServer] = await Promise.all([
-      startExtent(runtime, dir, dbFile),
+      startExtent(runtime, dir, dbFile, { wrap: (argv) => profiled(argv, `extent-${runtime}`) }),
       startFloor(runtime, dbFile, sqlFile, "client"),
-      startFloor(runtime, dbFile, sqlFile, "native"),
+      startFloor(runtime, dbFile, sqlFile, "native", (argv) => profiled(argv, `native-floor-${runtime}`)),
       startHand(runtime, dbFile),
       startJsonServer(data.jsonFile),
     ]);

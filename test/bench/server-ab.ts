@@ -1,0 +1,88 @@
+/**
+ * Servers A/B under HTTP load: Extent from one or more checkouts and the native floor, the bench's
+ * operations, alternating rounds, each server's CPU time per request from /proc (user + system, all
+ * its threads; Linux only). A change worth a few per cent of a request is lost in requests/s on a
+ * shared machine; CPU per request, measured in alternating rounds, keeps it.
+ *
+ *   node --import tsx test/bench/server-ab.ts [--runtime node|bun] [--only TEXT] [--rounds 5] [--seconds 3] [--connections 10] CHECKOUT... [floor]
+ *
+ * A checkout is a folder holding Extent's src/ (a git worktree: `git worktree add --detach
+ * ../before <commit>`, with node_modules linked); `floor` is the native floor of this checkout
+ * (test/bench/floor-server.ts on the `libsql` binding, running the statements this checkout's
+ * Extent runs). Each server gets its own copy of the generated data. Prints, per operation and
+ * server, the median and least CPU µs per request, and the median's ratio to the floor's (floor /
+ * server: 1 is the floor's cost, higher is cheaper).
+ */
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { type Running, cpuMicros } from "../support/processes.ts";
+import { generate } from "./data.ts";
+import { OPERATIONS } from "./operations.ts";
+import { type Runtime, capture, metadata, startExtent, startFloor } from "./servers.ts";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    runtime: { type: "string", default: "node" },
+    only: { type: "string", default: "" },
+    rounds: { type: "string", default: "5" },
+    seconds: { type: "string", default: "3" },
+    connections: { type: "string", default: "10" },
+  },
+});
+if (!positionals.length) throw new Error("usage: server-ab.ts [--runtime node|bun] [--only TEXT] CHECKOUT... [floor]");
+const runtime = values.runtime as Runtime;
+const dir = mkdtempSync(join(tmpdir(), "extent-server-ab-"));
+const dbFile = join(dir, "bench.db");
+await generate(dbFile, join(dir, "db.json"), metadata);
+const sqlFile = join(dir, "captured.json");
+writeFileSync(sqlFile, JSON.stringify(await capture(dbFile)));
+
+const servers: { name: string; server: Running }[] = [];
+try {
+  for (const [i, spec] of positionals.entries()) {
+    const db = join(dir, `server-${i}.db`);
+    copyFileSync(dbFile, db);
+    const name = spec === "floor" ? "native floor" : spec;
+    const server =
+      spec === "floor" ? await startFloor(runtime, db, sqlFile, "native") : await startExtent(runtime, dir, db, { root: resolve(spec), name: `s${i}` });
+    servers.push({ name, server });
+  }
+  const cpu = new Map<string, number[]>();
+  for (const op of OPERATIONS.filter((o) => o.name.includes(values.only!))) {
+    const options = (url: string) => ({
+      url: `${url}/api${op.path}`,
+      method: op.method,
+      connections: Number(values.connections),
+      body: op.body === undefined ? undefined : JSON.stringify(op.body),
+      headers: op.body === undefined ? {} : { "content-type": "application/json" },
+    });
+    for (const { server } of servers) await autocannon({ ...options(server.url), duration: 1 });
+    for (let round = 0; round < Number(values.rounds); round++)
+      for (const { name, server } of servers) {
+        const before = cpuMicros(server.pid)!;
+        const out = await autocannon({ ...options(server.url), duration: Number(values.seconds) });
+        if (out.non2xx || out.errors) throw new Error(`${name}, ${op.name}: ${out.non2xx} non-2xx answers, ${out.errors} errors`);
+        const key = `${op.name}\u0000${name}`;
+        cpu.set(key, [...(cpu.get(key) ?? []), (cpuMicros(server.pid)! - before) / out.requests.total]);
+      }
+    const median = (name: string) => {
+      const all = [...cpu.get(`${op.name}\u0000${name}`)!].sort((a, b) => a - b);
+      return { median: all[Math.floor(all.length / 2)]!, least: all[0]! };
+    };
+    const floor = servers.some((s) => s.name === "native floor") ? median("native floor").median : undefined;
+    for (const { name } of servers) {
+      const { median: m, least } = median(name);
+      const ratio = floor === undefined ? "" : `  floor/this ${(floor / m).toFixed(2)}×`;
+      console.log(
+        `${runtime} ${op.name.padEnd(24)} ${name.padEnd(28)} median ${m.toFixed(0).padStart(6)} µs  least ${least.toFixed(0).padStart(6)} µs${ratio}`,
+      );
+    }
+  }
+} finally {
+  for (const { server } of servers) await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
