@@ -19,3 +19,11 @@ export interface WriteNode {
  * over the sequence table, so statements can name keys no one has seen yet).
  */
 export type Slot = { kind: "value"; value: unknown } | { kind: "sequence"; name: string; count: number; index: number };
+
+/** Makes a new UUID key part, in the form its generation names (write plans by shape pass stand-ins). */
+export type KeyGenerator = (kind: "uuid-string" | "uuid-hex") => string;
+
+export const newUuid: KeyGenerator = (kind) => {
+  const uuid = crypto.randomUUID();
+  return kind === "uuid-hex" ? uuid.replace(/-/g, "") : uuid;
+};

@@ -20,7 +20,8 @@ import { int, shaped } from "./shaped.ts";
 export { shaped, slotPattern, slotPlaceholders, slotValues } from "./shaped.ts";
 import { type At, type VersionSteps, clearReference, jsonKeys } from "./version-steps.ts";
 import { WriteSteps, holdingTables } from "./write-steps.ts";
-import type { Slot, WriteNode } from "./write-node.ts";
+import { type KeyGenerator, type Slot, type WriteNode, newUuid } from "./write-node.ts";
+export { type KeyGenerator, newUuid } from "./write-node.ts";
 import { type Diagnosis, type WriteCheck, checkGuard, diagnosis, orphanDeletion, releaseCheck } from "./orphan-plan.ts";
 
 /** A node after resolution: created, or an existing object (with its runtime class). */
@@ -28,14 +29,6 @@ const value = (v: unknown): Slot => ({ kind: "value", value: v });
 
 /** Slot placeholders `from` … `from + n - 1`. */
 const range = (slot: (i: number) => SQL, from: number, n: number): SQL[] => Array.from({ length: n }, (_, i) => slot(from + i));
-
-/** Makes a new UUID key part, in the form its generation names. */
-export type KeyGenerator = (kind: "uuid-string" | "uuid-hex") => string;
-
-export const newUuid: KeyGenerator = (kind) => {
-  const uuid = crypto.randomUUID();
-  return kind === "uuid-hex" ? uuid.replace(/-/g, "") : uuid;
-};
 
 /** Chooses keys for created objects: given ones, UUIDs now (`generate`), sequence numbers inside the batch. */
 export function assignKeys(
