@@ -8,14 +8,11 @@
  *   batch never interleaves with another in this process; other processes are waited for, busy
  *   timeout), and the reads known to be short. A synchronous call costs about 5 µs; a call on the
  *   binding's worker threads about 25 µs, a tenth of a GET by key.
- * - a pool of reader connections runs, on the binding's worker threads, the reads that proved
- *   long: a read on the main connection gets `MAIN_LANE_MS` (or its request's deadline, if
- *   sooner), a read whose cost a client decides (`Statement.unbounded`: the queries it writes)
- *   `CLIENT_LANE_MS`; past that it is interrupted, its SQL is remembered as long, and it runs again
- *   in the pool (where a client's query may hold all readers but one), until it runs there in less
- *   than half of its lane's time. Most queries clients write are index lookups answered in a
- *   fraction of CLIENT_LANE_MS: running them in the pool cost more than the query (a filter of the
- *   bench, 88 µs of SQL: 93 µs more a request on Node, 124 µs on Bun, in-process).
+ * - a pool of reader connections runs, on the binding's worker threads, the reads whose cost a
+ *   client decides (`Statement.unbounded`: the queries it writes; they may hold all readers but
+ *   one) and the reads that proved long: a read on the main connection gets `MAIN_LANE_MS` (or its
+ *   request's deadline, if sooner); past that it is interrupted, its SQL is remembered as long, and
+ *   it runs again in the pool, until it runs there in less than half of MAIN_LANE_MS.
  * Every statement is interrupted at its request's deadline (the binding's `queryTimeout`) and its
  * batch rolled back: `TimeLimitError`. A `:memory:` database is one connection, so it has no pool:
  * its reads all run on the main connection (and still stop at their deadline).
@@ -36,12 +33,6 @@ export type { ColumnCheck } from "./embedded-connection.ts";
 
 /** The longest a read may hold the thread that answers requests before it moves to the pool. */
 export const MAIN_LANE_MS = 10;
-/**
- * The same for a read whose cost a client decides (its query): a stream of new, long queries holds
- * the thread this long each at most (about what parsing and compiling a new query costs it anyway).
- * 2, not 1: the time left is counted in whole milliseconds of `Date.now()`.
- */
-export const CLIENT_LANE_MS = 2;
 /** Reader connections of a file (reads that run at once, beside the main connection). */
 const DEFAULT_READERS = 2;
 /** SQL texts remembered as long reads. */
@@ -98,20 +89,19 @@ export class EmbeddedStore implements Store {
   async batch(statements: readonly Statement[], mode: "read" | "write", deadline = Infinity): Promise<StatementResult[]> {
     if (statements.length === 0) return [];
     if (mode === "write" || !this.pool) return this.onMain(statements, mode, deadline);
-    const unbounded = statements.some((s) => s.unbounded);
-    const lane = unbounded ? CLIENT_LANE_MS : MAIN_LANE_MS;
+    if (statements.some((s) => s.unbounded)) return this.inPool(statements, deadline, true);
     const long = statements.find((s) => this.longReads.has(s.sql));
     if (long) {
       // Back to the main connection when it proves short after all (a busy machine, not the read, was slow).
-      return this.inPool(statements, deadline, unbounded, (ms) => ms < lane / 2 && this.longReads.delete(long.sql));
+      return this.inPool(statements, deadline, false, (ms) => ms < MAIN_LANE_MS / 2 && this.longReads.delete(long.sql));
     }
-    const budget = Math.min(deadline, Date.now() + lane);
+    const budget = Math.min(deadline, Date.now() + MAIN_LANE_MS);
     try {
       return this.main.batch(statements, "read", budget);
     } catch (error) {
       if (!(error instanceof Stopped) || budget >= deadline) throw translated(error);
       this.longReads.get(error.sql, () => true);
-      return this.inPool(statements, deadline, unbounded);
+      return this.inPool(statements, deadline, false);
     }
   }
 
