@@ -9,7 +9,7 @@
  */
 import { type ClassMeta, type Model, subtree } from "../metadata/model.ts";
 import type { StatementResult } from "../store/store.ts";
-import { type SQL, ident, join, param, sql, tuple } from "../store/sql.ts";
+import { type SQL, ident, join, param, sql, tuple, unplanned } from "../store/sql.ts";
 import { type JsonArray, type JsonRow, jsonTexts } from "./json-rows.ts";
 import type { IdentityMap, LoadedObject } from "./objects.ts";
 import type { ReadPlan, RootSelector } from "./read-plan.ts";
@@ -114,7 +114,7 @@ export function pageSelector(model: Model, meta: ClassMeta, after: Cursor | unde
  */
 function pageKeys(model: Model, meta: ClassMeta, groups: readonly GroupLayout[], cursor: ">" | ">=" | undefined): SQL {
   const classes = subtree(model, meta.name);
-  const limit = param("limit");
+  const limit = unplanned(param("limit"));
   const select = (group: GroupLayout, after: boolean, columns: SQL) => {
     const keys = keyRefs(group, PREFIX);
     const filter = discriminatorFilter(group, classes, PREFIX);

@@ -8,7 +8,7 @@
  * page.
  */
 import type { ClassMeta } from "../metadata/model.ts";
-import { type SQL, bind, compile, join, param, sql } from "../store/sql.ts";
+import { type SQL, bind, compile, join, param, sql, unplanned } from "../store/sql.ts";
 import type { Statement, StatementResult } from "../store/store.ts";
 import type { ReadPlan, RootSelector, SubquerySelector } from "./read-plan.ts";
 import { readKey } from "./row-layout.ts";
@@ -21,8 +21,8 @@ const KEYS_BYTES = "$keysBytes";
  * The query's first `size` candidates and one more, so whether more follow is known from the read
  * itself: the same statements as the whole answer's, its ordered keys cut to a count. Which ones
  * the cut keeps does not matter: the answer is used only when nothing was cut. The count is
- * written in the SQL, not bound: SQLite runs the statement about three times slower (70 µs to 220
- * µs for 20 matches on the embedded store) with a bound LIMIT over the query's window.
+ * written in the SQL (one text per page size), not bound as a bare `?`, which made SQLite prepare
+ * the statement again at every run (70 µs to 220 µs for 20 matches; src/store/sql.ts, `unplanned`).
  */
 export function firstCandidates(selector: SubquerySelector, size: number): SubquerySelector {
   const limit = sql.raw(String(Math.floor(size) + 1));
@@ -47,7 +47,7 @@ export function candidateKeysStatement(meta: ClassMeta, selector: SubquerySelect
     meta.keyColumns.map((_, i) => sql.raw(`_k${i}`)),
   );
   const key = refs.length === 1 ? sql`json_quote(${refs[0]!})` : sql`json_array(${join(refs)})`;
-  const keys = sql`SELECT ${key} AS j FROM (${selector.keys(meta)}) ORDER BY _ord LIMIT ${param(MOST_KEYS)}`;
+  const keys = sql`SELECT ${key} AS j FROM (${selector.keys(meta)}) ORDER BY _ord LIMIT ${unplanned(param(MOST_KEYS))}`;
   const joined = sql`group_concat(j, ',')`;
   const statement = sql`SELECT CASE WHEN length(${joined}) > ${param(KEYS_BYTES)} THEN zeroblob(2147483647) ELSE ${joined} END AS a, count(*) AS n FROM (${keys})`;
   return { ...bind(compile(statement), { ...values, [MOST_KEYS]: most + 1, [KEYS_BYTES]: bytes }), oneRow: true };

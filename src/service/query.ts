@@ -107,7 +107,8 @@ const COLUMN_BYTES = 16;
 /** The read's first `most + 1` rows: one more than allowed tells the answer is too large, without reading the rest. */
 function capped(read: Statement, most: number): Statement {
   if (!Number.isFinite(most)) return read;
-  return { sql: `SELECT * FROM (${read.sql}) LIMIT ?`, params: [...read.params, most + 1] };
+  // `+?`, not `?`: SQLite would prepare the statement again at every run (src/store/sql.ts, unplanned).
+  return { sql: `SELECT * FROM (${read.sql}) LIMIT +?`, params: [...read.params, most + 1] };
 }
 
 /** How many candidates match (HEAD with a filter). */

@@ -21,7 +21,7 @@ import type { PersistenceContext } from "../../src/config/context.ts";
 import { DEFAULT_LIMITS, type Limits } from "../../src/config/limits.ts";
 import { loadConfigDir } from "../../src/runtime/load-config-dir.ts";
 import { sqliteHeapLimit } from "../../src/store/open-store.ts";
-import { type Harness, startHarness } from "../support/harness.ts";
+import { type Harness, type HarnessHooks, startHarness } from "../support/harness.ts";
 import { BOUNDS, EMPLOYEES, PROJECTS } from "./bounds.ts";
 import { SHELF_CODE } from "./model.ts";
 
@@ -74,9 +74,12 @@ async function seed(h: Harness, seeds: [string, unknown][]): Promise<Harness> {
 /** SQLite's heap capped as `openStore` caps a served file's (when `limits` are given: the other tests keep theirs). */
 const heapCap = (limits: Partial<Limits> | undefined) => limits && { heapLimitBytes: sqliteHeapLimit(limits.answerBytes ?? DEFAULT_LIMITS.answerBytes) };
 
-/** A harness on the seeded sample (default limits unless `limits` says otherwise). */
-export async function sampleHarness(limits?: Partial<Limits>): Promise<Harness> {
-  const h = await startHarness({ metadata: await sampleMetadata(), limits }, {}, heapCap(limits));
+/**
+ * A harness on the seeded sample (default limits unless `limits` says otherwise), on a temp file
+ * unless `url` names another database (`:memory:`: one connection, no reader pool).
+ */
+export async function sampleHarness(limits?: Partial<Limits>, url?: string, hooks: HarnessHooks = {}): Promise<Harness> {
+  const h = await startHarness({ metadata: await sampleMetadata(), limits, ...(url ? { url } : {}) }, {}, { ...heapCap(limits), ...hooks });
   return seed(h, [...Object.entries(DATA).flatMap(([cls, objects]) => objects.map((o): [string, unknown] => [cls, o])), ...EXTRA]);
 }
 

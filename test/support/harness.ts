@@ -60,7 +60,7 @@ export async function startHarness(
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), "extent-test-"));
   const url = context.url ?? `file:${join(dir, "test.db")}`;
-  const embedded = await EmbeddedStore.open(embeddedPath(url)!, { checkColumns: distinctColumns, heapLimitBytes: hooks.heapLimitBytes });
+  const embedded = await EmbeddedStore.open(embeddedPath(url)!, { checkColumns: checkRead, heapLimitBytes: hooks.heapLimitBytes });
   const store = new CountingStore(hooks.wrapStore ? hooks.wrapStore(embedded) : embedded);
   const handler = createRestHandler({ ...options, context: { name: "test", ...context, url }, store });
   await handler.ready;
@@ -108,11 +108,16 @@ export function keySegment(key: unknown): string {
 }
 
 /**
- * Checks that every result has distinct column names: D1 returns a batch's rows as objects keyed
- * by name, so a SELECT that repeats a name would lose a column there. Every test on the harness
- * checks the SQL it causes.
+ * Checks every read Extent prepares, so every test on the harness checks the SQL it causes:
+ * - distinct result column names: D1 returns a batch's rows as objects keyed by name, so a SELECT
+ *   that repeats a name would lose a column there;
+ * - no bare `?` as a LIMIT or a LIKE or GLOB pattern: SQLite would plan with the bound value and
+ *   prepare the statement again at every run, and lose a time limit that fell due meanwhile
+ *   (src/store/sql.ts, `unplanned`).
  */
-function distinctColumns(sql: string, columns: readonly string[]): void {
+function checkRead(sql: string, columns: readonly string[]): void {
   const names = columns.map((c) => c.toLowerCase());
   if (new Set(names).size !== names.length) throw new Error(`result columns repeat a name (${columns.join(", ")}): ${sql}`);
+  const planned = /\b(?:LIMIT|LIKE|GLOB)[\s(]*\?/i.exec(sql);
+  if (planned) throw new Error(`"${planned[0]}": SQLite plans with this parameter's value and prepares the statement again at every run: ${sql}`);
 }

@@ -6,7 +6,7 @@
 import { fail } from "../shared/errors.ts";
 import { type GlobMatch, LINE_TERMINATORS, RegexRefusal, regexToGlob } from "../shared/java-regex.ts";
 import type { QExpr } from "../shared/model.ts";
-import { type SQL, join, sql } from "../../store/sql.ts";
+import { type SQL, join, sql, unplanned } from "../../store/sql.ts";
 import { placeholder } from "./context.ts";
 import { computedOnce } from "./once.ts";
 
@@ -189,7 +189,7 @@ function enumName(v: SQL, e: QExpr): SQL {
 function matches(s: SQL, pattern: QExpr): SQL {
   if (pattern.kind === "param") {
     const subject = sql`(CASE WHEN ${placeholder(pattern.ref, "ci")} = 1 THEN lower(${s}) ELSE ${s} END)`;
-    return sql`(${subject} GLOB ${placeholder(pattern.ref, "glob")} AND NOT (${placeholder(pattern.ref, "nl")} = 1 AND ${s} GLOB ${ANY_LINE_TERMINATOR}))`;
+    return sql`(${subject} GLOB ${unplanned(placeholder(pattern.ref, "glob"))} AND NOT (${placeholder(pattern.ref, "nl")} = 1 AND ${s} GLOB ${unplanned(ANY_LINE_TERMINATOR)}))`;
   }
   if (pattern.kind !== "literal" || typeof pattern.value !== "string") return fail("matches() takes a literal or parameter pattern", pattern.pos);
   let m: GlobMatch;
@@ -199,8 +199,8 @@ function matches(s: SQL, pattern: QExpr): SQL {
     if (e instanceof RegexRefusal) fail(`matches(): ${e.message}`, pattern.pos);
     throw e;
   }
-  const test = m.caseInsensitive ? sql`(lower(${s}) GLOB ${m.glob})` : sql`(${s} GLOB ${m.glob})`;
-  return m.singleLine ? sql`(${test} AND ${s} NOT GLOB ${ANY_LINE_TERMINATOR})` : test;
+  const test = m.caseInsensitive ? sql`(lower(${s}) GLOB ${unplanned(m.glob)})` : sql`(${s} GLOB ${unplanned(m.glob)})`;
+  return m.singleLine ? sql`(${test} AND ${s} NOT GLOB ${unplanned(ANY_LINE_TERMINATOR)})` : test;
 }
 
 const ANY_LINE_TERMINATOR = `*[${LINE_TERMINATORS}]*`;
@@ -212,11 +212,11 @@ const globLiteral = (c: string) => (c === "*" || c === "?" || c === "[" ? `[${c}
  * and `?`. A parameter's pattern is translated when the query runs (placeholder `.glob`).
  */
 function like(s: SQL, pattern: QExpr, escape: QExpr | undefined): SQL {
-  if (pattern.kind === "param") return sql`(${s} GLOB ${placeholder(pattern.ref, "glob")})`;
+  if (pattern.kind === "param") return sql`(${s} GLOB ${unplanned(placeholder(pattern.ref, "glob"))})`;
   if (pattern.kind !== "literal" || typeof pattern.value !== "string") return fail("LIKE takes a literal or parameter pattern", pattern.pos);
   const esc = escape && escape.kind === "literal" && typeof escape.value === "string" ? escape.value : undefined;
   if (escape && esc === undefined) fail("ESCAPE takes a one-character string literal", escape.pos);
-  return sql`(${s} GLOB ${likeToGlob(pattern.value, esc)})`;
+  return sql`(${s} GLOB ${unplanned(likeToGlob(pattern.value, esc))})`;
 }
 
 export function likeToGlob(pattern: string, escape?: string): string {
