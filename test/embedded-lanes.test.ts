@@ -1,14 +1,14 @@
 /**
- * The embedded store's lanes (src/store/embedded-store.ts): a read whose cost a client decides runs
- * off the thread that answers requests, a read that proves long moves there, and every statement
- * stops at its deadline, a running one included, its batch rolled back.
+ * The embedded store's lanes (src/store/embedded-store.ts): a read that proves long (past
+ * MAIN_LANE_MS, or CLIENT_LANE_MS for a query a client wrote) moves off the thread that answers
+ * requests, and every statement stops at its deadline, a running one included, its batch rolled back.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EmbeddedStore, MAIN_LANE_MS } from "../src/store/embedded-store.ts";
+import { CLIENT_LANE_MS, EmbeddedStore, MAIN_LANE_MS, OVERRUN_MS } from "../src/store/embedded-store.ts";
 import type { Statement } from "../src/store/store.ts";
 import { StoreMemoryError, TimeLimitError } from "../src/errors/capacity-errors.ts";
 
@@ -111,16 +111,64 @@ describe("an embedded file", () => {
   });
 
   test("a read waiting for a reader past its deadline leaves without running", async () => {
+    // A client's query known to be long (it ran past CLIENT_LANE_MS once) waits for a reader.
+    const known = { sql: `${FOREVER.sql} WHERE t1.n < ?`, unbounded: true };
+    await assert.rejects(store.batch([{ ...known, params: [16] }], "read", Date.now() + 50), TimeLimitError);
     const deadline = Date.now() + 250;
     const busy = [0, 1].map(() => store.batch([{ ...FOREVER, unbounded: true }], "read", deadline).catch((error: unknown) => error));
     const started = Date.now();
-    await assert.rejects(store.batch([{ ...ONE, unbounded: true }], "read", started + 100), TimeLimitError);
+    await assert.rejects(store.batch([{ ...known, params: [-1] }], "read", started + 100), TimeLimitError);
     const took = Date.now() - started;
     assert.ok(took >= 95 && took < 200, `left the queue after ${took} ms`);
     for (const b of busy) assert.ok((await b) instanceof TimeLimitError);
     // The readers are free again.
-    assert.deepEqual((await store.batch([{ ...ONE, unbounded: true }], "read", Date.now() + 1000))[0]!.rows, [["v3"]]);
+    assert.deepEqual((await store.batch([{ ...known, params: [-1] }], "read", Date.now() + 1000))[0]!.rows, [[0]]);
   });
+
+  test("a client's short query runs on the thread that answers requests, even with every reader busy; a long one holds it CLIENT_LANE_MS at most", async () => {
+    // Both readers held by reads known to be long (which, unlike clients' queries, may take every reader).
+    const hold = { sql: `${FOREVER.sql} WHERE t2.n < ?`, params: [16] };
+    await assert.rejects(store.batch([hold], "read", Date.now() + 30), TimeLimitError);
+    const deadline = Date.now() + 300;
+    const busy = [0, 1].map(() => store.batch([hold], "read", deadline).catch((error: unknown) => error));
+    const t = performance.now();
+    assert.deepEqual((await store.batch([{ ...ONE, unbounded: true }], "read", Date.now() + 1000))[0]!.rows, [["v3"]]);
+    assert.ok(performance.now() - t < 100, "answered without waiting for a reader");
+    for (const b of busy) assert.ok((await b) instanceof TimeLimitError);
+    // A new long query: the event loop stands still about CLIENT_LANE_MS, then the pool runs it to its deadline.
+    const first = await stallDuring(store.batch([{ sql: `${FOREVER.sql} WHERE t3.n < ?`, params: [16], unbounded: true }], "read", Date.now() + 200));
+    assert.ok((first.result as PromiseRejectedResult).reason instanceof TimeLimitError);
+    assert.ok(first.stallMs < CLIENT_LANE_MS + 100, `the event loop stood still ${first.stallMs.toFixed(1)} ms`);
+    // Every read above stopped in time: the main connection still takes reads.
+    assert.ok(store.readsOnMainThread);
+  });
+});
+
+test("a read that ends far past its time on the thread that answers requests sends every later read to the pool", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "extent-lanes-"));
+  const store = await EmbeddedStore.open(join(dir, "t.db"));
+  try {
+    await store.batch([{ sql: "CREATE TABLE t(n INTEGER PRIMARY KEY, v TEXT)", params: [] }], "write");
+    await store.batch([{ sql: "INSERT INTO t VALUES (?, ?)", params: [3, "v3"] }], "write");
+    assert.ok(store.readsOnMainThread);
+    // One step of a statement is never interrupted: a function over a value of 80 MB takes about
+    // 200 ms in one step, as a statement whose interrupt was lost runs on to its end.
+    const slow = { sql: "SELECT length(hex(zeroblob(?)))", params: [80_000_000], oneRow: true };
+    const t = performance.now();
+    const [result] = await store.batch([slow], "read", Date.now() + 5000);
+    const took = performance.now() - t;
+    assert.deepEqual(result!.rows, [[160_000_000]]);
+    if (took < MAIN_LANE_MS + OVERRUN_MS + 20) return assert.ok(store.readsOnMainThread, `the step took only ${took.toFixed(0)} ms`);
+    assert.equal(store.readsOnMainThread, false);
+    // Reads still answer, in the pool: the event loop no longer stands still for them.
+    assert.deepEqual((await store.batch([ONE], "read", Date.now() + 1000))[0]!.rows, [["v3"]]);
+    const again = await stallDuring(store.batch([slow], "read", Date.now() + 5000));
+    assert.equal(again.result.status, "fulfilled");
+    assert.ok(again.stallMs < 100, `the event loop stood still ${again.stallMs.toFixed(1)} ms`);
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test(":memory: has one connection: its reads run on the main thread and still stop at their deadline", async () => {

@@ -8,11 +8,19 @@
  *   batch never interleaves with another in this process; other processes are waited for, busy
  *   timeout), and the reads known to be short. A synchronous call costs about 5 µs; a call on the
  *   binding's worker threads about 25 µs, a tenth of a GET by key.
- * - a pool of reader connections runs, on the binding's worker threads, the reads whose cost a
- *   client decides (`Statement.unbounded`: the queries it writes; they may hold all readers but
- *   one) and the reads that proved long: a read on the main connection gets `MAIN_LANE_MS` (or its
- *   request's deadline, if sooner); past that it is interrupted, its SQL is remembered as long, and
- *   it runs again in the pool, until it runs there in less than half of MAIN_LANE_MS.
+ * - a pool of reader connections runs, on the binding's worker threads, the reads that proved
+ *   long: a read on the main connection gets `MAIN_LANE_MS` (or its request's deadline, if
+ *   sooner), a read whose cost a client decides (`Statement.unbounded`: the queries it writes)
+ *   `CLIENT_LANE_MS`; past that it is interrupted, its SQL is remembered as long, and it runs again
+ *   in the pool (where a client's query may hold all readers but one), until it runs there in less
+ *   than half of its lane's time. Most queries clients write are index lookups answered in a
+ *   fraction of CLIENT_LANE_MS: running them in the pool cost more than the query (a filter of the
+ *   bench, 88 µs of SQL: 93 µs more a request on Node, 124 µs on Bun, in-process).
+ * The lanes rest on the engine stopping a statement when its time is up, which it does between two
+ * steps of the statement; a statement prepared again as it starts lost an interrupt that came
+ * meanwhile (src/store/sql.ts, `unplanned`), and one step (a function over a huge value) is not
+ * stopped. So a read on the main connection that ran `OVERRUN_MS` past its time shows that the
+ * bound is not sure here: from then on, every read of this store runs in the pool.
  * Every statement is interrupted at its request's deadline (the binding's `queryTimeout`) and its
  * batch rolled back: `TimeLimitError`. A `:memory:` database is one connection, so it has no pool:
  * its reads all run on the main connection (and still stop at their deadline).
@@ -33,6 +41,18 @@ export type { ColumnCheck } from "./embedded-connection.ts";
 
 /** The longest a read may hold the thread that answers requests before it moves to the pool. */
 export const MAIN_LANE_MS = 10;
+/**
+ * The same for a read whose cost a client decides (its query): a stream of new, long queries holds
+ * the thread this long each at most (about what parsing and compiling a new query costs it anyway).
+ * 2, not 1: the time left is counted in whole milliseconds of `Date.now()`.
+ */
+export const CLIENT_LANE_MS = 2;
+/**
+ * How far past its time a read on the main connection may end before the store stops running reads
+ * there: far above what a busy machine adds to a statement that stopped in time (the thread
+ * waiting for a CPU), far below what a read the engine did not stop holds it (seconds, measured).
+ */
+export const OVERRUN_MS = 100;
 /** Reader connections of a file (reads that run at once, beside the main connection). */
 const DEFAULT_READERS = 2;
 /** SQL texts remembered as long reads. */
@@ -60,6 +80,8 @@ export interface EmbeddedOptions {
 
 export class EmbeddedStore implements Store {
   readonly interrupts = true;
+  /** False once a read on the main connection ran OVERRUN_MS past its time: reads all go to the pool. */
+  private readsOnMain = true;
   private readonly longReads = new BoundedCache<true>(LONG_READS_LIMIT);
 
   private constructor(
@@ -89,20 +111,35 @@ export class EmbeddedStore implements Store {
   async batch(statements: readonly Statement[], mode: "read" | "write", deadline = Infinity): Promise<StatementResult[]> {
     if (statements.length === 0) return [];
     if (mode === "write" || !this.pool) return this.onMain(statements, mode, deadline);
-    if (statements.some((s) => s.unbounded)) return this.inPool(statements, deadline, true);
+    const unbounded = statements.some((s) => s.unbounded);
+    const lane = unbounded ? CLIENT_LANE_MS : MAIN_LANE_MS;
+    if (!this.readsOnMain) return this.inPool(statements, deadline, unbounded);
     const long = statements.find((s) => this.longReads.has(s.sql));
     if (long) {
       // Back to the main connection when it proves short after all (a busy machine, not the read, was slow).
-      return this.inPool(statements, deadline, false, (ms) => ms < MAIN_LANE_MS / 2 && this.longReads.delete(long.sql));
+      return this.inPool(statements, deadline, unbounded, (ms) => ms < lane / 2 && this.longReads.delete(long.sql));
     }
-    const budget = Math.min(deadline, Date.now() + MAIN_LANE_MS);
+    const budget = Math.min(deadline, Date.now() + lane);
     try {
       return this.main.batch(statements, "read", budget);
     } catch (error) {
       if (!(error instanceof Stopped) || budget >= deadline) throw translated(error);
       this.longReads.get(error.sql, () => true);
-      return this.inPool(statements, deadline, false);
+    } finally {
+      // However it ended (answered, stopped or failed), so late a read was not stopped in time.
+      if (this.readsOnMain && Date.now() > budget + OVERRUN_MS) {
+        this.readsOnMain = false;
+        console.error(
+          `[extent] a read ran ${Date.now() - budget} ms past its time on the thread that answers requests; every read now runs in the reader pool: ${statements[0]!.sql.slice(0, 200)}`,
+        );
+      }
     }
+    return this.inPool(statements, deadline, unbounded);
+  }
+
+  /** Whether reads may still run on the thread that answers requests (see OVERRUN_MS). */
+  get readsOnMainThread(): boolean {
+    return this.readsOnMain;
   }
 
   private onMain(statements: readonly Statement[], mode: "read" | "write", deadline: number): StatementResult[] {

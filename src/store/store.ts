@@ -12,7 +12,8 @@ export interface Statement {
   oneRow?: boolean;
   /**
    * A read whose cost the client decides (a query it wrote, which may join an extent to itself
-   * ten times): a store whose engine shares the thread that answers requests runs it elsewhere.
+   * ten times): a store whose engine shares the thread that answers requests runs it elsewhere
+   * once it takes more than a moment there (src/store/embedded-store.ts, CLIENT_LANE_MS).
    */
   unbounded?: boolean;
 }
