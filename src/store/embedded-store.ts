@@ -18,7 +18,7 @@
  *   bench, 88 µs of SQL: 93 µs more a request on Node, 124 µs on Bun, in-process).
  * The lanes rest on the engine stopping a statement when its time is up, which it does between two
  * steps of the statement; a statement prepared again as it starts lost an interrupt that came
- * meanwhile (src/store/sql.ts, `unplanned`), and one step (a function over a huge value) is not
+ * meanwhile (src/store/sql.ts, `unplanned`), and one step (a function over long values) is not
  * stopped. So a read on the main connection that ran `OVERRUN_MS` past its time shows that the
  * bound is not sure here: from then on, every read of this store runs in the pool.
  * Every statement is interrupted at its request's deadline (the binding's `queryTimeout`) and its
