@@ -35,9 +35,10 @@ export const HAND_SQL = {
   /**
    * (price, count): `price > :price ORDER BY title RANGE 0, :count`. The page's keys first, so that
    * only its objects are written (SQLite computes the selected columns of every row it sorts).
+   * `LIMIT +?`: with a bare `?` SQLite prepares the statement again at every run (src/store/sql.ts).
    */
   booksByPrice: array(`SELECT ${book(identity("bench.Author", "i.author"))} AS j
-    FROM (SELECT id FROM ITEM WHERE KIND = 'BOOK' AND price > ? ORDER BY title, id LIMIT ?) k
+    FROM (SELECT id FROM ITEM WHERE KIND = 'BOOK' AND price > ? ORDER BY title, id LIMIT +?) k
     JOIN ITEM i ON i.id = k.id JOIN BOOK b ON b.id = i.id ORDER BY i.title, i.id`),
   /** (born): rows [name, count, average price], read into JavaScript. */
   worksByAuthor: `SELECT a.name, COUNT(w.id), AVG(w.price) FROM AUTHOR a JOIN ITEM w ON w.author = a.id WHERE a.born < ? GROUP BY a.name ORDER BY a.name`,
