@@ -61,8 +61,10 @@ function objectPlanOf(model: Model, meta: ClassMeta, selector: RootSelector, fet
 
 // ---- one object by key (GET, HEAD) ------------------------------------------------------------
 
-/** The object whose key is in the `keys` placeholder (one shared selector: nothing built per request). */
+/** The object whose key is in the `keys` placeholder (shared selectors: nothing built per request). */
 const BY_KEY: RootSelector = { kind: "key" };
+/** The objects whose keys are in the `keys` placeholder. */
+const BY_KEYS: RootSelector = { kind: "keys" };
 
 /** The `keys` placeholder of one key: a JSON array of it (an array itself for a composite key). */
 const keysParam = (key: readonly unknown[]) => JSON.stringify([key.length === 1 ? key[0] : key]);
@@ -264,7 +266,7 @@ export async function readObjectsByKey(
 ): Promise<{ objects: IdentityMap; serializer: Serializer }> {
   const objects = new IdentityMap();
   const plans = [...wanted].map(([meta, keys]) => {
-    const plan = objectPlanOf(r.model, meta, { kind: "keys" }, fetch);
+    const plan = objectPlanOf(r.model, meta, BY_KEYS, fetch);
     return { plan, statements: planStatements(plan, { keys: JSON.stringify(keys.map((k) => (k.length === 1 ? k[0] : k))) }) };
   });
   const results = await r.store.batch(
