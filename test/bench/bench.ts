@@ -29,7 +29,7 @@ import { ROOT, type Running, cpuMicros, freePort, startServer } from "../support
 import { COUNTS, type DataSet, generate } from "./data.ts";
 import type { Captured } from "./floor-server.ts";
 import { OPERATIONS, type Operation } from "./operations.ts";
-import { type Runtime, benchRequest, capture, metadata, runtimeCommand, startExtent, startFloor } from "./servers.ts";
+import { type Runtime, benchRequest, capture, metadata, startExtent, startFloor, startHand } from "./servers.ts";
 import { spawnSync } from "node:child_process";
 import { BENCH_CASES, measureLargeExtents } from "./large-extent.ts";
 import { buildWorkerBundle, measureColdStart } from "./worker-metrics.ts";
@@ -52,12 +52,6 @@ const connections = Number(flag("connections", "10"));
 function profiled(argv: string[], name: string): string[] {
   const dir = flag("profile", "");
   return dir ? ["--cpu-prof", `--cpu-prof-dir=${resolve(dir, name)}`, ...argv] : argv;
-}
-
-async function startHand(runtime: Runtime, dbFile: string): Promise<Running> {
-  const port = await freePort();
-  const [cmd, argv] = runtimeCommand(runtime, `${ROOT}test/bench/hand-server.ts`, []);
-  return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/bench.Book/1`, env: { EXTENT_BENCH_DB: `file:${dbFile}`, PORT: String(port) } });
 }
 
 async function startJsonServer(jsonFile: string): Promise<Running> {

@@ -4,14 +4,15 @@
  * its threads; Linux only). A change worth a few per cent of a request is lost in requests/s on a
  * shared machine; CPU per request, measured in alternating rounds, keeps it.
  *
- *   node --import tsx test/bench/server-ab.ts [--runtime node|bun] [--only TEXT] [--rounds 5] [--seconds 3] [--connections 10] CHECKOUT... [floor]
+ *   node --import tsx test/bench/server-ab.ts [--runtime node|bun] [--only TEXT] [--rounds 5] [--seconds 3] [--connections 10] CHECKOUT... [floor] [hand]
  *
  * A checkout is a folder holding Extent's src/ (a git worktree: `git worktree add --detach
  * ../before <commit>`, with node_modules linked); `floor` is the native floor of this checkout
  * (test/bench/floor-server.ts on the `libsql` binding, running the statements this checkout's
- * Extent runs). Each server gets its own copy of the generated data. Prints, per operation and
- * server, the median and least CPU µs per request, and the median's ratio to the floor's (floor /
- * server: 1 is the floor's cost, higher is cheaper).
+ * Extent runs), and `hand` the hand-written SQL (test/bench/hand-server.ts). Each server gets
+ * its own copy of the generated data. Prints, per operation and server, the median and least CPU
+ * µs per request, and the median's ratio to the floor's (floor / server: 1 is the floor's cost,
+ * higher is cheaper).
  */
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,7 +22,7 @@ import autocannon from "autocannon";
 import { type Running, cpuMicros } from "../support/processes.ts";
 import { generate } from "./data.ts";
 import { OPERATIONS } from "./operations.ts";
-import { type Runtime, capture, metadata, startExtent, startFloor } from "./servers.ts";
+import { type Runtime, capture, metadata, startExtent, startFloor, startHand } from "./servers.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -33,7 +34,7 @@ const { values, positionals } = parseArgs({
     connections: { type: "string", default: "10" },
   },
 });
-if (!positionals.length) throw new Error("usage: server-ab.ts [--runtime node|bun] [--only TEXT] CHECKOUT... [floor]");
+if (!positionals.length) throw new Error("usage: server-ab.ts [--runtime node|bun] [--only TEXT] CHECKOUT... [floor] [hand]");
 const runtime = values.runtime as Runtime;
 const dir = mkdtempSync(join(tmpdir(), "extent-server-ab-"));
 const dbFile = join(dir, "bench.db");
@@ -46,9 +47,13 @@ try {
   for (const [i, spec] of positionals.entries()) {
     const db = join(dir, `server-${i}.db`);
     copyFileSync(dbFile, db);
-    const name = spec === "floor" ? "native floor" : spec;
+    const name = spec === "floor" ? "native floor" : spec === "hand" ? "hand-written SQL" : spec;
     const server =
-      spec === "floor" ? await startFloor(runtime, db, sqlFile, "native") : await startExtent(runtime, dir, db, { root: resolve(spec), name: `s${i}` });
+      spec === "floor"
+        ? await startFloor(runtime, db, sqlFile, "native")
+        : spec === "hand"
+          ? await startHand(runtime, db)
+          : await startExtent(runtime, dir, db, { root: resolve(spec), name: `s${i}` });
     servers.push({ name, server });
   }
   const cpu = new Map<string, number[]>();

@@ -26,7 +26,7 @@ export async function capture(dbFile: string): Promise<Record<string, Captured>>
   const inner = openLibsqlStore(`file:${copy}`);
   const recording: Store = {
     batch: (statements: readonly Statement[], mode) => (
-      batches.push({ mode, statements: statements.map((s) => ({ sql: s.sql, params: [...s.params] })) }),
+      batches.push({ mode, statements: statements.map((s) => ({ sql: s.sql, params: [...s.params], oneRow: s.oneRow })) }),
       inner.batch(statements, mode)
     ),
     migrate: (s) => inner.migrate(s),
@@ -102,4 +102,11 @@ export async function startFloor(
   const [cmd, argv] = runtimeCommand(runtime, `${ROOT}test/bench/floor-server.ts`, []);
   const env = { EXTENT_BENCH_DB: `file:${dbFile}`, EXTENT_BENCH_SQL: sqlFile, EXTENT_FLOOR_DRIVER: driver, PORT: String(port) };
   return startServer(cmd, wrap(argv), { probe: `http://127.0.0.1:${port}/api/bench.Book/1?fetchGroup=all`, env });
+}
+
+/** The hand-written SQL (test/bench/hand-server.ts) on `dbFile`. */
+export async function startHand(runtime: Runtime, dbFile: string): Promise<Running> {
+  const port = await freePort();
+  const [cmd, argv] = runtimeCommand(runtime, `${ROOT}test/bench/hand-server.ts`, []);
+  return startServer(cmd, argv, { probe: `http://127.0.0.1:${port}/api/bench.Book/1`, env: { EXTENT_BENCH_DB: `file:${dbFile}`, PORT: String(port) } });
 }
