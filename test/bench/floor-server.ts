@@ -63,7 +63,7 @@ async function nativeDriver(): Promise<Run> {
       const stmt = db.prepare(s.sql);
       prepared.set(s.sql, (p = { stmt: stmt.reader ? stmt.raw(true) : stmt, reader: stmt.reader }));
     }
-    if (!p.reader) return p.stmt.run(args), { rows: [] };
+    if (!p.reader) return (p.stmt.run(args), { rows: [] });
     if (!s.oneRow) return { rows: p.stmt.all(args) };
     const row = p.stmt.get(args);
     return { rows: row ? [row] : [] };
