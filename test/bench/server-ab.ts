@@ -12,7 +12,9 @@
  * Extent runs), and `hand` the hand-written SQL (test/bench/hand-server.ts). Each server gets
  * its own copy of the generated data. Prints, per operation and server, the median and least CPU
  * µs per request, and the median's ratio to the floor's (floor / server: 1 is the floor's cost,
- * higher is cheaper).
+ * higher is cheaper). On a shared machine whose speed moves between runs (by 40 % within one
+ * session, seen), a difference of 10 µs a request needs about 12 rounds to stand: 3 to 5 rounds
+ * have put the same two servers in either order.
  */
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
