@@ -44,19 +44,19 @@ await generate(dbFile, join(dir, "db.json"), metadata);
 const sqlFile = join(dir, "captured.json");
 writeFileSync(sqlFile, JSON.stringify(await capture(dbFile)));
 
+/** The servers named by a word instead of a checkout: the baselines of this checkout. */
+const BASELINES = new Map<string, { name: string; start: (db: string) => Promise<Running> }>([
+  ["floor", { name: "native floor", start: (db) => startFloor(runtime, db, sqlFile, "native") }],
+  ["hand", { name: "hand-written SQL", start: (db) => startHand(runtime, db) }],
+]);
 const servers: { name: string; server: Running }[] = [];
 try {
   for (const [i, spec] of positionals.entries()) {
     const db = join(dir, `server-${i}.db`);
     copyFileSync(dbFile, db);
-    const name = spec === "floor" ? "native floor" : spec === "hand" ? "hand-written SQL" : spec;
-    const server =
-      spec === "floor"
-        ? await startFloor(runtime, db, sqlFile, "native")
-        : spec === "hand"
-          ? await startHand(runtime, db)
-          : await startExtent(runtime, dir, db, { root: resolve(spec), name: `s${i}` });
-    servers.push({ name, server });
+    const baseline = BASELINES.get(spec);
+    const server = baseline ? await baseline.start(db) : await startExtent(runtime, dir, db, { root: resolve(spec), name: `s${i}` });
+    servers.push({ name: baseline?.name ?? spec, server });
   }
   const cpu = new Map<string, number[]>();
   for (const op of OPERATIONS.filter((o) => o.name.includes(values.only!))) {
