@@ -17,6 +17,7 @@ import { loadModel } from "./config/load-model.ts";
 import type { Model } from "./metadata/model.ts";
 import type { FetchPlan } from "./read/fetch-plan.ts";
 import { openStore } from "./store/open-store.ts";
+import { prepareReads } from "./read/read-objects.ts";
 import { migrate } from "./mapping/migrate.ts";
 import type { Store } from "./store/store.ts";
 
@@ -110,6 +111,8 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     throw new RangeError(`compress.threshold must be a whole number of bytes, got ${compressThreshold}`);
   const cors = resolveCors(context.cors);
   const limits = resolveLimits(options.bodyLimit === undefined ? context.limits : { ...context.limits, bodyBytes: options.bodyLimit });
+  // Each class's GET by key and first extent page, built now rather than by the first such request.
+  prepareReads({ model, limits });
   const app = buildApp(
     {
       model,

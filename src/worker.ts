@@ -12,6 +12,8 @@ import { drizzle } from "drizzle-orm/d1";
 import sampleModel from "../schema/prepared/sample.json" with { type: "json" };
 import sampleData from "../schema/sample-data.json" with { type: "json" };
 import { loadModel } from "./config/load-model.ts";
+import { resolveLimits } from "./config/limits.ts";
+import { prepareReads } from "./read/read-objects.ts";
 import { preparedDocuments } from "./config/prepared-model.ts";
 import { createRestHandler, type RestHandler } from "./handler.ts";
 import { seedIfEmpty } from "./runtime/seed.ts";
@@ -51,6 +53,11 @@ function staticAssets(assets: NonNullable<Env["ASSETS"]>): ExplorerAssets {
  * request; a model that fails to build now fails the worker's start-up instead of its requests.
  */
 const model = loadModel({ documents: preparedDocuments(sampleModel, "schema/prepared/sample.json") });
+/**
+ * The reads the handler prepares when it is made (on the first request), prepared now: the handler
+ * then finds them built. The worker's limits are the defaults (its context sets none).
+ */
+prepareReads({ model, limits: resolveLimits(undefined) });
 
 let started: { handler: RestHandler; ready: Promise<unknown> } | undefined;
 
