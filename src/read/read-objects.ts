@@ -348,10 +348,10 @@ export async function objectFromBatch(
 
 /**
  * The classes whose default reads `prepareReads` builds, in the model's order: a bound on what a
- * large model adds to start-up (a class costs 0.1–0.5 ms once the code is compiled), far under
- * the JSON selects' cache (two entries a class).
+ * large model adds to start-up, which a worker's isolate pays within its start-up limit (a class
+ * costs about 1 ms once the code is compiled; the first ones 2–5 ms, compiling it).
  */
-export const PREPARED_CLASSES = 200;
+export const PREPARED_CLASSES = 64;
 
 /**
  * Builds, for each class (up to PREPARED_CLASSES), the JSON selects of its two commonest reads
