@@ -7,7 +7,7 @@
  * `persistence-unit` named NAME. A factory may point at a unit (`javax.jdo.option.PersistenceUnitName`);
  * the unit then supplies what the factory lacks, and the factory's own properties win.
  */
-import type { MetadataText, PersistenceContext } from "./context.ts";
+import { type MetadataText, type PersistenceContext, SYNCHRONOUS_PROPERTY, parseSynchronous } from "./context.ts";
 import { normalizeConnectionUrl } from "./connection-url.ts";
 import { parseJdoConfig, parsePersistenceXml, type FactoryDecl, type PersistenceUnitDecl } from "./persistence-xml.ts";
 import type { ModelProblem } from "../metadata/problems.ts";
@@ -223,6 +223,19 @@ export function resolveContext(
     else problems.push(problemAt(factory?.properties[key] !== undefined ? factoryDecl! : unitDecl!, `${key} ${parsed.message}`));
   }
   if (Object.keys(limits).length) context.limits = limits;
+  // When commits reach the disk (embedded files): full or normal.
+  const synchronous = properties[SYNCHRONOUS_PROPERTY];
+  if (synchronous !== undefined) {
+    const parsed = parseSynchronous(synchronous);
+    if (parsed) context.synchronous = parsed;
+    else
+      problems.push(
+        problemAt(
+          factory?.properties[SYNCHRONOUS_PROPERTY] !== undefined ? factoryDecl! : unitDecl!,
+          `${SYNCHRONOUS_PROPERTY} must be full or normal, got ${JSON.stringify(synchronous)}`,
+        ),
+      );
+  }
   // Access: extent.auth.* and extent.access.file as given, checked by createRestHandler (resolveAccess).
   const access = accessFromProperties(properties);
   if (access) context.access = access;

@@ -36,6 +36,7 @@ import { ReaderPool } from "./reader-pool.ts";
 import { translateStoreError } from "./store-errors.ts";
 import type { Statement, StatementResult, Store } from "./store.ts";
 import { TimeLimitError } from "../errors/capacity-errors.ts";
+import type { Synchronous } from "../config/context.ts";
 
 export type { ColumnCheck } from "./embedded-connection.ts";
 
@@ -76,6 +77,8 @@ export interface EmbeddedOptions {
   readers?: number;
   /** What SQLite may allocate in this process, in bytes (`PRAGMA hard_heap_limit`; unset: no cap). */
   heapLimitBytes?: number;
+  /** When commits reach the disk (`PRAGMA synchronous`, default full: see `PersistenceContext.synchronous`). */
+  synchronous?: Synchronous;
 }
 
 export class EmbeddedStore implements Store {
@@ -94,6 +97,8 @@ export class EmbeddedStore implements Store {
     const db = await openSync(path);
     if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
     db.exec("PRAGMA busy_timeout = 5000");
+    // Only this connection writes (the readers are query_only), so only its commits sync.
+    db.exec(`PRAGMA synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
     if (options.heapLimitBytes !== undefined) db.exec(`PRAGMA hard_heap_limit = ${Math.floor(options.heapLimitBytes)}`);
     const readers = path === ":memory:" ? 0 : (options.readers ?? DEFAULT_READERS);
     if (readers === 0) db.exec(SORTS_ON_DISK);

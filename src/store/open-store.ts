@@ -2,7 +2,7 @@
  * The store a persistence context names: a Drizzle database it was given (libSQL or D1; the
  * driver's own client runs the batches), or a libSQL connection URL.
  */
-import type { PersistenceContext } from "../config/context.ts";
+import { type PersistenceContext, parseSynchronous } from "../config/context.ts";
 import { normalizeConnectionUrl } from "../config/connection-url.ts";
 import { DEFAULT_LIMITS } from "../config/limits.ts";
 import { type D1Binding, D1Store } from "./d1-store.ts";
@@ -12,8 +12,11 @@ import type { Store } from "./store.ts";
 export function openStore(context: PersistenceContext): Store {
   if (context.database !== undefined) return storeOfDatabase(context.database);
   if (context.url === undefined) throw new Error(`persistence context "${context.name}" names neither a connection URL nor a database`);
+  const synchronous = context.synchronous === undefined ? "full" : parseSynchronous(context.synchronous);
+  if (!synchronous) throw new RangeError(`synchronous must be "full" or "normal", got ${JSON.stringify(context.synchronous)}`);
   return openLibsqlStore(normalizeConnectionUrl(context.url), context.authToken, {
     heapLimitBytes: sqliteHeapLimit(context.limits?.answerBytes ?? DEFAULT_LIMITS.answerBytes),
+    synchronous,
   });
 }
 
