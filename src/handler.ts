@@ -18,7 +18,8 @@ import type { Model } from "./metadata/model.ts";
 import type { FetchPlan } from "./read/fetch-plan.ts";
 import { openStore } from "./store/open-store.ts";
 import { prepareReads } from "./read/read-objects.ts";
-import { migrate } from "./mapping/migrate.ts";
+import { migrate, schemaCheck } from "./mapping/migrate.ts";
+import { SchemaGate } from "./mapping/schema-gate.ts";
 import type { Store } from "./store/store.ts";
 
 export interface RestHandlerOptions {
@@ -68,6 +69,15 @@ export interface RestHandlerOptions {
    * `false`: no page, `GET /` answers JSON whatever the Accept.
    */
   explorer?: ExplorerAssets | false;
+  /**
+   * When the store's schema is checked against the model (and brought up to date): `"at-start"`
+   * (default), once, before the first request is served (`ready`); `"with-first-read"`, by the
+   * first batch, a read carrying the check in its own round trip (src/mapping/schema-gate.ts), so a
+   * start on a current schema costs no round trip of its own: for stores a round trip away (the
+   * worker's D1). `ready` then resolves without reading anything, and a store that cannot be
+   * reached fails the first request rather than the start.
+   */
+  schemaCheck?: "at-start" | "with-first-read";
 }
 
 const DEFAULT_PAGE_SIZE = 1000;
@@ -76,7 +86,7 @@ const DEFAULT_PAGE_BYTES = 512 * 1024;
 
 export interface RestHandler {
   fetch(request: Request): Promise<Response>;
-  /** Resolves when the store is open and its schema is up to date. */
+  /** Resolves when the store is open and its schema is up to date (with `schemaCheck: "with-first-read"`, once the check is prepared: the first read settles the schema). */
   ready: Promise<void>;
   model: Model;
   store: Store;
@@ -91,8 +101,19 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
   const access = resolveAccess(context.access);
   // The rules checked against the model now: a mistake fails start-up naming the file and the rule.
   const control = access?.rules !== undefined ? new AccessControl(model, access.rules, access.rulesSource) : undefined;
-  const store = options.store ?? openStore(context);
-  const ready = migrate(store, model, context.autoCreateSchema !== false);
+  const opened = options.store ?? openStore(context);
+  const autoCreate = context.autoCreateSchema !== false;
+  const schemaCheckAt = options.schemaCheck ?? "at-start";
+  if (schemaCheckAt !== "at-start" && schemaCheckAt !== "with-first-read")
+    throw new RangeError(`schemaCheck must be "at-start" or "with-first-read", got ${JSON.stringify(schemaCheckAt)}`);
+  let store: Store = opened;
+  let ready: Promise<void>;
+  if (schemaCheckAt === "at-start") ready = migrate(opened, model, autoCreate);
+  else {
+    const check = schemaCheck(model, autoCreate);
+    store = new SchemaGate(opened, check);
+    ready = check.then(() => {});
+  }
   ready.catch(() => {}); // surfaced by awaiting `ready` or by the first request
   const prefix = normalizePrefix(options.prefix ?? "");
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;

@@ -73,6 +73,8 @@ function start(env: Env) {
     serverTiming: env.EXTENT_SERVER_TIMING === "on",
     // workerd compresses what the worker answers plainly (gzip, br, as the client asks), and so does Cloudflare's edge: compressing here would cost the worker's CPU for nothing.
     compress: false,
+    // A cold isolate's first request reads the schema's fingerprint with its own read: on a current schema, no round trip of its own.
+    schemaCheck: "with-first-read",
     explorer: env.ASSETS ? staticAssets(env.ASSETS) : undefined,
   });
   const ready = env.EXTENT_SEED === "sample" ? seedIfEmpty(handler, sampleData, prefix) : handler.ready;

@@ -8,7 +8,7 @@ import type { Model } from "../metadata/model.ts";
 import { keyFieldColumns } from "./keys.ts";
 import { schemaOf, type TableDef } from "./schema.ts";
 import { type SQL, ident, join, sql, statement } from "../store/sql.ts";
-import type { Statement, Store } from "../store/store.ts";
+import type { Statement, StatementResult, Store } from "../store/store.ts";
 
 import { DOOMED_TABLE, GUARD_TABLE, SCHEMA_VIEW, SEQUENCE_TABLE } from "../store/reserved-tables.ts";
 /**
@@ -29,31 +29,64 @@ export function guardInsert(guard: (typeof GUARDS)[number], when: SQL): SQL {
 }
 
 /**
- * Brings the store's schema up to date with the model. The first round trip reads, in one batch,
- * the tables' columns and the fingerprint of the schema last brought up to date (a view, so that
- * reading it never fails, even on an empty database); when that is this model's fingerprint,
- * and every table and column is there, nothing is written and the start-up costs that one round
- * trip (a worker's cold start on D1).
- * Otherwise one batch creates what is missing and records the new fingerprint.
+ * Brings the store's schema up to date with the model: its check (`schemaCheck`) as one batch,
+ * then whatever its results call for.
  */
 export async function migrate(store: Store, model: Model, autoCreate: boolean): Promise<void> {
+  const check = await schemaCheck(model, autoCreate);
+  await check.complete(store, await store.migrate(check.statements));
+}
+
+/**
+ * How a store's schema is checked against the model: `statements` read, in one batch, the tables'
+ * columns and the fingerprint of the schema last brought up to date (a view, so that reading it
+ * never fails, even on an empty database). When that is this model's fingerprint, and every table
+ * and column is there, there is nothing `toDo`, and the check is all the start-up costs: one
+ * round trip (a worker's cold start on D1), or none of its own when it rides with the first read
+ * (src/mapping/schema-gate.ts). Otherwise `complete` makes what is missing in one batch and
+ * records the new fingerprint (and rewrites an earlier release's decimals).
+ */
+export interface SchemaCheck {
+  readonly statements: readonly Statement[];
+  /** Whether the check's results call for any writing. */
+  toDo(results: readonly StatementResult[]): boolean;
+  /** Does what the check's results call for (nothing when `toDo` is false). */
+  complete(store: Store, results: readonly StatementResult[]): Promise<void>;
+}
+
+export async function schemaCheck(model: Model, autoCreate: boolean): Promise<SchemaCheck> {
   const tables = schemaOf(model);
   const expected = autoCreate ? await fingerprintOf(model, tables) : undefined;
-  const [columns, view] = await store.migrate([EXISTING_COLUMNS, FINGERPRINT]);
-  const existing = existingColumns(columns!.rows);
-  // The columns are looked at too: a table or column dropped behind Extent's back is made again.
-  const current =
-    expected !== undefined &&
-    view!.rows.some(([text]) => String(text).includes(`'${expected}'`)) &&
-    [...tables.values()].every((def) => [...def.columns.keys()].every((c) => existing.get(def.name.toLowerCase())?.has(c.toLowerCase())));
-  if (!current) {
-    const ddl = schemaStatements(model, tables, existing, autoCreate ? () => true : (table) => existing.has(table.toLowerCase()), autoCreate);
-    if (expected !== undefined) ddl.push(...recordFingerprint(expected));
-    await store.migrate(ddl);
-  }
-  if (autoCreate)
-    for (const def of tables.values())
-      for (const column of def.decimals) await exactDecimals(store, def.name, column, existing.get(def.name.toLowerCase())?.get(column.toLowerCase()));
+  const read = (results: readonly StatementResult[]) => {
+    const existing = existingColumns(results[0]!.rows);
+    // The columns are looked at too: a table or column dropped behind Extent's back is made again.
+    const current =
+      expected !== undefined &&
+      results[1]!.rows.some(([text]) => String(text).includes(`'${expected}'`)) &&
+      [...tables.values()].every((def) => [...def.columns.keys()].every((c) => existing.get(def.name.toLowerCase())?.has(c.toLowerCase())));
+    const decimals = autoCreate
+      ? [...tables.values()].flatMap((def) =>
+          [...def.decimals].map((column) => ({ table: def.name, column, declared: existing.get(def.name.toLowerCase())?.get(column.toLowerCase()) })),
+        )
+      : [];
+    return { existing, current, decimals: decimals.filter((d) => legacyDecimals(d.declared)) };
+  };
+  return {
+    statements: [EXISTING_COLUMNS, FINGERPRINT],
+    toDo: (results) => {
+      const { current, decimals } = read(results);
+      return !current || decimals.length > 0;
+    },
+    complete: async (store, results) => {
+      const { existing, current, decimals } = read(results);
+      if (!current) {
+        const ddl = schemaStatements(model, tables, existing, autoCreate ? () => true : (table) => existing.has(table.toLowerCase()), autoCreate);
+        if (expected !== undefined) ddl.push(...recordFingerprint(expected));
+        await store.migrate(ddl);
+      }
+      for (const { table, column } of decimals) await exactDecimals(store, table, column);
+    },
+  };
 }
 
 /** What makes a schema of the model: on an empty database (`existing` empty), every statement; the fingerprint is taken of those. */
@@ -119,6 +152,11 @@ async function fingerprintOf(model: Model, tables: ReadonlyMap<string, TableDef>
   return [...digest.subarray(0, 16)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** Whether a decimal column, declared `declared` (undefined: no such column yet), may hold an earlier release's doubles (see exactDecimals). */
+function legacyDecimals(declared: string | undefined): boolean {
+  return declared !== undefined && declared.toUpperCase() !== "TEXT";
+}
+
 /**
  * BigDecimals of an earlier release. It declared their columns NUMERIC and stored doubles; they are
  * stored as exact text now (src/json/decimal.ts), which compares and sorts apart from numbers.
@@ -128,8 +166,7 @@ async function fingerprintOf(model: Model, tables: ReadonlyMap<string, TableDef>
  * there), so it is looked at again at every start-up. A column declared TEXT holds only text.
  * Values are matched by `quote()`, SQLite's exact text of each, in slices of a few hundred.
  */
-async function exactDecimals(store: Store, table: string, column: string, declared: string | undefined): Promise<void> {
-  if (declared === undefined || declared.toUpperCase() === "TEXT") return;
+async function exactDecimals(store: Store, table: string, column: string): Promise<void> {
   const c = ident(column);
   const [found] = await store.migrate([
     statement(
