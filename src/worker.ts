@@ -8,6 +8,7 @@
  * arrive with requests), and then reused. The explorer
  * page's renderers (megabytes) are not in the bundle: they are Workers Static Assets (wrangler.toml).
  */
+import { env as workerEnv } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/d1";
 import sampleModel from "../schema/prepared/sample.json" with { type: "json" };
 import sampleData from "../schema/sample-data.json" with { type: "json" };
@@ -59,11 +60,18 @@ const model = loadModel({ documents: preparedDocuments(sampleModel, "schema/prep
  */
 prepareReads({ model, limits: resolveLimits(undefined) });
 
-let started: { handler: RestHandler; ready: Promise<unknown> } | undefined;
+/**
+ * The handler, made as the isolate starts too, from the bindings `cloudflare:workers` gives the
+ * module: making it reads nothing (its schema check rides with the first read), so the first
+ * request only serves. What it does first (the seed, when asked for) waits for that request:
+ * no I/O may happen while the module is evaluated.
+ */
+const handler = start(workerEnv as Env);
+let ready: Promise<unknown> | undefined;
 
-function start(env: Env) {
+function start(env: Env): RestHandler {
   const prefix = env.EXTENT_PREFIX ?? "/api";
-  const handler = createRestHandler({
+  return createRestHandler({
     context: {
       name: "sample",
       ...(env.LIBSQL_URL ? { url: env.LIBSQL_URL, authToken: env.LIBSQL_AUTH_TOKEN } : { database: drizzle(env.DB as Parameters<typeof drizzle>[0]) }),
@@ -77,16 +85,17 @@ function start(env: Env) {
     schemaCheck: "with-first-read",
     explorer: env.ASSETS ? staticAssets(env.ASSETS) : undefined,
   });
-  const ready = env.EXTENT_SEED === "sample" ? seedIfEmpty(handler, sampleData, prefix) : handler.ready;
-  // A failed start (say, D1 unreachable) must not stick to the isolate: the next request retries.
-  ready.catch(() => (started = undefined));
-  return { handler, ready };
 }
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    started ??= start(env);
-    await started.ready;
-    return started.handler.fetch(request);
+    if (!ready) {
+      const prefix = env.EXTENT_PREFIX ?? "/api";
+      ready = env.EXTENT_SEED === "sample" ? seedIfEmpty(handler, sampleData, prefix) : handler.ready;
+      // A failed seed (say, D1 unreachable) must not stick to the isolate: the next request retries.
+      ready.catch(() => (ready = undefined));
+    }
+    await ready;
+    return handler.fetch(request);
   },
 };
