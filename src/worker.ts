@@ -3,9 +3,9 @@
  * `npx wrangler deploy`; see wrangler.toml). There is no file system: the model is bundled
  * prepared (schema/prepared/sample.json, `npm run model:worker` makes it from schema/jdo: no XML
  * is parsed when a cold isolate starts) and the store is the D1 binding through Drizzle's D1 driver (or a libSQL server, when
- * LIBSQL_URL is set, through @libsql/client's web build). The model is built when the module is
- * evaluated, as the isolate starts; the handler once per isolate, on its first request (bindings
- * arrive with requests), and then reused. The explorer
+ * LIBSQL_URL is set, through @libsql/client's web build). The model and the handler are made when
+ * the module is evaluated, as the isolate starts (the bindings from `cloudflare:workers`), and
+ * then reused by every request the isolate serves. The explorer
  * page's renderers (megabytes) are not in the bundle: they are Workers Static Assets (wrangler.toml).
  */
 import { env as workerEnv } from "cloudflare:workers";
@@ -13,8 +13,6 @@ import { drizzle } from "drizzle-orm/d1";
 import sampleModel from "../schema/prepared/sample.json" with { type: "json" };
 import sampleData from "../schema/sample-data.json" with { type: "json" };
 import { loadModel } from "./config/load-model.ts";
-import { resolveLimits } from "./config/limits.ts";
-import { prepareReads } from "./read/read-objects.ts";
 import { preparedDocuments } from "./config/prepared-model.ts";
 import { createRestHandler, type RestHandler } from "./handler.ts";
 import { seedIfEmpty } from "./runtime/seed.ts";
@@ -48,23 +46,18 @@ function staticAssets(assets: NonNullable<Env["ASSETS"]>): ExplorerAssets {
 }
 
 /**
- * Built as the isolate starts, not on its first request: it needs no binding, and workerd evaluates
- * the module before any request comes (Cloudflare's edge starts an isolate while the TLS handshake
- * of its first request is still under way). Building it is a third of Extent's share of a cold first
- * request; a model that fails to build now fails the worker's start-up instead of its requests.
+ * Built as the isolate starts, not on its first request: workerd evaluates the module before any
+ * request comes (Cloudflare's edge starts an isolate while the TLS handshake of its first request
+ * is still under way). A model that fails to build fails the worker's start-up instead of its
+ * requests.
  */
 const model = loadModel({ documents: preparedDocuments(sampleModel, "schema/prepared/sample.json") });
 /**
- * The reads the handler prepares when it is made (on the first request), prepared now: the handler
- * then finds them built. The worker's limits are the defaults (its context sets none).
- */
-prepareReads({ model, limits: resolveLimits(undefined) });
-
-/**
  * The handler, made as the isolate starts too, from the bindings `cloudflare:workers` gives the
- * module: making it reads nothing (its schema check rides with the first read), so the first
- * request only serves. What it does first (the seed, when asked for) waits for that request:
- * no I/O may happen while the module is evaluated.
+ * module. Making it reads nothing (its schema check rides with the first read) and prepares each
+ * class's commonest reads (their SQL, and the code that writes it compiled), so the first request
+ * only serves. What it does first (the seed, when asked for) waits for that request: no I/O may
+ * happen while the module is evaluated.
  */
 const handler = start(workerEnv as Env);
 let ready: Promise<unknown> | undefined;
