@@ -14,7 +14,7 @@ import sampleModel from "../schema/prepared/sample.json" with { type: "json" };
 import sampleData from "../schema/sample-data.json" with { type: "json" };
 import { loadModel } from "./config/load-model.ts";
 import { preparedDocuments } from "./config/prepared-model.ts";
-import { createRestHandler, type RestHandler } from "./handler.ts";
+import { createRestHandler } from "./handler.ts";
 import { seedIfEmpty } from "./runtime/seed.ts";
 import type { ExplorerAssets } from "./describe/explorer-assets.ts";
 
@@ -59,31 +59,27 @@ const model = loadModel({ documents: preparedDocuments(sampleModel, "schema/prep
  * only serves. What it does first (the seed, when asked for) waits for that request: no I/O may
  * happen while the module is evaluated.
  */
-const handler = start(workerEnv as Env);
+const env = workerEnv as Env;
+const prefix = env.EXTENT_PREFIX ?? "/api";
+const handler = createRestHandler({
+  context: {
+    name: "sample",
+    ...(env.LIBSQL_URL ? { url: env.LIBSQL_URL, authToken: env.LIBSQL_AUTH_TOKEN } : { database: drizzle(env.DB as Parameters<typeof drizzle>[0]) }),
+  },
+  model,
+  prefix,
+  serverTiming: env.EXTENT_SERVER_TIMING === "on",
+  // workerd compresses what the worker answers plainly (gzip, br, as the client asks), and so does Cloudflare's edge: compressing here would cost the worker's CPU for nothing.
+  compress: false,
+  // A cold isolate's first request reads the schema's fingerprint with its own read: on a current schema, no round trip of its own.
+  schemaCheck: "with-first-read",
+  explorer: env.ASSETS ? staticAssets(env.ASSETS) : undefined,
+});
 let ready: Promise<unknown> | undefined;
 
-function start(env: Env): RestHandler {
-  const prefix = env.EXTENT_PREFIX ?? "/api";
-  return createRestHandler({
-    context: {
-      name: "sample",
-      ...(env.LIBSQL_URL ? { url: env.LIBSQL_URL, authToken: env.LIBSQL_AUTH_TOKEN } : { database: drizzle(env.DB as Parameters<typeof drizzle>[0]) }),
-    },
-    model,
-    prefix,
-    serverTiming: env.EXTENT_SERVER_TIMING === "on",
-    // workerd compresses what the worker answers plainly (gzip, br, as the client asks), and so does Cloudflare's edge: compressing here would cost the worker's CPU for nothing.
-    compress: false,
-    // A cold isolate's first request reads the schema's fingerprint with its own read: on a current schema, no round trip of its own.
-    schemaCheck: "with-first-read",
-    explorer: env.ASSETS ? staticAssets(env.ASSETS) : undefined,
-  });
-}
-
 export default {
-  async fetch(request: Request, env: Env): Promise<Response> {
+  async fetch(request: Request): Promise<Response> {
     if (!ready) {
-      const prefix = env.EXTENT_PREFIX ?? "/api";
       ready = env.EXTENT_SEED === "sample" ? seedIfEmpty(handler, sampleData, prefix) : handler.ready;
       // A failed seed (say, D1 unreachable) must not stick to the isolate: the next request retries.
       ready.catch(() => (ready = undefined));

@@ -34,7 +34,7 @@ export function guardInsert(guard: (typeof GUARDS)[number], when: SQL): SQL {
  */
 export async function migrate(store: Store, model: Model, autoCreate: boolean): Promise<void> {
   const check = await schemaCheck(model, autoCreate);
-  await check.complete(store, await store.migrate(check.statements));
+  await check.assess(await store.migrate(check.statements)).complete(store);
 }
 
 /**
@@ -48,16 +48,20 @@ export async function migrate(store: Store, model: Model, autoCreate: boolean): 
  */
 export interface SchemaCheck {
   readonly statements: readonly Statement[];
-  /** Whether the check's results call for any writing. */
-  toDo(results: readonly StatementResult[]): boolean;
-  /** Does what the check's results call for (nothing when `toDo` is false). */
-  complete(store: Store, results: readonly StatementResult[]): Promise<void>;
+  /** What the check's results (of `statements`) call for. */
+  assess(results: readonly StatementResult[]): SchemaVerdict;
+}
+
+/** The check's verdict: whether anything is to be written, and the writing (nothing when `toDo` is false). */
+export interface SchemaVerdict {
+  readonly toDo: boolean;
+  complete(store: Store): Promise<void>;
 }
 
 export async function schemaCheck(model: Model, autoCreate: boolean): Promise<SchemaCheck> {
   const tables = schemaOf(model);
   const expected = autoCreate ? await fingerprintOf(model, tables) : undefined;
-  const read = (results: readonly StatementResult[]) => {
+  const assess = (results: readonly StatementResult[]): SchemaVerdict => {
     const existing = existingColumns(results[0]!.rows);
     // The columns are looked at too: a table or column dropped behind Extent's back is made again.
     const current =
@@ -69,24 +73,20 @@ export async function schemaCheck(model: Model, autoCreate: boolean): Promise<Sc
           [...def.decimals].map((column) => ({ table: def.name, column, declared: existing.get(def.name.toLowerCase())?.get(column.toLowerCase()) })),
         )
       : [];
-    return { existing, current, decimals: decimals.filter((d) => legacyDecimals(d.declared)) };
+    const legacy = decimals.filter((d) => legacyDecimals(d.declared));
+    return {
+      toDo: !current || legacy.length > 0,
+      complete: async (store) => {
+        if (!current) {
+          const ddl = schemaStatements(model, tables, existing, autoCreate ? () => true : (table) => existing.has(table.toLowerCase()), autoCreate);
+          if (expected !== undefined) ddl.push(...recordFingerprint(expected));
+          await store.migrate(ddl);
+        }
+        for (const { table, column } of legacy) await exactDecimals(store, table, column);
+      },
+    };
   };
-  return {
-    statements: [EXISTING_COLUMNS, FINGERPRINT],
-    toDo: (results) => {
-      const { current, decimals } = read(results);
-      return !current || decimals.length > 0;
-    },
-    complete: async (store, results) => {
-      const { existing, current, decimals } = read(results);
-      if (!current) {
-        const ddl = schemaStatements(model, tables, existing, autoCreate ? () => true : (table) => existing.has(table.toLowerCase()), autoCreate);
-        if (expected !== undefined) ddl.push(...recordFingerprint(expected));
-        await store.migrate(ddl);
-      }
-      for (const { table, column } of decimals) await exactDecimals(store, table, column);
-    },
-  };
+  return { statements: [EXISTING_COLUMNS, FINGERPRINT], assess };
 }
 
 /** What makes a schema of the model: on an empty database (`existing` empty), every statement; the fingerprint is taken of those. */

@@ -39,7 +39,7 @@ export class SchemaGate implements Store {
     const settling = (async () => {
       const check = await this.check;
       if (mode === "read" && statements.length) carried = await this.#carry(check, statements, deadline);
-      else await check.complete(this.inner, await this.inner.migrate(check.statements));
+      else await check.assess(await this.inner.migrate(check.statements)).complete(this.inner);
     })();
     this.#settling = settling;
     try {
@@ -60,12 +60,12 @@ export class SchemaGate implements Store {
       results = await this.inner.batch([...check.statements, ...statements], "read", deadline);
     } catch {
       // Perhaps for want of the schema: the check alone says, and the read runs again after it.
-      await check.complete(this.inner, await this.inner.migrate(check.statements));
+      await check.assess(await this.inner.migrate(check.statements)).complete(this.inner);
       return undefined;
     }
-    const own = results.slice(0, n);
-    if (!check.toDo(own)) return results.slice(n);
-    await check.complete(this.inner, own);
+    const verdict = check.assess(results.slice(0, n));
+    if (!verdict.toDo) return results.slice(n);
+    await verdict.complete(this.inner);
     return undefined;
   }
 

@@ -363,12 +363,11 @@ export const PREPARED_CLASSES = 64;
  * own, built on first use.
  */
 export function prepareReads(r: Pick<Reading, "model" | "limits">): void {
-  const limit = new AnswerBudget(r.limits.answerBytes).limit;
   let prepared = 0;
   for (const meta of r.model.classes.values()) {
     if (meta.embeddedOnly) continue;
     if (prepared++ === PREPARED_CLASSES) break;
-    jsonSelectOf(r.model, meta, BY_KEY, DEFAULT_PLAN, limit);
-    jsonSelectOf(r.model, meta, pageSelector(r.model, meta, undefined), DEFAULT_PLAN, limit);
+    jsonSelectOf(r.model, meta, BY_KEY, DEFAULT_PLAN, r.limits.answerBytes);
+    jsonSelectOf(r.model, meta, pageSelector(r.model, meta, undefined), DEFAULT_PLAN, r.limits.answerBytes);
   }
 }
