@@ -21,6 +21,8 @@
  * - `DELETE_PLAN_LIMIT` delete plans per model (src/write/delete-plan.ts), two per class at most;
  * - `FETCH_PLAN_LIMIT` field lists per class (src/read/fetch-plan.ts), keyed by the fetch plan's
  *   groups and JOIN FETCH fields (as sets: the spellings of one plan share an entry).
+ * - `FETCH_PLAN_QUERY_LIMIT` parsed fetch plans per model (src/read/fetch-plan.ts), keyed by the
+ *   request's query string, weighing its characters, `FETCH_PLAN_QUERY_WEIGHT` in all.
  * - `STATEMENT_SHAPE_LIMIT` compiled write statements for the whole process (src/write/write-plan.ts
  *   `shaped`), keyed by the statement's kind, table, columns and which values are sequence numbers,
  *   `STATEMENT_SHAPE_WEIGHT` characters in all.
@@ -41,6 +43,8 @@ export const READ_PLAN_LIMIT = 2000;
 export const READ_PLAN_WEIGHT = 2_000_000;
 export const DELETE_PLAN_LIMIT = 1000;
 export const FETCH_PLAN_LIMIT = 64;
+export const FETCH_PLAN_QUERY_LIMIT = 256;
+export const FETCH_PLAN_QUERY_WEIGHT = 256_000;
 export const STATEMENT_SHAPE_LIMIT = 2000;
 export const STATEMENT_SHAPE_WEIGHT = 2_000_000;
 export const WRITE_PLAN_LIMIT = 1000;

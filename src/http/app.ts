@@ -7,13 +7,11 @@
 import { Hono } from "hono";
 import type { Runtime } from "../service/runtime.ts";
 import type { AccessControl } from "../access/access-control.ts";
-import { accessScope } from "./auth/access-scope.ts";
 import type { Authenticator } from "./auth/authenticate.ts";
 import type { ResolvedCors } from "../config/cors.ts";
-import { compression } from "./compress.ts";
 import { corsMiddleware } from "./cors.ts";
 import { errorAnswer } from "./error-status.ts";
-import { requestScope, serverTiming } from "./middleware.ts";
+import { exchange } from "./middleware.ts";
 import { ShapeRouter } from "./shape-router.ts";
 import { problem } from "./problem.ts";
 import { type Env, mount } from "./resource.ts";
@@ -42,15 +40,11 @@ export function buildApp(
 ): Hono<Env> {
   // Routes matched once per path shape (src/http/shape-router.ts), not per request.
   const base = new Hono<Env>({ strict: false, router: new ShapeRouter() });
-  // Outermost, so they see every answer, errors included: compression, then CORS, which answers
-  // a preflight before the store is ready and before authentication (a preflight has no credentials).
-  if (web.compressThreshold !== undefined) base.use(compression(web.compressThreshold));
+  // CORS first, so it sees every answer, errors included, and answers a preflight before the
+  // store is ready and before authentication (a preflight has no credentials).
   if (web.cors) base.use(corsMiddleware(web.cors));
-  base.use(requestScope(shared, ready));
-  // Only when access control is configured: without it no request pays for authentication.
-  if (access) base.use(access.authenticator.middleware);
-  if (access?.control) base.use(accessScope(access.control));
-  if (shared.serverTiming) base.use(serverTiming);
+  // Then the rest of what surrounds a route, in one step (src/http/middleware.ts).
+  base.use(exchange({ shared, ready, authenticator: access?.authenticator, control: access?.control, compressThreshold: web.compressThreshold }));
   // The query paths and the document before `/{class}`, which would otherwise take `/jdoql` for a class.
   const described = web.describe ? [openapi(web.describe)] : [];
   const page = web.explorer && explorerPageText(shared.model, shared.prefix, web.explorer);

@@ -15,7 +15,7 @@
  * much as the plain one, and `If-Match` compares tags strongly, so a weakened tag sent back with a
  * PUT would fail. No byte ranges are served, and `Vary` keeps caches' copies apart.
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/utils/compress";
 import type { Env } from "./resource.ts";
 
@@ -89,17 +89,26 @@ export function fromText(response: Response, text: string): Response {
   return response;
 }
 
-/** The answer to `request` as it goes out: `response` compressed when it should be (see above), else itself. */
-export async function compressAnswer(request: Request, res: Response, threshold = DEFAULT_COMPRESS_THRESHOLD): Promise<Response> {
+/**
+ * Whether `res` goes out as it is, known without reading it: most answers (a small text), so the
+ * answer is decided without a promise. A text surely under the threshold goes out as it is,
+ * whatever the client takes: no header read (on @hono/node-server the first makes a Headers of the
+ * answer's), no Vary, and no `res.body` either: asking for it turns the server's light answer of a
+ * text into a web stream, which then goes out through a stream reader (Node: a GET by key 25 % slower).
+ */
+function plainly(request: Request, res: Response, threshold: number): boolean {
   const { status } = res;
-  if (request.method === "HEAD" || status === 204 || status === 206 || status === 304) return res;
-  // A text surely under the threshold goes out as it is, whatever the client takes: no header read
-  // (on @hono/node-server the first makes a Headers of the answer's), no Vary, and no `res.body`
-  // either: asking for it turns the server's light answer of a text into a web stream, which then
-  // goes out through a stream reader (Node: a GET by key 25 % slower).
+  if (request.method === "HEAD" || status === 204 || status === 206 || status === 304) return true;
   const text = textSizes.get(res);
   const bytes = text && (text.bytes ?? (text.units * 3 < threshold ? 0 : text.units >= threshold ? text.units : undefined));
-  if (text ? bytes !== undefined && bytes < threshold : !res.body) return res;
+  return text ? bytes !== undefined && bytes < threshold : !res.body;
+}
+
+/** The answer to `request` as it goes out: `response` compressed when it should be (see above), else itself. */
+export async function compressAnswer(request: Request, res: Response, threshold = DEFAULT_COMPRESS_THRESHOLD): Promise<Response> {
+  if (plainly(request, res, threshold)) return res;
+  const text = textSizes.get(res);
+  const bytes = text && (text.bytes ?? (text.units >= threshold ? text.units : undefined));
   if (res.headers.has("content-encoding") || /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("cache-control") ?? "")) return res;
   if (!COMPRESSIBLE_CONTENT_TYPE_REGEX.test(res.headers.get("content-type") ?? "")) return res;
   const encoding = chooseEncoding(request.headers.get("accept-encoding") ?? undefined);
@@ -129,7 +138,11 @@ export async function compressAnswer(request: Request, res: Response, threshold 
   const headers = withVary(res).headers;
   headers.delete("content-length");
   headers.set("content-encoding", encoding);
-  return new Response(body.pipeThrough(new CompressionStream(ENCODINGS.get(encoding)! as CompressionFormat)), { status, statusText: res.statusText, headers });
+  return new Response(body.pipeThrough(new CompressionStream(ENCODINGS.get(encoding)! as CompressionFormat)), {
+    status: res.status,
+    statusText: res.statusText,
+    headers,
+  });
 }
 
 /**
@@ -142,19 +155,18 @@ function withVary(res: Response): Response {
   return res;
 }
 
-/** `compressAnswer` as Hono middleware. */
-export function compression(threshold = DEFAULT_COMPRESS_THRESHOLD): MiddlewareHandler<Env> {
-  return async (c, next) => {
-    await next();
-    const res = await compressAnswer(c.req.raw, c.res, threshold);
-    if (res !== c.res) replace(c, res);
-  };
+/** The context's answer compressed when it should be (src/http/middleware.ts, after the route); undefined when it goes out as it is. */
+export function compressInto(c: Context<Env>, threshold: number): Promise<void> | undefined {
+  return plainly(c.req.raw, c.res, threshold) ? undefined : replaceAnswer(c, threshold);
 }
 
-/** Sets the answer without Hono merging the previous answer's headers into it (Content-Length among them). */
-function replace(c: Parameters<MiddlewareHandler<Env>>[0], res: Response): void {
-  c.res = undefined;
-  c.res = res;
+async function replaceAnswer(c: Context<Env>, threshold: number): Promise<void> {
+  const res = await compressAnswer(c.req.raw, c.res, threshold);
+  // Set without Hono merging the previous answer's headers into it (Content-Length among them).
+  if (res !== c.res) {
+    c.res = undefined;
+    c.res = res;
+  }
 }
 
 function concat(chunks: Uint8Array<ArrayBuffer>[], size: number): Uint8Array<ArrayBuffer> {

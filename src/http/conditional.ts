@@ -70,9 +70,9 @@ export function writePreconditions(request: Request, meta: ClassMeta): Precondit
 /**
  * GET and HEAD of one existing object whose entity tag is `etag` (undefined when its class is
  * not versioned): throws 412 when `If-Match` fails; true when `If-None-Match` fails, so the
- * answer is 304.
+ * answer is 304. `what` names the object in a 412's detail (built only then).
  */
-export function notModified(request: Request, etag: string | undefined, what: string): boolean {
+export function notModified(request: Request, etag: string | undefined, what: () => string): boolean {
   const ifMatch = request.headers.get("if-match");
   if (ifMatch !== null) {
     const tags = parseTags("If-Match", ifMatch);
@@ -80,8 +80,8 @@ export function notModified(request: Request, etag: string | undefined, what: st
       throw new HttpError(
         412,
         etag === undefined
-          ? `If-Match cannot hold: ${what} is not versioned, so it has no entity tag`
-          : `If-Match failed: the entity tag of ${what} is ${etag}, not ${ifMatch}`,
+          ? `If-Match cannot hold: ${what()} is not versioned, so it has no entity tag`
+          : `If-Match failed: the entity tag of ${what()} is ${etag}, not ${ifMatch}`,
       );
     }
   }

@@ -4,17 +4,21 @@
  */
 import type { Context } from "hono";
 import { parseParams } from "../query/params.ts";
-import { type FetchPlan, parseFetchPlan } from "../read/fetch-plan.ts";
+import { type FetchPlan, fetchPlanOfQuery, parseFetchPlan } from "../read/fetch-plan.ts";
 import { readJsonBody } from "./body.ts";
 import { HttpError } from "./problem.ts";
 import { queryText, searchOf } from "./query-params.ts";
 import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
 import type { Env } from "./resource.ts";
 
-/** The fetch plan of `fetchGroup`/`maxFetchDepth` (400 naming the parameter), else `fallback`. */
-export function fetchPlanOf(c: Context<Env>, fallback?: FetchPlan, params = new URLSearchParams(searchOf(c.req.url))): FetchPlan {
+/**
+ * The fetch plan of `fetchGroup`/`maxFetchDepth` (400 naming the parameter), else `fallback`:
+ * from `params` when the route has read them, else from the URL's query (cached by its text).
+ */
+export function fetchPlanOf(c: Context<Env>, fallback?: FetchPlan, params?: URLSearchParams): FetchPlan {
   const rt = c.get("rt");
-  const parsed = parseFetchPlan(rt.model, params, fallback, rt.limits.maxFetchDepth);
+  const cap = rt.limits.maxFetchDepth;
+  const parsed = params ? parseFetchPlan(rt.model, params, fallback, cap) : fetchPlanOfQuery(rt.model, searchOf(c.req.url), fallback, cap);
   if (!parsed.ok) throw new HttpError(400, parsed.message, { errors: [{ path: parsed.parameter, message: parsed.message }] });
   // The fields the access rules hide from the principal are, for its answers, fields its classes do not have.
   const hidden = rt.access?.control.hiddenFields(rt.access.principal);

@@ -3,7 +3,7 @@
  * named groups of the metadata) and a maximum fetch depth (1 by default, -1 unlimited).
  */
 import type { ClassMeta, FieldMeta, Model } from "../metadata/model.ts";
-import { FETCH_PLAN_LIMIT, perClassCache } from "../cache/bounded-cache.ts";
+import { FETCH_PLAN_LIMIT, FETCH_PLAN_QUERY_LIMIT, FETCH_PLAN_QUERY_WEIGHT, perClassCache, perModelCache } from "../cache/bounded-cache.ts";
 
 export interface FetchPlan {
   /** Named groups in addition to `default`; `all` means every field. */
@@ -87,6 +87,18 @@ export function parseFetchPlan(model: Model, params: URLSearchParams, fallback: 
     if (maxDepth === -1 && cap !== -1) maxDepth = cap;
   }
   return { ok: true, plan: { groups, maxDepth } };
+}
+
+/** Parsed fetch plans per model, by query string (with the fallback and the cap they were read against). */
+const parsedPlans = perModelCache<PlanParse>("fetchPlanQueries", FETCH_PLAN_QUERY_LIMIT, { limit: FETCH_PLAN_QUERY_WEIGHT, weigh: (key) => key.length });
+
+/**
+ * `parseFetchPlan` of a URL's query (`?…`, as searchOf reads it), cached: clients repeat their
+ * query strings, and reading one builds a URLSearchParams. The plan answered is shared: not to be changed.
+ */
+export function fetchPlanOfQuery(model: Model, search: string, fallback: FetchPlan = DEFAULT_PLAN, cap = -1): PlanParse {
+  const from = fallback === DEFAULT_PLAN ? "" : `${planKey(fallback)}:${fallback.maxDepth}`;
+  return parsedPlans(model).get(`${cap} ${from} ${search}`, () => parseFetchPlan(model, new URLSearchParams(search), fallback, cap));
 }
 
 /** Field lists per class, by planKey: an LRU of FETCH_PLAN_LIMIT entries per class. */

@@ -1,10 +1,10 @@
 /**
- * Access control per request, as Hono middleware after authentication (mounted only when rules
+ * Access control per request, after authentication (by src/http/middleware.ts, only when rules
  * are configured): the request's store starts every statement with what its principal may read
  * (src/access/visibility.ts), and the routes find the principal and the rules on the runtime.
  * `authorize` is the one place a route asks whether the principal may touch a class at all.
  */
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { AccessControl } from "../../access/access-control.ts";
 import type { Operation } from "../../config/access-rules.ts";
 import { refused } from "../../access/refusal.ts";
@@ -12,15 +12,14 @@ import type { ClassMeta } from "../../metadata/model.ts";
 import type { QQuery } from "../../query/shared/model.ts";
 import { scopedStore } from "../../store/scoped-store.ts";
 import type { Env } from "../resource.ts";
+import type { Principal } from "../../config/access.ts";
+import type { Runtime } from "../../service/runtime.ts";
+import type { Store } from "../../store/store.ts";
 
-export function accessScope(control: AccessControl): MiddlewareHandler<Env> {
-  return async (c, next) => {
-    const principal = c.get("principal")!;
-    const rt = c.get("rt");
-    const scope = control.statementScope(principal);
-    c.set("rt", { ...rt, store: scope ? scopedStore(rt.store, scope) : rt.store, access: { control, principal } });
-    await next();
-  };
+/** The request's store, starting every statement with what `principal` may read, and the access its routes check (src/http/middleware.ts). */
+export function accessFor(control: AccessControl, principal: Principal, store: Store): { store: Store; access: NonNullable<Runtime["access"]> } {
+  const scope = control.statementScope(principal);
+  return { store: scope ? scopedStore(store, scope) : store, access: { control, principal } };
 }
 
 /**

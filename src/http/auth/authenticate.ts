@@ -5,10 +5,8 @@
  * then the `Authorization: Bearer` token; without credentials, the anonymous role. Bad credentials
  * are a 401 whatever the path. No rule exists yet: every principal may do everything.
  */
-import type { MiddlewareHandler } from "hono";
 import type { Principal, ResolvedAccess } from "../../config/access.ts";
 import { InvalidTokenError } from "../../errors/auth-errors.ts";
-import type { Env } from "../resource.ts";
 import { TokenVerifier } from "./verify-token.ts";
 
 const BEARER = /^Bearer +([^\s]+) *$/i;
@@ -35,9 +33,4 @@ export class Authenticator {
     if (!this.verifier) throw new InvalidTokenError("this server verifies no tokens");
     return this.verifier.principal(token);
   }
-
-  readonly middleware: MiddlewareHandler<Env> = async (c, next) => {
-    c.set("principal", await this.principal(c.req.raw));
-    await next();
-  };
 }

@@ -77,7 +77,7 @@ function tagged(object: Pick<ObjectJson, "version">): Record<string, string> {
 /** One object; 412 when `If-Match` fails, 304 when `If-None-Match` does (src/http/conditional.ts). */
 function objectAnswer(c: C, meta: ClassMeta, key: unknown[], object: Pick<ObjectJson, "version"> & { json?: string }): Response {
   const headers = tagged(object);
-  if (notModified(c.req.raw, headers.etag, `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`))
+  if (notModified(c.req.raw, headers.etag, () => `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`))
     return new Response(null, { status: 304, headers });
   // HEAD (no JSON read): GET's status and headers.
   return jsonText(object.json ?? "", 200, headers);
