@@ -4,7 +4,8 @@
  * corpus of paths — each resource, wrong places for static names, extra and empty segments,
  * explorer files one and two segments deep, encoded and NUL characters, stand-in look-alikes —
  * must give the same handlers, in the same order, with the same parameter values. A request of a
- * shape already matched reuses it with its own segments.
+ * shape already matched reuses it with its own segments. Routing as the app does, a match ends at
+ * the first handler that always answers.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,6 +13,7 @@ import type { Result } from "hono/router";
 import { TrieRouter } from "hono/router/trie-router";
 import { buildApp } from "../src/http/app.ts";
 import { ShapeRouter } from "../src/http/shape-router.ts";
+import { alwaysAnswers } from "../src/http/resource.ts";
 import { resolveLimits } from "../src/config/limits.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { CACHE_MODEL } from "./models/cache-model.ts";
@@ -99,6 +101,28 @@ for (const prefix of ["/api", ""]) {
         }
     }
     assert.equal(compared, 2 * METHODS.length * PATHS.length);
+
+    // As the app routes: what the trie finds, up to the first handler that always answers (the
+    // ones after it never run). A GET or PUT of an object then matches its one handler.
+    const app_ = new ShapeRouter<[unknown, unknown]>(([handler]) => alwaysAnswers(handler as object));
+    for (const r of app.routes) app_.add(r.method, r.path, [r.handler, r]);
+    const upToAnswer = <T>(found: [[unknown, unknown], T][]) => found.slice(0, found.findIndex(([[h]]) => alwaysAnswers(h as object)) + 1 || found.length);
+    let shortened = 0;
+    for (const method of METHODS)
+      for (const path of PATHS) {
+        const full = `${prefix}${path}` || "/";
+        const all = resolved(trie.match(method, full) as Result<unknown>) as [[unknown, unknown], Record<string, string | undefined>][];
+        const want = upToAnswer(all.map(([handler, params]) => [[handler, undefined], params] as [[unknown, unknown], typeof params]));
+        const got = resolved(app_.match(method, full));
+        assert.deepEqual(
+          got.map(([[h], params]) => [h, params]),
+          want.map(([[h], params]) => [h, params]),
+          `${method} ${full}`,
+        );
+        if (want.length < all.length) shortened++;
+      }
+    assert.ok(shortened > 0, "some paths match handlers that never run");
+    for (const method of ["GET", "PUT", "DELETE"]) assert.equal(app_.match(method, `${prefix}/cc.Book/1`)[0].length, 1, `${method} of an object: one handler`);
   });
 }
 

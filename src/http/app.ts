@@ -14,7 +14,7 @@ import { errorAnswer } from "./error-status.ts";
 import { exchange } from "./middleware.ts";
 import { ShapeRouter } from "./shape-router.ts";
 import { problem } from "./problem.ts";
-import { type Env, mount } from "./resource.ts";
+import { type Env, alwaysAnswers, mount } from "./resource.ts";
 import { objects } from "./routes/objects.ts";
 import { queries } from "./routes/queries.ts";
 import { openapi } from "./routes/openapi.ts";
@@ -38,19 +38,21 @@ export function buildApp(
   access?: { authenticator: Authenticator; control?: AccessControl | undefined },
   web: WebOptions = {},
 ): Hono<Env> {
-  // Routes matched once per path shape (src/http/shape-router.ts), not per request.
-  const base = new Hono<Env>({ strict: false, router: new ShapeRouter() });
-  // CORS first, so it sees every answer, errors included, and answers a preflight before the
-  // store is ready and before authentication (a preflight has no credentials).
+  // Routes matched once per path shape (src/http/shape-router.ts), not per request; the handlers
+  // after one that always answers are dropped, so a request usually matches one handler, which
+  // Hono runs without its middleware chain.
+  const base = new Hono<Env>({ strict: false, router: new ShapeRouter(([handler]) => alwaysAnswers(handler)) });
+  // CORS is middleware before the routes, so it sees every answer, errors included, and answers a
+  // preflight before the store is ready and before authentication (a preflight has no credentials).
   if (web.cors) base.use(corsMiddleware(web.cors));
-  // Then the rest of what surrounds a route, in one step (src/http/middleware.ts).
-  base.use(exchange({ shared, ready, authenticator: access?.authenticator, control: access?.control, compressThreshold: web.compressThreshold }));
+  // What surrounds every route (src/http/middleware.ts), put around each by `mount`, and around the 404.
+  const around = exchange({ shared, ready, authenticator: access?.authenticator, control: access?.control, compressThreshold: web.compressThreshold });
   // The query paths and the document before `/{class}`, which would otherwise take `/jdoql` for a class.
   const described = web.describe ? [openapi(web.describe)] : [];
   const page = web.explorer && explorerPageText(shared.model, shared.prefix, web.explorer);
   const explorer = web.explorer ? [explorerFiles(web.explorer.assets, web.compressThreshold !== undefined)] : [];
-  mount(shared.prefix ? base.basePath(shared.prefix) : base, [root(page), ...described, ...explorer, ...queries, ...objects]);
-  base.notFound((c) => problem(404, `no resource at ${new URL(c.req.url).pathname}`));
+  mount(shared.prefix ? base.basePath(shared.prefix) : base, [root(page), ...described, ...explorer, ...queries, ...objects], around);
+  base.notFound((c) => around(c, () => problem(404, `no resource at ${new URL(c.req.url).pathname}`)));
   base.onError((error) => errorAnswer(error, shared.limits));
   return base;
 }

@@ -15,9 +15,7 @@
  * much as the plain one, and `If-Match` compares tags strongly, so a weakened tag sent back with a
  * PUT would fail. No byte ranges are served, and `Vary` keeps caches' copies apart.
  */
-import type { Context } from "hono";
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from "hono/utils/compress";
-import type { Env } from "./resource.ts";
 
 /** The answers below this many bytes are sent as they are: compressing them saves little. */
 export const DEFAULT_COMPRESS_THRESHOLD = 1024;
@@ -155,18 +153,9 @@ function withVary(res: Response): Response {
   return res;
 }
 
-/** The context's answer compressed when it should be (src/http/middleware.ts, after the route); undefined when it goes out as it is. */
-export function compressInto(c: Context<Env>, threshold: number): Promise<void> | undefined {
-  return plainly(c.req.raw, c.res, threshold) ? undefined : replaceAnswer(c, threshold);
-}
-
-async function replaceAnswer(c: Context<Env>, threshold: number): Promise<void> {
-  const res = await compressAnswer(c.req.raw, c.res, threshold);
-  // Set without Hono merging the previous answer's headers into it (Content-Length among them).
-  if (res !== c.res) {
-    c.res = undefined;
-    c.res = res;
-  }
+/** `compressAnswer`, decided without a promise for the answers that go out as they are (most: a small text). */
+export function compressed(request: Request, res: Response, threshold: number): Response | Promise<Response> {
+  return plainly(request, res, threshold) ? res : compressAnswer(request, res, threshold);
 }
 
 function concat(chunks: Uint8Array<ArrayBuffer>[], size: number): Uint8Array<ArrayBuffer> {

@@ -1,26 +1,27 @@
 /**
- * What every request passes through around its route, as one Hono middleware. Each concern keeps
- * its own module (request limits, the store's clock, authentication, access scope, Server-Timing,
- * compression); here they are plain calls in one step, because each step of Hono's chain is an
- * async call and a promise more per request: under load on Bun, folding compression into this
- * step took 3 to 4 µs of CPU off each GET by key (README, Where the time goes).
+ * What every request passes through around its route: one wrapper, which `mount`
+ * (src/http/resource.ts) puts around each route's handler and app.ts around the 404. Each concern
+ * keeps its own module (request limits, the store's clock, authentication, access scope,
+ * Server-Timing, compression, error answers); here they are plain calls in one function, because
+ * each step of Hono's chain is an async call and a promise more per request, and a request that
+ * matches one handler alone skips the chain altogether (README, Where the time goes).
  *
  * In order: the URL within `urlBytes` (414); the store ready; the request's own clock (a store
  * that holds it to `requestTimeMs`); when access control is configured, the principal (401) and
- * its statement scope; when asked for, the store's cost. After the route: the clock released,
- * `Server-Timing`, and the answer compressed. An answer made before the route (a 414, 401 or
- * 503: small problem documents) is not compressed; CORS, when configured, is its own step
- * before this one (it answers a preflight before the store is ready and without credentials).
+ * its statement scope; when asked for, the store's cost. Then the route, and any failure answered
+ * as its problem document (src/http/error-status.ts). After it: the clock released,
+ * `Server-Timing`, and the answer compressed. CORS, when configured, is Hono middleware before
+ * this (it answers a preflight before the store is ready and without credentials).
  */
-import type { MiddlewareHandler } from "hono";
 import type { AccessControl } from "../access/access-control.ts";
 import { type Runtime, requestRuntime } from "../service/runtime.ts";
 import { DeadlineStore } from "../store/deadline-store.ts";
 import { CountingStore, type Store } from "../store/store.ts";
 import type { Authenticator } from "./auth/authenticate.ts";
 import { accessFor } from "./auth/access-scope.ts";
-import { compressInto } from "./compress.ts";
-import type { Env } from "./resource.ts";
+import { compressed } from "./compress.ts";
+import { errorAnswer } from "./error-status.ts";
+import type { Around } from "./resource.ts";
 import { checkUrlLength } from "./request-limits.ts";
 
 export interface Exchange {
@@ -34,36 +35,40 @@ export interface Exchange {
   compressThreshold?: number | undefined;
 }
 
-export function exchange({ shared, ready, authenticator, control, compressThreshold }: Exchange): MiddlewareHandler<Env> {
+export function exchange({ shared, ready, authenticator, control, compressThreshold }: Exchange): Around {
   // Once the store is ready, requests stop waiting on the promise (a microtask each).
   let isReady = false;
   void ready().then(
     () => (isReady = true),
     () => {},
   );
-  return async (c, next) => {
-    checkUrlLength(c.req.url, shared.limits);
-    if (!isReady) await ready();
-    const clock = new DeadlineStore(shared.store, shared.limits.requestTimeMs);
-    let store: Store = clock;
-    let access: Runtime["access"];
-    if (authenticator) {
-      const principal = await authenticator.principal(c.req.raw);
-      c.set("principal", principal);
-      if (control) ({ store, access } = accessFor(control, principal, store));
-    }
-    const counted = shared.serverTiming ? new CountingStore(store) : undefined;
-    c.set("rt", requestRuntime(shared, counted ?? store, access));
-    const started = counted && performance.now();
+  return async (c, route) => {
+    let clock: DeadlineStore | undefined;
+    let counted: CountingStore | undefined;
+    let started = 0;
+    let res: Response;
     try {
-      await next();
+      checkUrlLength(c.req.url, shared.limits);
+      if (!isReady) await ready();
+      clock = new DeadlineStore(shared.store, shared.limits.requestTimeMs);
+      let store: Store = clock;
+      let access: Runtime["access"];
+      if (authenticator) {
+        const principal = await authenticator.principal(c.req.raw);
+        c.set("principal", principal);
+        if (control) ({ store, access } = accessFor(control, principal, store));
+      }
+      if (shared.serverTiming) store = counted = new CountingStore(store);
+      c.set("rt", requestRuntime(shared, store, access));
+      started = performance.now();
+      res = await route(c);
+    } catch (error) {
+      res = errorAnswer(error, shared.limits);
     } finally {
-      clock.release();
+      clock?.release();
     }
-    if (counted) c.res.headers.append("server-timing", serverTiming(counted, performance.now() - started!));
-    // Most answers go out as they are, decided without a promise to wait for.
-    const compressing = compressThreshold === undefined ? undefined : compressInto(c, compressThreshold);
-    if (compressing) await compressing;
+    if (counted) res.headers.append("server-timing", serverTiming(counted, performance.now() - started));
+    return compressThreshold === undefined ? res : compressed(c.req.raw, res, compressThreshold);
   };
 }
 

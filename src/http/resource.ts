@@ -21,6 +21,9 @@ export type Env = { Variables: { rt: Runtime; principal?: Principal } };
 
 export type Handler = (c: Context<Env>) => Response | Promise<Response>;
 
+/** A route's handler run inside what surrounds every route (src/http/middleware.ts). */
+export type Around = (c: Context<Env>, route: Handler) => Promise<Response>;
+
 export interface Resource {
   /** The path, in Hono's syntax, below the prefix. */
   path: string;
@@ -41,26 +44,39 @@ export function allowOf(resource: Resource): string {
   return (["GET", "HEAD", "POST", "PUT", "DELETE"] as const).filter((m) => resource[m === "HEAD" ? "GET" : m]).join(", ");
 }
 
+/** The handlers `mount` adds: each always answers, so a handler matched after one never runs (src/http/shape-router.ts drops it). */
+const answering = new WeakSet<object>();
+export const alwaysAnswers = (handler: object): boolean => answering.has(handler);
+
 /**
- * Mounts the resources in their order: every method's handler first, then every path's 405 and
- * OPTIONS, so a method served on a more general path (POST /{class}) answers before a narrower
- * path's 405 (/jdoql), as the routes were written.
+ * Mounts the resources in their order, each handler inside `around` (src/http/middleware.ts):
+ * every method's handler first, then every path's 405 and OPTIONS, so a method served on a more
+ * general path (POST /{class}) answers before a narrower path's 405 (/jdoql), as the routes were written.
  */
-export function mount(app: Hono<Env>, resources: readonly Resource[]): void {
+export function mount(app: Hono<Env>, resources: readonly Resource[], around: Around): void {
+  const add = (on: (path: string, handler: Handler) => unknown, path: string, route: Handler) => {
+    const handler: Handler = (c) => around(c, route);
+    answering.add(handler);
+    on(path, handler);
+  };
   for (const r of resources) {
     const { GET, HEAD } = r;
-    if (GET) app.get(r.path, HEAD ? (c) => (c.req.method === "HEAD" ? HEAD(c) : GET(c)) : GET);
-    if (r.POST) app.post(r.path, r.POST);
-    if (r.PUT) app.put(r.path, r.PUT);
-    if (r.DELETE) app.delete(r.path, r.DELETE);
+    if (GET) add((p, h) => app.get(p, h), r.path, HEAD ? (c) => (c.req.method === "HEAD" ? HEAD(c) : GET(c)) : GET);
+    if (r.POST) add((p, h) => app.post(p, h), r.path, r.POST);
+    if (r.PUT) add((p, h) => app.put(p, h), r.path, r.PUT);
+    if (r.DELETE) add((p, h) => app.delete(p, h), r.path, r.DELETE);
   }
   for (const r of resources) {
     const allow = allowOf(r);
     const exists = r.exists;
-    app.all(r.path, (c) => {
-      exists?.(c);
-      if (c.req.method === "OPTIONS") return c.body(null, 204, { allow });
-      throw new HttpError(405, `${c.req.method} is not allowed on ${r.what}; allowed: ${allow}`, { headers: { allow } });
-    });
+    add(
+      (p, h) => app.all(p, h),
+      r.path,
+      (c) => {
+        exists?.(c);
+        if (c.req.method === "OPTIONS") return c.body(null, 204, { allow });
+        throw new HttpError(405, `${c.req.method} is not allowed on ${r.what}; allowed: ${allow}`, { headers: { allow } });
+      },
+    );
   }
 }

@@ -12,6 +12,10 @@
  * line breaks), and nothing else (a route that does throws when added). A shape whose parameter
  * spans segments (`{.+}` over `a/b`), and a path with a line break where a stand-in would go, are
  * matched by the trie per request, as before.
+ *
+ * A match ends at the first handler that always answers (`answers`: the app's route handlers,
+ * src/http/resource.ts): those after it would never run, and a request that matches one handler
+ * alone is run by Hono without its middleware chain.
  */
 import type { ParamIndexMap, Result, Router } from "hono/router";
 import { TrieRouter } from "hono/router/trie-router";
@@ -34,6 +38,12 @@ export class ShapeRouter<T> implements Router<T> {
   readonly #statics: Set<string>[] = [];
   readonly #shapes = new BoundedCache<[T, ParamIndexMap][] | null>(SHAPE_LIMIT);
 
+  /**
+   * `answers`: whether a handler always answers (never calls `next`): the handlers a shape
+   * matches after the first such one never run, and are left out of its match.
+   */
+  constructor(private readonly answers: (handler: T) => boolean = () => false) {}
+
   add(method: string, path: string, handler: T): void {
     const segments = path.split("/");
     for (const [i, s] of segments.entries()) {
@@ -55,12 +65,19 @@ export class ShapeRouter<T> implements Router<T> {
     for (let i = 0; i < segments.length; i++) {
       const s = segments[i]!;
       if (this.#kept(s, i)) shape += `/${s}`;
-      else if (LINE_BREAK.test(s)) return this.#trie.match(method, path);
+      else if (LINE_BREAK.test(s)) return this.#matchPath(method, path);
       else shape += `/${STAND_IN}${i}`;
     }
     const handlers = this.#shapes.get(shape, () => this.#matchShape(method, segments));
-    if (!handlers) return this.#trie.match(method, path);
+    if (!handlers) return this.#matchPath(method, path);
     return [handlers, segments];
+  }
+
+  /** The trie's match of the path itself (no shape fits it), up to the first handler that answers. */
+  #matchPath(method: string, path: string): Result<T> {
+    const [found] = this.#trie.match(method, path) as [[T, Record<string, string>][]];
+    const end = found.findIndex(([handler]) => this.answers(handler));
+    return [end < 0 ? found : found.slice(0, end + 1)];
   }
 
   /** The shape's handlers, each parameter given as the index of its segment; null when one spans segments. */
@@ -77,6 +94,7 @@ export class ShapeRouter<T> implements Router<T> {
         indexes[name] = at;
       }
       out.push([handler, indexes]);
+      if (this.answers(handler)) break;
     }
     return out;
   }
