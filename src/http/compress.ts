@@ -97,16 +97,24 @@ export function fromText(response: Response, text: string): Response {
 function plainly(request: Request, res: Response, threshold: number): boolean {
   const { status } = res;
   if (request.method === "HEAD" || status === 204 || status === 206 || status === 304) return true;
+  const bytes = textBytes(res, threshold);
+  return bytes === null ? !res.body : bytes !== undefined && bytes < threshold;
+}
+
+/**
+ * What the answer's text tells of its size in bytes: exact, 0 when surely under the threshold, its
+ * length when surely over it, undefined when it cannot tell; null for an answer not made from a text.
+ */
+function textBytes(res: Response, threshold: number): number | undefined | null {
   const text = textSizes.get(res);
-  const bytes = text && (text.bytes ?? (text.units * 3 < threshold ? 0 : text.units >= threshold ? text.units : undefined));
-  return text ? bytes !== undefined && bytes < threshold : !res.body;
+  if (!text) return null;
+  return text.bytes ?? (text.units * 3 < threshold ? 0 : text.units >= threshold ? text.units : undefined);
 }
 
 /** The answer to `request` as it goes out: `response` compressed when it should be (see above), else itself. */
 export async function compressAnswer(request: Request, res: Response, threshold = DEFAULT_COMPRESS_THRESHOLD): Promise<Response> {
   if (plainly(request, res, threshold)) return res;
-  const text = textSizes.get(res);
-  const bytes = text && (text.bytes ?? (text.units >= threshold ? text.units : undefined));
+  const bytes = textBytes(res, threshold);
   if (res.headers.has("content-encoding") || /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("cache-control") ?? "")) return res;
   if (!COMPRESSIBLE_CONTENT_TYPE_REGEX.test(res.headers.get("content-type") ?? "")) return res;
   const encoding = chooseEncoding(request.headers.get("accept-encoding") ?? undefined);
@@ -114,7 +122,7 @@ export async function compressAnswer(request: Request, res: Response, threshold 
   // Else read the body as far as the threshold: a small answer ends before it and goes out as it is.
   const reader = res.body!.getReader();
   const head: Uint8Array<ArrayBuffer>[] = [];
-  let size = bytes !== undefined && bytes >= threshold ? threshold : 0;
+  let size = bytes != null && bytes >= threshold ? threshold : 0;
   while (size < threshold) {
     const chunk = await reader.read();
     if (chunk.done) return new Response(concat(head, size), res);
