@@ -172,6 +172,36 @@ test("a read that ends far past its time on the thread that answers requests sen
   }
 });
 
+test("a read no stored data can make long (fixedCost) is checked against its deadline as it starts, and not timed while it runs", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "extent-lanes-"));
+  const store = await EmbeddedStore.open(join(dir, "t.db"));
+  try {
+    // Not a fixed-cost read in truth (a count to two million, about 300 ms): marked so, it shows
+    // that the mark turns the time limit off, and only the mark.
+    const counting = {
+      sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < ?) SELECT count(*) FROM c",
+      params: [2_000_000],
+      oneRow: true,
+    };
+    await assert.rejects(store.batch([counting], "read", Date.now() + 50), TimeLimitError);
+    // It runs to its end past its deadline, on the thread that answers requests (within the call),
+    // and running long there does not send later reads to the pool.
+    const started = performance.now();
+    const ran = store.batch([{ ...counting, fixedCost: true }], "read", Date.now() + 50);
+    const heldMs = performance.now() - started;
+    assert.deepEqual((await ran)[0]!.rows, [[2_000_000]]);
+    assert.ok(heldMs > MAIN_LANE_MS + OVERRUN_MS, `the call held the thread ${heldMs.toFixed(0)} ms`);
+    assert.ok(store.readsOnMainThread);
+    // Past its deadline it does not start.
+    const t = performance.now();
+    await assert.rejects(store.batch([{ ...counting, fixedCost: true }], "read", Date.now() - 1), TimeLimitError);
+    assert.ok(performance.now() - t < 50);
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test(":memory: has one connection: its reads run on the main thread and still stop at their deadline", async () => {
   const store = await EmbeddedStore.open(":memory:");
   try {

@@ -21,7 +21,7 @@ import { base64Marks } from "../src/json/sql-values.ts";
 import type { ClassMeta } from "../src/metadata/model.ts";
 import { type FetchPlan, planKey } from "../src/read/fetch-plan.ts";
 import { jsonTexts, readJson, readJsonArray } from "../src/read/json-rows.ts";
-import { jsonSelect, jsonSelectRefusal } from "../src/read/json-select.ts";
+import { type JsonSelect, jsonSelect, jsonSelectRefusal } from "../src/read/json-select.ts";
 import { load } from "../src/read/load.ts";
 import type { RootSelector } from "../src/read/read-plan.ts";
 import { PARSER_BUDGET, parserNesting } from "../src/store/parser-nesting.ts";
@@ -42,6 +42,9 @@ function plansOf(h: Harness): FetchPlan[] {
 
 interface Outcome {
   compared: number;
+  /** GETs by key read by a JSON select, and those of them marked fixed-cost. */
+  byKey: number;
+  fixedCost: number;
   /** Refusal reasons, each with one read it was given for. */
   refused: Map<string, string>;
 }
@@ -76,7 +79,7 @@ async function objectPath(
 
 /** Compares both paths for every class and plan of the harness's model. */
 async function compareAll(h: Harness): Promise<Outcome> {
-  const outcome: Outcome = { compared: 0, refused: new Map() };
+  const outcome: Outcome = { compared: 0, byKey: 0, fixedCost: 0, refused: new Map() };
   for (const meta of h.model.classes.values()) {
     if (meta.embeddedOnly) continue;
     for (const fetch of plansOf(h)) {
@@ -114,9 +117,33 @@ async function compareAll(h: Harness): Promise<Outcome> {
         }
         outcome.compared++;
       }
+      const byKey = jsonSelect(h.model, meta, { kind: "key" }, fetch);
+      if (byKey) {
+        outcome.byKey++;
+        if (byKey.fixedCost) outcome.fixedCost++;
+        const what = `${meta.name} by key ${planKey(fetch) || "default"} depth ${fetch.maxDepth}`;
+        assert.equal(byKey.fixedCost, await onlyKeyLookups(h, byKey), `${what}: fixed-cost exactly when SQLite finds every row by a unique key`);
+      }
     }
   }
   return outcome;
+}
+
+/**
+ * Whether SQLite's plan for each of the select's statements finds every row it reads by a primary
+ * or unique key (a search of an integer primary key or of an automatic index, in the statement or
+ * in a scalar subquery): a cost no number of stored rows can grow, what `fixedCost` claims.
+ */
+async function onlyKeyLookups(h: Harness, select: JsonSelect): Promise<boolean> {
+  const keyLookup = /^(SEARCH \S+ USING (INTEGER PRIMARY KEY|(COVERING )?INDEX sqlite_autoindex_\S+) \([^)]*\)( LEFT-JOIN)?|CORRELATED SCALAR SUBQUERY \d+)$/;
+  for (const step of select.steps) {
+    const plan = await h.sql(
+      `EXPLAIN QUERY PLAN ${step.compiled.sql}`,
+      step.compiled.params.map(() => null),
+    );
+    if (!plan.every((row) => keyLookup.test(String(row[3])))) return false;
+  }
+  return true;
 }
 
 /** The refusals are the named ones only, and most reads were compared. */
@@ -135,7 +162,10 @@ describe("JSON selects write what the object path writes", () => {
     try {
       // Category's key holds its parent's key: ancestor keys are left to the object path; so are
       // some plans at depth 3.
-      assertOutcome(await compareAll(h), ["ancestor keys", "nested deeper"], 60);
+      const outcome = await compareAll(h);
+      assertOutcome(outcome, ["ancestor keys", "nested deeper"], 60);
+      // Without collections, a GET by key is fixed-cost (most classes' default plans); with them it is not.
+      assert.ok(outcome.fixedCost > 0 && outcome.fixedCost < outcome.byKey, `${outcome.fixedCost} of ${outcome.byKey} GETs by key fixed-cost`);
     } finally {
       h.close();
     }

@@ -361,4 +361,21 @@ describe("plans", () => {
     const p = (await h.sql(`EXPLAIN QUERY PLAN ${read!.sql}`, [...read!.params])).map((l) => String(l[3])).join("\n");
     assert.match(p.split("\n")[0]!, /^SEARCH t0 USING INTEGER PRIMARY KEY \(rowid=\?\)$/, p);
   });
+
+  test("a GET by key reaches the store as fixed-cost (not timed) only when it reads no collection", async () => {
+    const marks = async (path: string) => {
+      recording.clear();
+      const r = await h.get(path);
+      assert.equal(r.status, 200, r.text);
+      return recording.take().map((s) => s.fixedCost);
+    };
+    // Book's own rows and its author's by key; a Publisher with its authors, through a join table.
+    assert.deepEqual(await marks("/qp.Book/11"), [true]);
+    assert.deepEqual(await marks("/qp.Item/12"), [true]);
+    assert.deepEqual(await marks("/qp.Author/1"), [true], "its default fetch group holds no collection");
+    assert.deepEqual(await marks("/qp.Book/11?fetchGroup=all"), [false], "the author's works");
+    assert.deepEqual(await marks("/qp.Publisher/4?fetchGroup=all"), [false], "the publisher's authors");
+    assert.deepEqual(await marks("/qp.Book"), [false]);
+    assert.deepEqual(await marks(`/qp.Book?filter=${enc("price > 3")}`), [false]);
+  });
 });

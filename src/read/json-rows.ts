@@ -21,7 +21,7 @@ export interface JsonRow {
 
 /** The select's statements; `oneKey` when it reads one key (each statement then answers one row at most). */
 export function jsonStatements(select: JsonSelect, values: Record<string, unknown>, oneKey = false): Statement[] {
-  return select.steps.map((s) => (oneKey ? { ...bind(s.compiled, values), oneRow: true } : bind(s.compiled, values)));
+  return select.steps.map((s) => (oneKey ? { ...bind(s.compiled, values), oneRow: true, fixedCost: select.fixedCost } : bind(s.compiled, values)));
 }
 
 /** The rows of the select's statements (its `results`, in order), in the selection's order. */

@@ -58,6 +58,12 @@ export interface JsonSelect {
    */
   array?: Compiled;
   /**
+   * A GET by key whose statements read the object's row and, from it, only rows found by their
+   * primary keys (to-one references): no number of stored rows can make them long, so a store may
+   * run them without arming a time limit on each (see `Statement.fixedCost`).
+   */
+  fixedCost: boolean;
+  /**
    * The most root objects `array` reads (it reads one more when there are more): what answerBytes
    * holds of the shortest object the class writes. Aggregates are checked when they end, so the
    * row count bounds the work before it (a query over a million objects stops at this count).
@@ -134,7 +140,7 @@ function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: Fet
             compile(sql`SELECT ${bounded(sql`group_concat(j, ',')`, answerBytes)} AS a, count(*) AS n, count(j) AS m, ${last} AS k, j AS t FROM (${rows})`),
           )
         : undefined;
-    return { steps, ordered, array, maxRows };
+    return { steps, ordered, array, maxRows, fixedCost: selector.kind === "key" && !writer.readsByForeignKey };
   } catch (error) {
     if (error instanceof NotInSql) return { refused: error.message, tooLarge: error.tooLarge };
     throw error;
@@ -168,6 +174,8 @@ interface Row {
 
 class Writer {
   private subqueries = 0;
+  /** Whether a statement reads rows by a foreign key or a link table (collections, mapped-by references, value tables): how many, the data decides. */
+  readsByForeignKey = false;
 
   constructor(
     private readonly model: Model,
@@ -316,7 +324,10 @@ class Writer {
         return [storedFieldJson(field, undefined, { fields: embedded, columns })];
       }
       // A collection kept in its own table is the JSON array its column would hold, read by a subquery.
-      if (field.valueTable) return [storedFieldJson(field, valueArrayJson(field, keyRefs(row.group, row.prefix)))];
+      if (field.valueTable) {
+        this.readsByForeignKey = true;
+        return [storedFieldJson(field, valueArrayJson(field, keyRefs(row.group, row.prefix)))];
+      }
       return [storedFieldJson(field, field.column ? this.column(row, owner, field, field.column) : undefined)];
     }
     if (field.type.kind === "map") throw new NotInSql("a map of references");
@@ -401,6 +412,7 @@ class Writer {
 
   /** 1-N or 1-1 mapped-by: the related objects whose foreign key names the owner, by key. */
   private mappedBy(row: Row, scope: Scope, field: FieldMeta, s: Extract<RelationStorage, { kind: "target-fk" }>, toMany: boolean): Piece[] {
+    this.readsByForeignKey = true;
     const target = classOf(this.model, field.relation!.target);
     const backName = s.owning.name;
     const ownerKey = keyRefs(row.group, row.prefix);
@@ -433,6 +445,7 @@ class Writer {
     link: { table: string; alias: string; owner: SQL[]; element: SQL[]; order: SQL[] },
     toMany: boolean,
   ): Piece[] {
+    this.readsByForeignKey = true;
     const found = groupsOf(this.model, target).map((group) => {
       const related: Row = { group, prefix: this.prefix() };
       const from = scope.level < this.fetch.maxDepth ? fromClause(group, true, related.prefix) : primaryOf(group, related.prefix);

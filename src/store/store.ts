@@ -16,6 +16,14 @@ export interface Statement {
    * once it takes more than a moment there (src/store/embedded-store.ts, CLIENT_LANE_MS).
    */
   unbounded?: boolean;
+  /**
+   * A read whose cost no number of stored rows can grow: rows found by their primary keys, a fixed
+   * number of them (a GET by key without collections). A store that stops statements at a time
+   * (`interrupts`) may check the time before it starts rather than arm a limit on it: arming one
+   * wakes the binding's timer thread once per call (src/store/embedded-connection.ts). Its time is
+   * still bounded by the size of the rows it reads (and its memory by `hard_heap_limit`).
+   */
+  fixedCost?: boolean;
 }
 
 /** The result of one statement: rows as arrays in select order, and the number of rows changed. */

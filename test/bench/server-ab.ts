@@ -4,7 +4,7 @@
  * its threads; Linux only). A change worth a few per cent of a request is lost in requests/s on a
  * shared machine; CPU per request, measured in alternating rounds, keeps it.
  *
- *   node --import tsx test/bench/server-ab.ts [--runtime node|bun] [--only TEXT] [--rounds 5] [--seconds 3] [--connections 10] CHECKOUT... [floor] [hand]
+ *   node --import tsx test/bench/server-ab.ts [--runtime node|bun] [--only TEXT | --path /bench.Book/42] [--rounds 5] [--seconds 3] [--connections 10] CHECKOUT... [floor] [hand]
  *
  * A checkout is a folder holding Extent's src/ (a git worktree: `git worktree add --detach
  * ../before <commit>`, with node_modules linked); `floor` is the native floor of this checkout
@@ -34,6 +34,8 @@ const { values, positionals } = parseArgs({
     rounds: { type: "string", default: "5" },
     seconds: { type: "string", default: "3" },
     connections: { type: "string", default: "10" },
+    /** A GET of this path (under /api) instead of the bench's operations: for the checkouts, not the baselines. */
+    path: { type: "string" },
   },
 });
 if (!positionals.length) throw new Error("usage: server-ab.ts [--runtime node|bun] [--only TEXT] CHECKOUT... [floor] [hand]");
@@ -59,7 +61,8 @@ try {
     servers.push({ name: baseline?.name ?? spec, server });
   }
   const cpu = new Map<string, number[]>();
-  for (const op of OPERATIONS.filter((o) => o.name.includes(values.only!))) {
+  const operations = values.path ? [{ name: `GET ${values.path}`, method: "GET" as const, path: values.path, body: undefined }] : OPERATIONS;
+  for (const op of operations.filter((o) => o.name.includes(values.only!))) {
     const options = (url: string) => ({
       url: `${url}/api${op.path}`,
       method: op.method,

@@ -9,6 +9,8 @@ export interface Recorded {
   sql: string;
   params: readonly unknown[];
   mode: "read" | "write";
+  /** Marked as a read whose cost no stored data can grow (`Statement.fixedCost`). */
+  fixedCost: boolean;
 }
 
 export class RecordingStore implements Store {
@@ -16,7 +18,7 @@ export class RecordingStore implements Store {
   statements: Recorded[] = [];
   constructor(readonly inner: Store) {}
   batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
-    for (const s of statements) this.statements.push({ sql: s.sql, params: [...s.params], mode });
+    for (const s of statements) this.statements.push({ sql: s.sql, params: [...s.params], mode, fixedCost: !!s.fixedCost });
     return this.inner.batch(statements, mode);
   }
   migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
