@@ -8,6 +8,8 @@
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { type AccessFixture, P, accessFixture, grant, seedLibrary } from "./support/access-fixture.ts";
+import { RecordingStore } from "./support/recording-store.ts";
+import { EmbeddedStore } from "../src/store/embedded-store.ts";
 
 const admin = { create: [grant("admin")], update: [grant("admin")], delete: [grant("admin")] };
 
@@ -199,6 +201,25 @@ describe("attempts to get around the rules", () => {
     assert.deepEqual(await json("GET", q("jpql", "SELECT m.name FROM Member m ORDER BY m.name"), "ann"), ["Ann"]);
     assert.equal(await json("GET", q("jpql", "SELECT COUNT(m) FROM Member m"), "ann"), 1);
     assert.equal(await json("GET", q("jpql", "SELECT MAX(b.pages) FROM Book b"), "ann"), 300);
+  });
+
+  test("a GET by key read through a row rule keeps its time limit: the rule may read other rows for the one it finds", async () => {
+    const recording = new RecordingStore(await EmbeddedStore.open(":memory:"));
+    const timed = await accessFixture(RULES, { store: recording });
+    try {
+      await seedLibrary(timed);
+      const [author] = await timed.json("GET", `/${P}Author`, "staff");
+      const marks = async (path: string, who: string) => {
+        recording.clear();
+        assert.equal((await timed.call("GET", path, who)).status, 200, `${path} as ${who}`);
+        return recording.take().map((s) => s.fixedCost);
+      };
+      // Without a rule on the class, a GET by key that reads no collection goes untimed.
+      assert.deepEqual(await marks(`/${P}Shelf/s1`, "ann"), [true]);
+      assert.deepEqual(await marks(`/${P}Author/${author._id}`, "ann"), [false]);
+    } finally {
+      timed.close();
+    }
   });
 
   test("a hidden object is absent whichever path reaches it: its class's superclass, a key object, a nested fetch", async () => {

@@ -190,6 +190,7 @@ function scopeOf(views: RoleViews, claims: Record<string, unknown>): (statement:
     const scoped = views.scoped(s.sql);
     if (!scoped.views.length) return s;
     const first = scoped.views.flatMap((v) => params.get(v)!);
-    return { ...s, sql: scoped.sql, params: first.length ? [...first, ...s.params] : s.params };
+    // A view's filter may read other rows for each row read (a navigation, a contains): not fixed-cost.
+    return { ...s, sql: scoped.sql, params: first.length ? [...first, ...s.params] : s.params, fixedCost: false };
   };
 }
