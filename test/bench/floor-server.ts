@@ -99,7 +99,8 @@ const app = new Hono().basePath("/api");
 
 app.get("/bench.Book/:id", async (c) => {
   const keys = JSON.stringify([Number(c.req.param("id"))]);
-  const [book] = texts(rowsOf(await run("get by key (+to-one)", () => [keys])));
+  const op = c.req.query("fetchGroup") === "all" ? "get by key (+to-one)" : "get by key (default)";
+  const [book] = texts(rowsOf(await run(op, () => [keys])));
   return book ? answer(book) : answer('{"status":404}', 404);
 });
 

@@ -40,7 +40,7 @@ function writing<T>(work: () => T): T {
 const app = new Hono().basePath("/api");
 
 app.get("/bench.Book/:id", (c) => {
-  const found = text(statements.book, Number(c.req.param("id")));
+  const found = text(c.req.query("fetchGroup") === "all" ? statements.book : statements.bookDefault, Number(c.req.param("id")));
   return found ? answer(found) : answer('{"status":404}', 404);
 });
 

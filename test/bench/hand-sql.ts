@@ -25,6 +25,8 @@ const publishers = (depth: 1 | 2) =>
 export const HAND_SQL = {
   /** (id): a Book with the fetch plan `all`. */
   book: `SELECT ${book(authorInFull("i.author"))} FROM ITEM i JOIN BOOK b ON b.id = i.id WHERE i.id = ? AND i.KIND = 'BOOK'`,
+  /** (id): a Book with the default fetch plan (its author's identity). */
+  bookDefault: `SELECT ${book(identity("bench.Author", "i.author"))} FROM ITEM i JOIN BOOK b ON b.id = i.id WHERE i.id = ? AND i.KIND = 'BOOK'`,
   publishersDepth1: publishers(1),
   publishersDepth2: publishers(2),
   /** (price, id) */
@@ -52,6 +54,7 @@ export const HAND_SQL = {
 /** The read operations' hand-written statements and parameters, by operation name (operations.ts). */
 export const HAND_READS: Record<string, { sql: string; params: unknown[] }> = {
   "get by key (+to-one)": { sql: HAND_SQL.book, params: [42] },
+  "get by key (default)": { sql: HAND_SQL.bookDefault, params: [42] },
   "extent of 100, depth 1": { sql: HAND_SQL.publishersDepth1, params: [] },
   "extent of 100, depth 2": { sql: HAND_SQL.publishersDepth2, params: [] },
   "filter with navigation": { sql: HAND_SQL.booksByAuthorName, params: ["Author 17"] },

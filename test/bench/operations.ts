@@ -20,6 +20,13 @@ export const OPERATIONS: Operation[] = [
     path: "/bench.Book/42?fetchGroup=all",
     jsonServer: { method: "GET", path: "/items/42?_expand=author" },
   },
+  // JDO's default fetch group: the object's own fields and its author's identity (no collection).
+  {
+    name: "get by key (default)",
+    method: "GET",
+    path: "/bench.Book/42",
+    jsonServer: { method: "GET", path: "/items/42" },
+  },
   {
     name: "extent of 100, depth 1",
     method: "GET",
