@@ -20,7 +20,8 @@
  * steps of the statement; a statement prepared again as it starts lost an interrupt that came
  * meanwhile (src/store/sql.ts, `unplanned`), and one step (a function over long values) is not
  * stopped. So a read on the main connection that ran `OVERRUN_MS` past its time shows that the
- * bound is not sure here: from then on, every read of this store runs in the pool.
+ * bound is not sure here: from then on, every read of this store that relies on it runs in the pool
+ * (a `fixedCost` read, below, does not: it is never interrupted).
  * Every statement is interrupted at its request's deadline (the binding's `queryTimeout`) and its
  * batch rolled back: `TimeLimitError`; except a read whose cost no stored data can grow
  * (`Statement.fixedCost`, a GET by key without collections), which runs on the main connection,
@@ -86,7 +87,7 @@ export interface EmbeddedOptions {
 
 export class EmbeddedStore implements Store {
   readonly interrupts = true;
-  /** False once a read on the main connection ran OVERRUN_MS past its time: reads all go to the pool. */
+  /** False once a read on the main connection ran OVERRUN_MS past its time: timed reads all go to the pool. */
   private readsOnMain = true;
   private readonly longReads = new BoundedCache<true>(LONG_READS_LIMIT);
 
@@ -140,7 +141,7 @@ export class EmbeddedStore implements Store {
       if (this.readsOnMain && Date.now() > budget + OVERRUN_MS) {
         this.readsOnMain = false;
         console.error(
-          `[extent] a read ran ${Date.now() - budget} ms past its time on the thread that answers requests; every read now runs in the reader pool: ${statements[0]!.sql.slice(0, 200)}`,
+          `[extent] a read ran ${Date.now() - budget} ms past its time on the thread that answers requests; every timed read now runs in the reader pool: ${statements[0]!.sql.slice(0, 200)}`,
         );
       }
     }
