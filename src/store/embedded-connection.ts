@@ -42,7 +42,7 @@ const UNTIMED: CallOptions = { queryTimeout: 0 };
 /**
  * The time left before `stopAt` as the binding's call options; `Stopped` when none is left. A
  * `fixedCost` read is checked here and not timed: each timed call wakes the binding's timer thread
- * once (libsql-js `query_timeout.rs`): 13 µs of CPU a GET by key on Node, 2 on Bun (test/bench/server-ab.ts).
+ * once (libsql-js `query_timeout.rs`): 13 µs of CPU a GET by key on Node, 17 on Bun (test/bench/server-ab.ts).
  */
 function callOptions(stopAt: number, s: Statement): CallOptions {
   if (stopAt === Infinity) return UNTIMED;
