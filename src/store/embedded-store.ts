@@ -26,8 +26,8 @@
  * batch rolled back: `TimeLimitError`; except a read whose cost no stored data can grow
  * (`Statement.fixedCost`, a GET by key without collections), which runs on the main connection,
  * checked against its deadline as it starts and not timed (a timed call wakes the binding's timer
- * thread once: 13–17 µs of CPU a GET, Node and Bun). A `:memory:` database is one connection, so it has no pool:
- * its reads all run on the main connection (and still stop at their deadline).
+ * thread once: 13–17 µs of CPU a GET, Node and Bun). A `:memory:` database is one connection, so
+ * it has no pool: its reads all run on the main connection (and still stop at their deadline).
  *
  * `hard_heap_limit` caps what SQLite may allocate in the whole process (it is a process-wide
  * setting): a statement that needs more fails with SQLITE_NOMEM, and the request answers 503,
@@ -119,9 +119,8 @@ export class EmbeddedStore implements Store {
 
   async batch(statements: readonly Statement[], mode: "read" | "write", deadline = Infinity): Promise<StatementResult[]> {
     if (statements.length === 0) return [];
-    if (mode === "write" || !this.pool) return this.onMain(statements, mode, deadline);
     // A read no stored data can make long needs no lane: checked against its deadline, not timed.
-    if (statements.every((s) => s.fixedCost)) return this.onMain(statements, mode, deadline);
+    if (mode === "write" || !this.pool || statements.every((s) => s.fixedCost)) return this.onMain(statements, mode, deadline);
     const unbounded = statements.some((s) => s.unbounded);
     const lane = unbounded ? CLIENT_LANE_MS : MAIN_LANE_MS;
     if (!this.readsOnMain) return this.inPool(statements, deadline, unbounded);
