@@ -23,6 +23,8 @@ import { type FetchPlan, planKey } from "../src/read/fetch-plan.ts";
 import { jsonTexts, readJson, readJsonArray } from "../src/read/json-rows.ts";
 import { type JsonSelect, jsonSelect, jsonSelectRefusal } from "../src/read/json-select.ts";
 import { load } from "../src/read/load.ts";
+import { lookupStatement } from "../src/read/existing.ts";
+import { groupsOf } from "../src/read/row-layout.ts";
 import type { RootSelector } from "../src/read/read-plan.ts";
 import { PARSER_BUDGET, parserNesting } from "../src/store/parser-nesting.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
@@ -126,7 +128,30 @@ async function compareAll(h: Harness): Promise<Outcome> {
       }
     }
   }
+  await assertLookupsByKey(h);
   return outcome;
+}
+
+/**
+ * The lookups of existing objects (HEAD by key, a write's objects with keys: src/read/existing.ts)
+ * are fixed-cost reads: SQLite's plan searches each table group by its primary key for each key of
+ * the request's list (json_each), and reads nothing else.
+ */
+async function assertLookupsByKey(h: Harness): Promise<void> {
+  const step =
+    /^(SEARCH \S+ USING (INTEGER PRIMARY KEY|(COVERING )?INDEX sqlite_autoindex_\S+) \([^)]*\)( LEFT-JOIN)?|LIST SUBQUERY \d+|SCAN json_each VIRTUAL TABLE INDEX \d+:|CREATE BLOOM FILTER)$/;
+  for (const meta of h.model.classes.values()) {
+    if (meta.embeddedOnly || meta.root !== meta.name) continue;
+    for (const group of groupsOf(h.model, meta))
+      for (const oneKey of [false, true]) {
+        const { sql } = lookupStatement(group, oneKey);
+        const plan = (await h.sql(`EXPLAIN QUERY PLAN ${sql}`, ["[1]"])).map((row) => String(row[3]));
+        assert.ok(
+          plan.every((s) => step.test(s)),
+          `${meta.name}'s lookup by ${oneKey ? "one key" : "keys"}: ${plan.join(" ; ")}`,
+        );
+      }
+  }
 }
 
 /**

@@ -378,4 +378,44 @@ describe("plans", () => {
     assert.deepEqual(await marks("/qp.Book"), [false]);
     assert.deepEqual(await marks(`/qp.Book?filter=${enc("price > 3")}`), [false]);
   });
+
+  test("a HEAD by key and a write's lookup of up to 64 existing objects reach the store as fixed-cost", async () => {
+    const reads = () => recording.take().filter((s) => s.mode === "read");
+    recording.clear();
+    const head = await h.call("HEAD", "/qp.Book/11");
+    assert.equal(head.status, 200);
+    const headReads = reads();
+    // The lookup reads the hierarchy's root table (its discriminator names the class), by key.
+    assert.ok(headReads.length >= 1 && headReads.every((s) => s.fixedCost), JSON.stringify(headReads));
+    for (const s of headReads) {
+      assert.doesNotMatch(s.sql, /json_each/, "one key is read as the GET reads it, without a table of keys");
+      const p = (await h.sql(`EXPLAIN QUERY PLAN ${s.sql}`, [...s.params])).map((l) => String(l[3]));
+      assert.match(p[0]!, /^SEARCH \w+ USING INTEGER PRIMARY KEY \(rowid=\?\)/, p.join(" ; "));
+    }
+    recording.clear();
+    assert.equal((await h.call("HEAD", "/qp.Book/9999")).status, 404);
+    const missing = reads();
+    assert.ok(
+      missing.every((s) => s.fixedCost),
+      JSON.stringify(missing),
+    );
+
+    // A POST whose object exists already looks its objects up first, then refuses (changing nothing):
+    // with 64 keys the lookup is fixed-cost, with 65 it keeps the store's time limit.
+    const post = async (works: number) => {
+      recording.clear();
+      const body = {
+        id: 1,
+        name: "Ann",
+        works: Array.from({ length: works - 1 }, (_, i) => ({ class: "qp.Book", id: 1000 + i, title: "x", price: 1, pages: 1 })),
+      };
+      assert.equal((await h.post("/qp.Author", body)).status, 409);
+      return reads().map((s) => s.fixedCost);
+    };
+    const at64 = await post(64);
+    assert.ok(at64.length > 0 && at64.every((m) => m), `64 keys: ${at64}`);
+    const at65 = await post(65);
+    assert.ok(at65.length > 0 && at65.every((m) => !m), `65 keys: ${at65}`);
+    assert.equal((await h.get("/qp.Book/1000")).status, 404, "the refused POST wrote nothing");
+  });
 });

@@ -4,24 +4,36 @@
  */
 import { keyString } from "../mapping/keys.ts";
 import type { ClassMeta, Model } from "../metadata/model.ts";
-import { type SQL, compile, bind, sql, tuple } from "../store/sql.ts";
+import { type Compiled, type SQL, compile, bind, sql, tuple } from "../store/sql.ts";
 import type { Store } from "../store/store.ts";
 import { classOf } from "../metadata/model.ts";
 import { type GroupLayout, decodeRow, fromClause, groupsOf, keyRefs, selectList } from "./row-layout.ts";
-import { keysFromJson } from "./read-plan.ts";
+import { keysFromJson, oneKeyFromJson } from "./read-plan.ts";
 
 export interface Existing {
   meta: ClassMeta;
   version?: number;
 }
 
-const compiled = new WeakMap<GroupLayout, ReturnType<typeof compile>>();
+/**
+ * Up to this many keys, a lookup is a fixed-cost read (`Statement.fixedCost`): each key is one
+ * search of its table's primary key (test/json-select.test.ts holds SQLite's plan to that, over
+ * seven models), so no number of stored rows can make it long. More keys (a body may hold
+ * `objectsPerRequest`) keep the store's time limit.
+ */
+const FIXED_COST_KEYS = 64;
 
-function lookupStatement(group: GroupLayout) {
-  let c = compiled.get(group);
+/** Each group's lookup, of many keys and of one (the HEAD of an object: one row, fetched alone). */
+const compiled = { many: new WeakMap<GroupLayout, Compiled>(), one: new WeakMap<GroupLayout, Compiled>() };
+
+/** The lookup of one table group's rows by the keys in the `keys` placeholder (a JSON array). */
+export function lookupStatement(group: GroupLayout, oneKey = false): Compiled {
+  const cache = oneKey ? compiled.one : compiled.many;
+  let c = cache.get(group);
   if (!c) {
-    const q: SQL = sql`SELECT ${selectList(group, false)} FROM ${fromClause(group, false)} WHERE ${tuple(keyRefs(group))} IN (${keysFromJson(group.keyColumns.length)})`;
-    compiled.set(group, (c = compile(q)));
+    const keys = oneKey ? oneKeyFromJson(group.keyColumns.length) : keysFromJson(group.keyColumns.length);
+    const q: SQL = sql`SELECT ${selectList(group, false)} FROM ${fromClause(group, false)} WHERE ${tuple(keyRefs(group))} IN (${keys})`;
+    cache.set(group, (c = compile(q)));
   }
   return c;
 }
@@ -34,15 +46,16 @@ export async function findExisting(
 ): Promise<Map<string, Existing>> {
   const byRoot = new Map<string, (readonly unknown[])[]>();
   for (const { root, key } of identities) byRoot.set(root, [...(byRoot.get(root) ?? []), key]);
-  const lookups: { group: GroupLayout; keys: string }[] = [];
+  const fixedCost = identities.length <= FIXED_COST_KEYS;
+  const lookups: { group: GroupLayout; keys: string; one: boolean }[] = [];
   for (const [root, keys] of byRoot) {
     const json = JSON.stringify(keys.map((k) => (k.length === 1 ? k[0] : k)));
-    for (const group of groupsOf(model, classOf(model, root))) lookups.push({ group, keys: json });
+    for (const group of groupsOf(model, classOf(model, root))) lookups.push({ group, keys: json, one: keys.length === 1 });
   }
   const found = new Map<string, Existing>();
   if (!lookups.length) return found;
   const results = await store.batch(
-    lookups.map((l) => bind(lookupStatement(l.group), { keys: l.keys })),
+    lookups.map((l) => ({ ...bind(lookupStatement(l.group, l.one), { keys: l.keys }), oneRow: l.one, fixedCost })),
     "read",
   );
   lookups.forEach(({ group }, i) => {

@@ -136,7 +136,7 @@ export function keysFromJson(width: number): SQL {
  * element, which SQLite reads as `= …` (a key read through json_each cost a GET by key's statement
  * 18.2 µs, 16.0 µs so, the same answer); a composite key's is read as keysFromJson reads it.
  */
-function oneKeyFromJson(width: number): SQL {
+export function oneKeyFromJson(width: number): SQL {
   return width === 1 ? sql`json_extract(${sql.placeholder("keys")}, '$[0]')` : keysFromJson(width);
 }
 

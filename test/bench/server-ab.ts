@@ -4,7 +4,7 @@
  * its threads; Linux only). A change worth a few per cent of a request is lost in requests/s on a
  * shared machine; CPU per request, measured in alternating rounds, keeps it.
  *
- *   node --import tsx test/bench/server-ab.ts [--runtime node|bun] [--only TEXT | --path /bench.Book/42] [--rounds 5] [--seconds 3] [--connections 10] CHECKOUT... [floor] [hand]
+ *   node --import tsx test/bench/server-ab.ts [--runtime node|bun] [--only TEXT | --path /bench.Book/42 [--method HEAD]] [--rounds 5] [--seconds 3] [--connections 10] CHECKOUT... [floor] [hand]
  *
  * A checkout is a folder holding Extent's src/ (a git worktree: `git worktree add --detach
  * ../before <commit>`, with node_modules linked); `floor` is the native floor of this checkout
@@ -36,6 +36,8 @@ const { values, positionals } = parseArgs({
     connections: { type: "string", default: "10" },
     /** A GET of this path (under /api) instead of the bench's operations: for the checkouts, not the baselines. */
     path: { type: "string" },
+    /** The method of `--path`'s request (GET, HEAD). */
+    method: { type: "string", default: "GET" },
   },
 });
 if (!positionals.length) throw new Error("usage: server-ab.ts [--runtime node|bun] [--only TEXT] CHECKOUT... [floor] [hand]");
@@ -61,7 +63,9 @@ try {
     servers.push({ name: baseline?.name ?? spec, server });
   }
   const cpu = new Map<string, number[]>();
-  const operations = values.path ? [{ name: `GET ${values.path}`, method: "GET" as const, path: values.path, body: undefined }] : OPERATIONS;
+  const operations = values.path
+    ? [{ name: `${values.method} ${values.path}`, method: values.method as "GET", path: values.path, body: undefined }]
+    : OPERATIONS;
   for (const op of operations.filter((o) => o.name.includes(values.only!))) {
     const options = (url: string) => ({
       url: `${url}/api${op.path}`,
