@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRestHandler } from "../src/handler.ts";
+import { modelDiagram } from "../src/describe/model-diagram.ts";
 import type { ClassDecl, FieldDecl } from "../src/metadata/declarations.ts";
 import { readOrmXml } from "../src/metadata/jpa/orm-xml.ts";
 import { translateJpa } from "../src/metadata/jpa/translate.ts";
@@ -196,8 +197,8 @@ test("relationships: target-entity, mapped-by, join-column, join-table, order-co
     elementColumn: "B_ID",
     orderColumn: "ordered_ORDER",
   });
-  assert.deepEqual(f("tags"), { name: "tags", typeName: "java.util.Collection", elementType: "p.B", joinTable: "A_TAGS", join: {} });
-  assert.deepEqual(f("fans"), { name: "fans", typeName: "java.util.Set", elementType: "p.B", mappedBy: "idols" });
+  assert.deepEqual(f("tags"), { name: "tags", typeName: "java.util.Collection", elementType: "p.B", joinTable: "A_TAGS", join: {}, manyToMany: true });
+  assert.deepEqual(f("fans"), { name: "fans", typeName: "java.util.Set", elementType: "p.B", mappedBy: "idols", manyToMany: true });
 
   // And what the model makes of them.
   const model = meta(modelOf(RELATIONS), "p.A");
@@ -228,15 +229,17 @@ test("relationships: target-entity, mapped-by, join-column, join-table, order-co
   });
 });
 
-test(
-  "a <many-to-many> without an inverse is a many-to-many relation",
-  {
-    todo: "relations.ts derives the kind of a join-table relation from its inverse only, so translate's many-to-many reads as one-to-many (no behaviour depends on it today)",
-  },
-  () => {
-    assert.equal(meta(modelOf(RELATIONS), "p.A").fields.get("tags")!.relation!.kind, "many-to-many");
-  },
-);
+test("a <many-to-many> without an inverse is a many-to-many relation; a <one-to-many> through a join table stays one-to-many", () => {
+  const a = meta(modelOf(RELATIONS), "p.A");
+  assert.equal(a.fields.get("tags")!.relation!.kind, "many-to-many");
+  assert.equal(a.fields.get("ordered")!.relation!.kind, "one-to-many");
+  // The model's picture draws the near end by the kind: a tag may belong to many As.
+  const diagram = modelDiagram(modelOf(RELATIONS))
+    .split("\n")
+    .map((l) => l.trim());
+  assert.ok(diagram.includes('A "*" --> "*" B : tags'), diagram.join("\n"));
+  assert.ok(diagram.includes('A "0..1" --> "*" B : ordered'), diagram.join("\n"));
+});
 
 // A deliberate choice (README, "JPA orm.xml"): names JPA would default differently follow
 // Extent's defaults in every form, so one model stores the same tables whatever its form. JPA's

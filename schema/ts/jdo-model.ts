@@ -88,7 +88,7 @@ export class Shelf {
   items?: Item[];
 }
 
-/** Members borrow books: M-N, owned by the member. */
+/** Members borrow books: 1-N through a join table (a book is on loan to one member at a time), owned by the member. */
 @PersistenceCapable({ package: pkg, identityType: "application", table: "MEMBER" })
 export class Member {
   @PrimaryKey({ type: String }) email!: string;

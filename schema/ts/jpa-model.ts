@@ -19,7 +19,6 @@ import {
   IdClass,
   Inheritance,
   JoinTable,
-  ManyToMany,
   ManyToOne,
   MapKeyClass,
   NamedEntityGraph,
@@ -102,7 +101,7 @@ export class Shelf {
   items?: Item[];
 }
 
-/** Members borrow books: M-N, owned by the member. */
+/** Members borrow books: 1-N through a join table (a book is on loan to one member at a time), owned by the member. */
 @Entity({ package: pkg })
 @Table("MEMBER")
 export class Member {
@@ -110,7 +109,7 @@ export class Member {
   @Basic({ type: String }) name?: string;
   @Basic({ type: "java.time.Instant" }) joined?: number;
   @ElementCollection({ targetClass: String, type: "java.util.Map", fetch: "EAGER" }) @MapKeyClass(String) phones?: Record<string, string>;
-  @ManyToMany({ targetEntity: () => Book, type: "java.util.Collection" })
+  @OneToMany({ targetEntity: () => Book, type: "java.util.Collection" })
   @JoinTable({ name: "LOANS", joinColumns: [{ name: "MEMBER_EMAIL" }], inverseJoinColumns: [{ name: "BOOK_ID" }] })
   borrowed?: Book[];
 }

@@ -60,6 +60,12 @@ export interface FieldDecl {
   column?: ColumnDecl;
   /** Join table of a collection, map or reference: `table` on the field plus `<join column>`. */
   joinTable?: string;
+  /**
+   * Declared many-to-many (JPA's `<many-to-many>`, `@ManyToMany`): a join table whose elements
+   * may belong to several owners even without an inverse field. JDO declares no kind: a
+   * collection through a join table is many-to-many when its inverse is a collection too.
+   */
+  manyToMany?: boolean;
   /** Presence of `<join>` (even empty) asks for a join table. */
   join?: { column?: string };
   elementColumn?: string;

@@ -3,7 +3,8 @@
  * storage, and how it is stored (a foreign key in the owner, the inverse of one, or a join table).
  *
  * JDO's rules: a field with `mapped-by` is the inverse side; a 1-N without `mapped-by` uses a
- * join table; a to-one without `mapped-by` is a foreign key in the owner's table.
+ * join table; a to-one without `mapped-by` is a foreign key in the owner's table. A join table's
+ * relation is M-N when its inverse is a collection, or when it is declared so (JPA).
  */
 import type { ClassDecl, FieldDecl } from "./declarations.ts";
 import type { FieldType, Relation } from "./model.ts";
@@ -70,9 +71,9 @@ export function resolveRelation(input: RelationInput): Relation | undefined {
   const elementColumns = elementKeys.length === 1 && field.elementColumn ? [field.elementColumn] : elementKeys.map((k) => `${field.name}_${k}`);
   const ordered = type.kind === "collection" && (type.collection === "list" || type.collection === "array");
   const orderColumn = field.orderColumn ?? (ordered ? "IDX" : undefined);
-  const inverseToMany = inverse?.type.kind === "collection";
+  const manyToMany = inverse?.type.kind === "collection" || field.manyToMany === true;
   return {
-    kind: toMany ? (inverseToMany ? "many-to-many" : "one-to-many") : "many-to-one",
+    kind: toMany ? (manyToMany ? "many-to-many" : "one-to-many") : "many-to-one",
     target,
     inverse: inverse?.decl.name,
     storage: { kind: "join-table", table, ownerColumns, elementColumns, orderColumn },

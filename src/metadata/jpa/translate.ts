@@ -220,6 +220,7 @@ function fieldOf(a: JpaAttribute, problem: (message: string, a: JpaAttribute) =>
         join: a.joinTable ? defined({ column: a.joinTable.joinColumn }) : undefined,
         elementColumn: a.joinTable?.inverseJoinColumn,
         orderColumn: a.orderColumn,
+        manyToMany: a.kind === "many-to-many" || undefined,
       });
     case "element-collection": {
       const type = a.type ?? "java.util.Set";

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 
-/** Members borrow books: M-N, owned by the member. */
+/** Members borrow books: 1-N through a join table (a book is on loan to one member at a time), owned by the member. */
 @Entity
 @Table(name = "MEMBER")
 public class Member {
@@ -16,7 +16,7 @@ public class Member {
   @ElementCollection(fetch = FetchType.EAGER)
   private Map<String, String> phones;
 
-  @ManyToMany
+  @OneToMany
   @JoinTable(name = "LOANS", joinColumns = @JoinColumn(name = "MEMBER_EMAIL"), inverseJoinColumns = @JoinColumn(name = "BOOK_ID"))
   private Collection<Book> borrowed;
 }

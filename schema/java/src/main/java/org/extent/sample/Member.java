@@ -5,7 +5,7 @@ import java.util.Collection;
 import java.util.Map;
 import javax.jdo.annotations.*;
 
-/** Members borrow books: M-N, owned by the member. */
+/** Members borrow books: 1-N through a join table (a book is on loan to one member at a time), owned by the member. */
 @PersistenceCapable(identityType = IdentityType.APPLICATION, table = "MEMBER")
 public class Member {
   @PrimaryKey private String email;
