@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLIENT_LANE_MS, EmbeddedStore, MAIN_LANE_MS, OVERRUN_MS } from "../src/store/embedded-store.ts";
+import { armedTimeout, timerGrid } from "../src/store/embedded-connection.ts";
 import type { Statement } from "../src/store/store.ts";
 import { StoreMemoryError, TimeLimitError } from "../src/errors/capacity-errors.ts";
 
@@ -142,6 +143,26 @@ describe("an embedded file", () => {
     // Every read above stopped in time: the main connection still takes reads.
     assert.ok(store.readsOnMainThread);
   });
+});
+
+test("armed deadlines are rounded up to a grid: never early, late by less than half the time left and 16 ms, shared within a step", () => {
+  for (let left = 1; left <= 20_000; left += left < 64 ? 1 : 97) {
+    const grid = timerGrid(left);
+    assert.ok(Number.isInteger(Math.log2(grid)) && grid <= 16 && (grid === 1 || grid <= left / 2), `left ${left}: grid ${grid}`);
+    for (const now of [1_764_000_000_000, 1_764_000_000_003, 1_764_000_000_017]) {
+      const timeout = armedTimeout(now + left, now);
+      assert.ok(Number.isInteger(timeout) && timeout >= left && timeout < left + grid, `left ${left}, now ${now}: timeout ${timeout}`);
+      assert.equal((now + timeout) % grid, 0, "the deadline is on the grid");
+    }
+  }
+  // The lanes: the main lane's 10 ms stops by 13 ms at most; a client's 2 ms exactly.
+  assert.equal(timerGrid(MAIN_LANE_MS), 4);
+  assert.equal(timerGrid(CLIENT_LANE_MS), 1);
+  // Calls whose deadlines fall in one step share the step's end, so they share the timer thread's
+  // wake: the main lane's deadlines 9, 10, 11 and 12 ms past a multiple of 4 all end at 12.
+  const base = 1_764_000_000_000;
+  const ends = [-1, 0, 1, 2].map((d) => base + d + armedTimeout(base + d + MAIN_LANE_MS, base + d));
+  assert.deepEqual(ends, [base + 12, base + 12, base + 12, base + 12]);
 });
 
 test("a read that ends far past its time on the thread that answers requests sends every later read to the pool", async () => {
