@@ -41,8 +41,9 @@ const UNTIMED: CallOptions = { queryTimeout: 0 };
 
 /**
  * The time left before `stopAt` as the binding's call options; `Stopped` when none is left. A
- * `fixedCost` read is checked here and not timed: each timed call wakes the binding's timer thread
- * once (libsql-js `query_timeout.rs`): 13 µs of CPU a GET by key on Node, 17 on Bun (test/bench/server-ab.ts).
+ * `fixedCost` read is checked here and not timed: a timed call costs the binding's timer thread
+ * (libsql-js `query_timeout.rs`) a wake, shared or not (13 µs of CPU a GET by key on Node, 17 on
+ * Bun, before the grid below: test/bench/server-ab.ts).
  *
  * A timed call's deadline is rounded up to a grid (`timerGrid`): the binding's timer thread wakes
  * at every armed deadline, a finished call's included, and takes every deadline past at each wake,
