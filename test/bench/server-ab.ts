@@ -4,7 +4,7 @@
  * its threads; Linux only). A change worth a few per cent of a request is lost in requests/s on a
  * shared machine; CPU per request, measured in alternating rounds, keeps it.
  *
- *   node --import tsx test/bench/server-ab.ts [--runtime node|bun] [--only TEXT | --path /bench.Book/42 [--method HEAD]] [--rounds 5] [--seconds 3] [--connections 10] CHECKOUT... [floor] [hand]
+ *   node --import tsx test/bench/server-ab.ts [--runtime node|bun] [--only TEXT | --path /bench.Book/42 [--method HEAD]] [--rounds 5] [--seconds 3] [--connections 10] [--threads] CHECKOUT... [floor] [hand]
  *
  * A checkout is a folder holding Extent's src/ (a git worktree: `git worktree add --detach
  * ../before <commit>`, with node_modules linked); `floor` is the native floor of this checkout
@@ -15,13 +15,16 @@
  * higher is cheaper). On a shared machine whose speed moves between runs (by 40 % within one
  * session, seen), a difference of 10 µs a request needs about 12 rounds to stand: 3 to 5 rounds
  * have put the same two servers in either order.
+ *
+ * `--threads` adds, per server, each thread that took at least 1 % of its CPU: the median of its
+ * CPU µs and context switches per request (the binding's timer thread, the runtime's own).
  */
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { type Running, cpuMicros } from "../support/processes.ts";
+import { type Running, type ThreadStat, cpuMicros, threadStats } from "../support/processes.ts";
 import { generate } from "./data.ts";
 import { OPERATIONS } from "./operations.ts";
 import { type Runtime, capture, metadata, startExtent, startFloor, startHand } from "./servers.ts";
@@ -38,6 +41,8 @@ const { values, positionals } = parseArgs({
     path: { type: "string" },
     /** The method of `--path`'s request (GET, HEAD). */
     method: { type: "string", default: "GET" },
+    /** Each thread's CPU and context switches per request too. */
+    threads: { type: "boolean", default: false },
   },
 });
 if (!positionals.length) throw new Error("usage: server-ab.ts [--runtime node|bun] [--only TEXT] CHECKOUT... [floor] [hand]");
@@ -54,6 +59,31 @@ const BASELINES = new Map<string, { name: string; start: (db: string) => Promise
   ["hand", { name: "hand-written SQL", start: (db) => startHand(runtime, db) }],
 ]);
 const servers: { name: string; server: Running }[] = [];
+
+/** Per operation and server, per thread id: its name and, each round, its CPU µs and switches per request. */
+const threads = new Map<string, Map<number, { name: string; cpu: number[]; switches: number[] }>>();
+
+function perThread(key: string, before: Map<number, ThreadStat>, after: Map<number, ThreadStat>, requests: number): void {
+  const byTid = threads.get(key) ?? new Map();
+  threads.set(key, byTid);
+  for (const [tid, now] of after) {
+    const then = before.get(tid) ?? { cpuMicros: 0, switches: 0 };
+    const t = byTid.get(tid) ?? { name: now.name, cpu: [], switches: [] };
+    t.cpu.push((now.cpuMicros - then.cpuMicros) / requests);
+    t.switches.push((now.switches - then.switches) / requests);
+    byTid.set(tid, t);
+  }
+}
+
+/** The threads that took at least 1 % of the server's median CPU per request, most first. */
+function printThreads(key: string, total: number): void {
+  const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const rows = [...(threads.get(key) ?? new Map()).entries()].map(([tid, t]) => ({ tid, name: t.name, cpu: mid(t.cpu), switches: mid(t.switches) }));
+  for (const r of rows.filter((r) => r.cpu >= total / 100).sort((a, b) => b.cpu - a.cpu))
+    console.log(
+      `    thread ${String(r.tid).padEnd(8)} ${r.name.padEnd(16)} ${r.cpu.toFixed(1).padStart(7)} µs/req  ${r.switches.toFixed(2).padStart(6)} switches/req`,
+    );
+}
 try {
   for (const [i, spec] of positionals.entries()) {
     const db = join(dir, `server-${i}.db`);
@@ -78,10 +108,12 @@ try {
     for (let round = 0; round < Number(values.rounds); round++)
       for (const { name, server } of servers) {
         const before = cpuMicros(server.pid)!;
+        const threadsBefore = values.threads ? threadStats(server.pid) : undefined;
         const out = await autocannon({ ...options(server.url), duration: Number(values.seconds) });
         if (out.non2xx || out.errors) throw new Error(`${name}, ${op.name}: ${out.non2xx} non-2xx answers, ${out.errors} errors`);
         const key = `${op.name}\u0000${name}`;
         cpu.set(key, [...(cpu.get(key) ?? []), (cpuMicros(server.pid)! - before) / out.requests.total]);
+        if (threadsBefore) perThread(key, threadsBefore, threadStats(server.pid), out.requests.total);
       }
     const median = (name: string) => {
       const all = [...cpu.get(`${op.name}\u0000${name}`)!].sort((a, b) => a - b);
@@ -94,6 +126,7 @@ try {
       console.log(
         `${runtime} ${op.name.padEnd(24)} ${name.padEnd(28)} median ${m.toFixed(0).padStart(6)} µs  least ${least.toFixed(0).padStart(6)} µs${ratio}`,
       );
+      if (values.threads) printThreads(`${op.name}\u0000${name}`, m);
     }
   }
 } finally {
