@@ -45,7 +45,12 @@ export async function findExisting(
   identities: readonly { root: string; key: readonly unknown[] }[],
 ): Promise<Map<string, Existing>> {
   const byRoot = new Map<string, (readonly unknown[])[]>();
-  for (const { root, key } of identities) byRoot.set(root, [...(byRoot.get(root) ?? []), key]);
+  for (const { root, key } of identities) {
+    // Pushed, not copied: a body may hold objectsPerRequest keys, and a copy per key is their square.
+    const keys = byRoot.get(root);
+    if (keys) keys.push(key);
+    else byRoot.set(root, [key]);
+  }
   const fixedCost = identities.length <= FIXED_COST_KEYS;
   const lookups: { group: GroupLayout; keys: string; one: boolean }[] = [];
   for (const [root, keys] of byRoot) {

@@ -27,8 +27,9 @@
  * (`Statement.fixedCost`: a GET by key without collections, a lookup of a few keys), which runs on
  * the main connection, checked against its deadline as it starts and not timed (a timed call costs
  * the binding's timer thread a wake, which calls share when their deadlines fall in one step of
- * the grid deadlines are rounded to: src/store/embedded-connection.ts, `armedTimeout`). A `:memory:` database is one connection, so
- * it has no pool: its reads all run on the main connection (and still stop at their deadline).
+ * the grid deadlines are rounded to: src/store/embedded-connection.ts, `armedTimeout`). A
+ * `:memory:` database is one connection, so it has no pool: its reads all run on the main
+ * connection (and still stop at their deadline).
  *
  * `hard_heap_limit` caps what SQLite may allocate in the whole process (it is a process-wide
  * setting): a statement that needs more fails with SQLITE_NOMEM, and the request answers 503,

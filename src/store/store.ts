@@ -20,9 +20,9 @@ export interface Statement {
    * A read whose cost no number of stored rows can grow: rows found by their primary keys, a fixed
    * number of them (a GET by key without collections, a HEAD's lookup of its key). A store that
    * stops statements at a time (`interrupts`) may check the time before it starts rather than arm
-   * a limit on it: arming one wakes the binding's timer thread once per call
-   * (src/store/embedded-connection.ts). Its time is still bounded by the size of the rows it reads
-   * (and its memory by `hard_heap_limit`).
+   * a limit on it: every armed limit costs the binding's timer thread a wake, shared with the calls
+   * whose deadlines fall in the same step (src/store/embedded-connection.ts, `armedTimeout`). Its
+   * time is still bounded by the size of the rows it reads (and its memory by `hard_heap_limit`).
    */
   fixedCost?: boolean;
 }

@@ -51,7 +51,10 @@ export function assignKeys(
         // Only a new object's number can be past the sequence; an existing one was counted when created.
         // (A number past 2^53 is held as its digits.)
         if (part.generation.kind === "sequence" && (typeof known === "number" || typeof known === "string") && n.mode === "create") {
-          given.set(n.meta.root, [...(given.get(n.meta.root) ?? []), value(known)]);
+          // Pushed, not copied: a body may hold objectsPerRequest of them.
+          const numbers = given.get(n.meta.root);
+          if (numbers) numbers.push(value(known));
+          else given.set(n.meta.root, [value(known)]);
         }
         return;
       }
