@@ -40,16 +40,26 @@ export function checkBodyShape(body: unknown, limits: Pick<Limits, "jsonDepth" |
     if (depth > limits.jsonDepth) {
       throw new HttpError(413, `the body nests deeper than ${limits.jsonDepth} levels of arrays and objects (limit jsonDepth)`);
     }
-    const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : (objects++, Object.entries(value as object));
-    if (objects > limits.objectsPerRequest) {
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) visit(value[i], i, depth, path, stack);
+      continue;
+    }
+    if (++objects > limits.objectsPerRequest) {
       throw new HttpError(413, `the body holds more than ${limits.objectsPerRequest} objects (limit objectsPerRequest)`);
     }
-    for (const [key, child] of entries) {
-      if (typeof key === "string") checkString(key, path);
-      if (typeof child === "string") checkString(child, pointer(path, key));
-      else if (child !== null && typeof child === "object" && !(child instanceof JsonNumber)) stack.push([child, depth + 1, pointer(path, key)]);
+    for (const key of Object.keys(value as object)) {
+      checkString(key, path);
+      visit((value as Record<string, unknown>)[key], key, depth, path, stack);
     }
   }
+}
+
+/** One member of an array or object: a string checked, an array or object put on the stack. */
+function visit(child: unknown, key: string | number, depth: number, path: string, stack: [unknown, number, string][]): void {
+  // The pointer is made only for the error: most members are short strings.
+  if (typeof child === "string") {
+    if (LONE_SURROGATE.test(child)) checkString(child, pointer(path, key));
+  } else if (child !== null && typeof child === "object" && !(child instanceof JsonNumber)) stack.push([child, depth + 1, pointer(path, key)]);
 }
 
 /** Half of a UTF-16 surrogate pair on its own: no database stores it (SQLite would keep U+FFFD instead). */

@@ -10,8 +10,14 @@ import type { BasicKind, FieldMeta, FieldType, ValueType } from "../metadata/mod
 import { decimalJson, storedDecimal } from "./decimal.ts";
 import { JsonNumber, integerJson, integerValue, numberOf, parseJson, stringify, wholeNumber } from "./exact.ts";
 
-/** A JSON pointer (RFC 6901) one step below `path`. */
-export const pointer = (path: string, key: string | number): string => `${path}/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+/**
+ * A JSON pointer (RFC 6901) one step below `path`. Bodies' pointers are made per field read, so a
+ * key with nothing to escape (almost every one) skips the two replacements.
+ */
+export const pointer = (path: string, key: string | number): string => {
+  if (typeof key === "number") return `${path}/${key}`;
+  return key.includes("~") || key.includes("/") ? `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}` : `${path}/${key}`;
+};
 
 export type Decoded = { ok: true; value: unknown } | { ok: false; message: string };
 

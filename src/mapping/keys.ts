@@ -12,7 +12,16 @@ export interface KeyPart {
 const DATASTORE_SEQUENCE: ValueType = { kind: "basic", basic: "long", primitive: false };
 const DATASTORE_UUID: ValueType = { kind: "basic", basic: "string", primitive: false };
 
-export function keyFieldColumns(meta: ClassMeta): KeyPart[] {
+/** A class's key parts, worked out once: every request that reads or writes a key asks for them. */
+const keyParts = new WeakMap<ClassMeta, readonly KeyPart[]>();
+
+export function keyFieldColumns(meta: ClassMeta): readonly KeyPart[] {
+  let parts = keyParts.get(meta);
+  if (!parts) keyParts.set(meta, (parts = Object.freeze(keyPartsOf(meta))));
+  return parts;
+}
+
+function keyPartsOf(meta: ClassMeta): KeyPart[] {
   const id = meta.identity;
   if (id.kind === "datastore") {
     return [{ field: "_id", column: id.column, generation: id.generation, type: id.generation.kind === "sequence" ? DATASTORE_SEQUENCE : DATASTORE_UUID }];

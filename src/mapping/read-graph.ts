@@ -6,7 +6,7 @@
  * fields are joined, and a field given two different values, or classes neither of which is
  * the other's superclass, is an error at the later object (one object cannot be two things).
  */
-import { keyClassProblem, keyFieldColumns, keyLengthProblem, keyString } from "./keys.ts";
+import { type KeyPart, keyClassProblem, keyFieldColumns, keyLengthProblem, keyString } from "./keys.ts";
 import { relationStorage } from "./relation-storage.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
 import { JsonNumber, parseJson, stringify } from "../json/exact.ts";
@@ -72,25 +72,26 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown, keyB
     order.set(node, order.size);
     const parts = keyFieldColumns(meta);
     const key: unknown[] = [];
-    for (const part of parts) {
+    let given = 0;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
       if (!(part.field in obj)) {
-        if (part.type.kind === "key") key[parts.indexOf(part)] = ""; // no ancestor
+        if (part.type.kind === "key") key[i] = ""; // no ancestor
         continue;
       }
       const decoded = decodeKeyPart(model, meta, part.type, obj[part.field], pointer(path, part.field));
       if (!decoded.ok) errors.push(decoded.error);
-      else key[parts.indexOf(part)] = decoded.value;
+      else key[i] = decoded.value;
     }
-    if (parts.every((_, i) => key[i] !== undefined)) node.key = key;
+    for (let i = 0; i < parts.length; i++) if (key[i] !== undefined) given++;
+    if (given === parts.length) node.key = key;
     // The parts given (a generated part is short), at the key field's path or, composite, the object's.
-    const tooLong = keyLengthProblem(
-      key.filter((v) => v !== undefined),
-      keyBytes,
-    );
+    const tooLong = given ? keyLengthProblem(given === parts.length ? key : key.filter((v) => v !== undefined), keyBytes) : undefined;
     if (tooLong) errors.push({ path: parts.length === 1 ? pointer(path, parts[0]!.field) : path, message: tooLong });
 
-    for (const [name, value] of Object.entries(obj)) {
-      if (name === "class" || name === "_version" || parts.some((p) => p.field === name)) continue;
+    for (const name of Object.keys(obj)) {
+      const value = obj[name];
+      if (name === "class" || name === "_version" || isKeyField(parts, name)) continue;
       const field = meta.fields.get(name);
       const at = pointer(path, name);
       if (!field) {
@@ -265,6 +266,11 @@ function sameElements(a: readonly GraphNode[], b: readonly GraphNode[], field: F
   if (type.kind === "collection" && (type.collection === "list" || type.collection === "array")) return a.length === b.length && a.every((n, i) => n === b[i]);
   const set = new Set(a);
   return new Set(b).size === set.size && b.every((n) => set.has(n));
+}
+
+function isKeyField(parts: readonly KeyPart[], name: string): boolean {
+  for (const p of parts) if (p.field === name) return true;
+  return false;
 }
 
 function chooseClass(model: Model, declared: ClassMeta, name: unknown, path: string, errors: FieldError[]): ClassMeta | undefined {

@@ -203,7 +203,8 @@ function describe(
   values: unknown[],
   copy: boolean,
 ): { key: string; count: number; graph?: Graph; modes?: Resolved[]; conditions?: Precondition[] } {
-  const take = (v: unknown): unknown => (values.push(v), marker(values.length - 1));
+  // The markers stand in the copy only: a write of a known shape just gathers its values.
+  const take = copy ? (v: unknown): unknown => (values.push(v), marker(values.length - 1)) : (v: unknown): unknown => values.push(v);
   const index = new Map<GraphNode, number>();
   graph.nodes.forEach((n, i) => index.set(n, i));
   const copies = copy ? graph.nodes.map((n): GraphNode => ({ ...n, values: new Map(), refs: new Map(), many: new Map() })) : [];

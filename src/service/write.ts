@@ -63,7 +63,11 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
       const field = owner.meta.fields.get(name);
       const s = field?.relation && relationStorage(rt.model, field);
       if (s?.kind !== "target-fk") continue;
-      for (const e of elements) assigned.set(e, new Set([...(assigned.get(e) ?? []), s.owning.name]));
+      for (const e of elements) {
+        const names = assigned.get(e);
+        if (names) names.add(s.owning.name);
+        else assigned.set(e, new Set([s.owning.name]));
+      }
     }
   const out = graph.nodes.map((node) => {
     const isRoot = node === graph.root;
