@@ -121,10 +121,14 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown, keyB
       if (type.kind === "collection") {
         if (value === null) return void node.many.set(field.name, []);
         if (!Array.isArray(value)) return void errors.push({ path: at, message: `expected an array of ${target.name} objects, got ${describe(value)}` });
-        const items = value.map((v, i) => readObject(v, target, pointer(at, i), depth + 1)).filter((n): n is GraphNode => !!n);
+        const items: GraphNode[] = [];
+        for (let i = 0; i < value.length; i++) {
+          const item = readObject(value[i], target, pointer(at, i), depth + 1);
+          if (item) items.push(item);
+        }
         // A List in a join table may hold an object twice; anywhere else an object is there once.
         const keepsDuplicates = (type.collection === "list" || type.collection === "array") && isOwningJoinTable(model, field);
-        node.many.set(field.name, keepsDuplicates ? items : [...new Set(items)]);
+        node.many.set(field.name, keepsDuplicates ? items : distinct(items));
       } else if (value === null) {
         if (storedByOthers(model, field)) node.many.set(field.name, []);
         else node.refs.set(field.name, null);
@@ -266,6 +270,14 @@ function sameElements(a: readonly GraphNode[], b: readonly GraphNode[], field: F
   if (type.kind === "collection" && (type.collection === "list" || type.collection === "array")) return a.length === b.length && a.every((n, i) => n === b[i]);
   const set = new Set(a);
   return new Set(b).size === set.size && b.every((n) => set.has(n));
+}
+
+/** The nodes once each, in order. A body's collections are mostly short, and a Set costs more than a scan there. */
+function distinct(items: GraphNode[]): GraphNode[] {
+  if (items.length > 16) return [...new Set(items)];
+  const out: GraphNode[] = [];
+  for (const n of items) if (!out.includes(n)) out.push(n);
+  return out;
 }
 
 function isKeyField(parts: readonly KeyPart[], name: string): boolean {

@@ -21,14 +21,23 @@ export interface JsonRow {
 
 /** The select's statements; `oneKey` when it reads one key (each statement then answers one row at most). */
 export function jsonStatements(select: JsonSelect, values: Record<string, unknown>, oneKey = false): Statement[] {
-  return select.steps.map((s) => (oneKey ? { ...bind(s.compiled, values), oneRow: true, fixedCost: select.fixedCost } : bind(s.compiled, values)));
+  const out: Statement[] = [];
+  for (const s of select.steps) {
+    const statement = bind(s.compiled, values);
+    if (oneKey) {
+      statement.oneRow = true;
+      statement.fixedCost = select.fixedCost;
+    }
+    out.push(statement);
+  }
+  return out;
 }
 
 /** The rows of the select's statements (its `results`, in order), in the selection's order. */
 export function jsonRows(model: Model, select: JsonSelect, results: readonly StatementResult[]): JsonRow[] {
   const rows: (JsonRow & { ord: number })[] = [];
-  select.steps.forEach((step, group) => {
-    const width = step.group.keyColumns.length;
+  for (let group = 0; group < select.steps.length; group++) {
+    const width = select.steps[group]!.group.keyColumns.length;
     for (const r of results[group]!.rows) {
       const name = r[2] as string | null;
       rows.push({
@@ -40,7 +49,7 @@ export function jsonRows(model: Model, select: JsonSelect, results: readonly Sta
         ord: select.ordered ? Number(r[KEY_COLUMN + width]) : 0,
       });
     }
-  });
+  }
   // Each group's rows come in the query's order: merge them by it.
   if (select.ordered && select.steps.length > 1) rows.sort((a, b) => a.ord - b.ord);
   return rows;

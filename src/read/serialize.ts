@@ -188,9 +188,11 @@ export class Serializer {
 /** An object's key fields (or `_id`) as its JSON writes them, from its stored key. */
 export function keyFieldsJson(model: Model, meta: ClassMeta, key: readonly unknown[]): JsonObject {
   const out: JsonObject = {};
-  keyFieldColumns(meta).forEach((part, i) => {
+  const parts = keyFieldColumns(meta);
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
     out[part.field] = part.type.kind === "key" ? ancestorKey(model, meta, key[i]) : encodeValue(key[i], part.type, false);
-  });
+  }
   return out;
 }
 

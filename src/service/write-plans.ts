@@ -147,14 +147,27 @@ function paramOf(p: unknown): Param | undefined {
   return { constant: p };
 }
 
+/** The template's statements with this write's values in (plain loops: it runs for every statement of every write). */
 function fill(t: Template, values: readonly unknown[], diagnose: () => Diagnosis): Planned {
-  const statements = t.statements.map((s): Statement => {
-    const params = s.params.map((p) =>
-      "constant" in p ? p.constant : "hole" in p ? values[p.hole] : p.json.map((x) => (typeof x === "number" ? JSON.stringify(values[x]) : x)).join(""),
-    );
-    return { sql: s.sql, params, ...(s.oneRow ? { oneRow: true } : {}), ...(s.unbounded ? { unbounded: true } : {}) };
-  });
+  const statements: Statement[] = new Array(t.statements.length);
+  for (let i = 0; i < t.statements.length; i++) {
+    const s = t.statements[i]!;
+    const params: unknown[] = new Array(s.params.length);
+    for (let j = 0; j < s.params.length; j++) params[j] = paramValue(s.params[j]!, values);
+    const statement: Statement = { sql: s.sql, params };
+    if (s.oneRow) statement.oneRow = true;
+    if (s.unbounded) statement.unbounded = true;
+    statements[i] = statement;
+  }
   return { statements, back: { ...t.back, statements: statements.slice(statements.length - t.backCount) }, root: t.root, diagnose };
+}
+
+function paramValue(p: Param, values: readonly unknown[]): unknown {
+  if ("constant" in p) return p.constant;
+  if ("hole" in p) return values[p.hole];
+  let text = "";
+  for (const x of p.json) text += typeof x === "number" ? JSON.stringify(values[x]) : x;
+  return text;
 }
 
 /** Generates, in order, the keys the cached plan's values hold (so a second plan of the write matches it). */
@@ -206,7 +219,7 @@ function describe(
   // The markers stand in the copy only: a write of a known shape just gathers its values.
   const take = copy ? (v: unknown): unknown => (values.push(v), marker(values.length - 1)) : (v: unknown): unknown => values.push(v);
   const index = new Map<GraphNode, number>();
-  graph.nodes.forEach((n, i) => index.set(n, i));
+  for (let i = 0; i < graph.nodes.length; i++) index.set(graph.nodes[i]!, i);
   const copies = copy ? graph.nodes.map((n): GraphNode => ({ ...n, values: new Map(), refs: new Map(), many: new Map() })) : [];
   const parts: string[] = [];
   for (const m of modes) {
@@ -216,11 +229,11 @@ function describe(
     parts.push(`${at}:${n.meta.name}>${m.meta.name}:${m.mode}`);
     // Key values: their types decide whether a given number moves the sequence (write-plan.ts assignKeys).
     if (n.key) {
-      parts.push(`k${n.key.map(typeChar).join("")}`);
-      const key = n.key.map(take);
-      if (c) c.key = key;
+      parts.push(`k${typeChars(n.key)}`);
+      if (c) c.key = n.key.map(take);
+      else for (const v of n.key) values.push(v);
     }
-    if (m.key && m.key !== n.key) parts.push(`K${m.key.map(typeChar).join("")}`);
+    if (m.key && m.key !== n.key) parts.push(`K${typeChars(m.key)}`);
     for (const [name, v] of n.values) {
       const embedded = (m.meta.fields.get(name) ?? n.meta.fields.get(name))?.embeddedColumns;
       parts.push(`v${name}`);
@@ -240,7 +253,9 @@ function describe(
       c?.refs.set(name, t ? copies[index.get(t)!]! : null);
     }
     for (const [name, elements] of n.many) {
-      parts.push(`m${name}=${elements.map((e) => index.get(e)).join(",")}`);
+      let list = "";
+      for (let i = 0; i < elements.length; i++) list += i ? `,${index.get(elements[i]!)}` : `${index.get(elements[i]!)}`;
+      parts.push(`m${name}=${list}`);
       c?.many.set(
         name,
         elements.map((e) => copies[index.get(e)!]!),
@@ -262,6 +277,12 @@ function describe(
   });
   const standGraph: Graph = { root: copies[index.get(graph.root)!]!, nodes: copies, errors: [] };
   return { key: parts.join("\u0001"), count, graph: standGraph, modes: standModes, conditions: standConditions };
+}
+
+function typeChars(key: readonly unknown[]): string {
+  let out = "";
+  for (const v of key) out += typeChar(v);
+  return out;
 }
 
 function typeChar(v: unknown): string {

@@ -57,7 +57,7 @@ async function lookup(rt: Runtime, nodes: readonly GraphNode[], extra: { root: s
 function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>, root: { mode: "create" | "update"; key?: unknown[] }) {
   const errors: { path: string; message: string }[] = [];
   // An element of a mapped-by collection in the body gets its reference to the owner from it.
-  const assigned = new Map<GraphNode, Set<string>>();
+  const assigned = new Map<GraphNode, string[]>();
   for (const owner of graph.nodes)
     for (const [name, elements] of owner.many) {
       const field = owner.meta.fields.get(name);
@@ -65,8 +65,8 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
       if (s?.kind !== "target-fk") continue;
       for (const e of elements) {
         const names = assigned.get(e);
-        if (names) names.add(s.owning.name);
-        else assigned.set(e, new Set([s.owning.name]));
+        if (names) names.push(s.owning.name);
+        else assigned.set(e, [s.owning.name]);
       }
     }
   const out = graph.nodes.map((node) => {
@@ -87,15 +87,17 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
         throw new InvalidInputError(`${node.meta.name} is abstract: say which subclass to create with "class"${node.path ? ` at ${node.path}` : ""}`);
       errors.push({ path: `${node.path}/class`, message: `${node.meta.name} is abstract and cannot be created` });
     }
-    keyFieldColumns(node.meta).forEach((part, i) => {
+    const parts = keyFieldColumns(node.meta);
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
       if (key?.[i] === undefined && part.generation.kind === "none")
         errors.push({ path: `${node.path}/${part.field}`, message: `key field "${part.field}" is required: ${node.meta.name} does not generate it` });
-    });
+    }
     // A new object must carry its required fields (null-value="exception", optional=false, NOT NULL
     // columns); primitives have Java's default and keys were checked above.
     for (const field of node.meta.fields.values()) {
       if (field.nullable || field.primaryKey || field.isVersionField || (field.type.kind === "basic" && field.type.primitive)) continue;
-      if (!node.values.has(field.name) && !node.refs.has(field.name) && !node.many.has(field.name) && !assigned.get(node)?.has(field.name)) {
+      if (!node.values.has(field.name) && !node.refs.has(field.name) && !node.many.has(field.name) && !assigned.get(node)?.includes(field.name)) {
         errors.push({ path: `${node.path}/${field.name}`, message: `${field.name} is required: it must not be null` });
       }
     }
@@ -295,7 +297,9 @@ export async function updateObject(
     // Nothing to look up: the batch's own guard answers 404 unless a `meta` has this key. One round trip.
     if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) throw keyChanged();
     graph.root.key = key;
-    return execute(rt, graph, resolveModes(rt, graph, new Map([[keyString(meta.root, key), { meta }]]), { mode: "update", key }), fetch, conditions);
+    // Set, not built from a list: JavaScriptCore's Map(iterable) costs more than the rest of this line.
+    const known = new Map<string, Existing>().set(keyString(meta.root, key), { meta });
+    return execute(rt, graph, resolveModes(rt, graph, known, { mode: "update", key }), fetch, conditions);
   }
   // Nested identities are looked up with the root even if the body had errors for the declared
   // class: the root may be a subclass whose fields make the body valid.
