@@ -114,6 +114,14 @@ export class BoundedCache<V> {
     return value;
   }
 
+  /** The cached value of `key` (marked used), or undefined: for callers whose `build` would be a closure made per call. */
+  find(key: string): V | undefined {
+    const cached = this.entries.get(key);
+    if (cached === undefined) return undefined;
+    cached.used = true;
+    return cached.value;
+  }
+
   /** Drops the oldest entry not used since it was last passed over; the used ones passed go to the end, unmarked. */
   private evictOne(): void {
     for (const [key, entry] of this.entries) {

@@ -61,14 +61,17 @@ export class ShapeRouter<T> implements Router<T> {
 
   match(method: string, path: string): Result<T> {
     const segments = path.split("/");
+    // A line break is rare: one test of the path, not one per stand-in.
+    const breaks = LINE_BREAK.test(path);
     let shape = method;
     for (let i = 0; i < segments.length; i++) {
       const s = segments[i]!;
       if (this.#kept(s, i)) shape += `/${s}`;
-      else if (LINE_BREAK.test(s)) return this.#matchPath(method, path);
+      else if (breaks && LINE_BREAK.test(s)) return this.#matchPath(method, path);
       else shape += `/${STAND_IN}${i}`;
     }
-    const handlers = this.#shapes.get(shape, () => this.#matchShape(method, segments));
+    // Found without a closure on the way of every request; made with one on a new shape.
+    const handlers = this.#shapes.find(shape) ?? this.#shapes.get(shape, () => this.#matchShape(method, segments));
     if (!handlers) return this.#matchPath(method, path);
     return [handlers, segments];
   }

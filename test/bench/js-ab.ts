@@ -1,0 +1,108 @@
+/**
+ * Extent's own JavaScript per request, checkouts compared in one process. Each checkout's handler
+ * runs the bench's operations in-process over a store that runs each batch on a real embedded file
+ * once and then answers it again from what it answered (no SQLite at all), so what is timed is
+ * routing, reading the request, planning, binding and building the answer, with the Request and
+ * Response around them. The checkouts alternate in rounds of 150 ms in one process (their order
+ * swapped every round), which keeps out what moves between processes on a shared machine: the
+ * same checkout against itself reads 0.95–1.02×, where server-ab.ts needs a dozen rounds to see 10 %.
+ * Prints each checkout's median µs per request and the paired median of B/A per round.
+ *
+ *   bun test/bench/js-ab.ts [--only TEXT] [--rounds 20] CHECKOUT [CHECKOUT]
+ *   node --import tsx test/bench/js-ab.ts …   (Node's Request and Response cost more than the rest)
+ *
+ * A checkout is a folder with Extent's src/ (a git worktree with node_modules linked, as for ab.ts).
+ * What this cannot see is what the replayed store leaves out: SQLite's own time, and how Extent's
+ * code around a statement slows the statement (README, *Where the time goes*, fifth part).
+ */
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { Statement, StatementResult, Store } from "../../src/store/store.ts";
+import { generate } from "./data.ts";
+import { OPERATIONS, type Operation } from "./operations.ts";
+import { metadata } from "./servers.ts";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { only: { type: "string", default: "" }, rounds: { type: "string", default: "20" } },
+});
+if (!positionals.length) throw new Error("usage: js-ab.ts [--only TEXT] [--rounds N] CHECKOUT [CHECKOUT]");
+const rounds = Number(values.rounds);
+const dir = mkdtempSync(join(tmpdir(), "extent-js-ab-"));
+const data = join(dir, "bench.db");
+await generate(data, join(dir, "db.json"), metadata);
+
+/** A store that runs each batch (by its statements' texts) once, then answers it as it did. */
+function replaying(real: Store): Store & { replay: boolean } {
+  const answered = new Map<string, StatementResult[]>();
+  const keyOf = (statements: readonly Statement[]) => statements.map((s) => s.sql).join("\u0000");
+  return {
+    replay: false,
+    interrupts: real.interrupts,
+    migrate: (statements) => real.migrate(statements),
+    close: () => real.close(),
+    async batch(statements, mode, deadline) {
+      const key = keyOf(statements);
+      const known = this.replay ? answered.get(key) : undefined;
+      if (known) return known;
+      const results = await real.batch(statements, mode, deadline);
+      answered.set(key, results);
+      return results;
+    },
+  };
+}
+
+interface Contender {
+  root: string;
+  once: () => Promise<void>;
+  times: number[];
+  close: () => void;
+}
+
+async function contender(root: string, op: Operation, n: number): Promise<Contender> {
+  const file = join(dir, `${n}.db`);
+  copyFileSync(data, file);
+  const { openStore } = await import(join(root, "src/store/open-store.ts"));
+  const { createRestHandler } = await import(join(root, "src/handler.ts"));
+  const store = replaying(openStore({ name: "bench", url: `file:${file}` }));
+  const handler = createRestHandler({ context: { name: "bench", url: `file:${file}`, metadata }, prefix: "/api", store });
+  await handler.ready;
+  const body = op.body === undefined ? undefined : JSON.stringify(op.body);
+  const headers: Record<string, string> =
+    body === undefined ? {} : { "content-type": "application/json", "content-length": String(new TextEncoder().encode(body).length) };
+  const once = async () => {
+    const response: Response = await handler.fetch(new Request(`http://bench/api${op.path}`, { method: op.method, body, headers }));
+    if (!response.ok) throw new Error(`${root} ${op.name}: ${response.status} ${await response.text()}`);
+    await response.text();
+  };
+  await once();
+  store.replay = true;
+  // Warm: the JIT's tiers, every cache filled.
+  for (let i = 0; i < 3000; i++) await once();
+  return { root, once, times: [], close: () => handler.close() };
+}
+
+const median = (v: readonly number[]) => [...v].sort((a, b) => a - b)[v.length >> 1]!;
+
+for (const op of OPERATIONS.filter((o) => o.name.includes(values.only!))) {
+  const contenders: Contender[] = [];
+  for (const [i, root] of positionals.entries()) contenders.push(await contender(resolve(root), op, i));
+  for (let round = 0; round < rounds; round++)
+    for (const c of round % 2 ? [...contenders].reverse() : contenders) {
+      let count = 0;
+      const start = performance.now();
+      while (performance.now() - start < 150) {
+        await c.once();
+        count++;
+      }
+      c.times.push(((performance.now() - start) * 1000) / count);
+    }
+  const [a, b] = contenders;
+  for (const c of contenders) console.log(`${op.name.padEnd(24)} ${c.root.padEnd(28)} median ${median(c.times).toFixed(1).padStart(7)} µs`);
+  if (a && b) console.log(`${op.name.padEnd(24)} B/A per round, median ${median(b.times.map((t, i) => t / a.times[i]!)).toFixed(3)}×`);
+  for (const c of contenders) c.close();
+}
+rmSync(dir, { recursive: true, force: true });
+process.exit(0);
