@@ -22,7 +22,8 @@
  * - `FETCH_PLAN_LIMIT` field lists per class (src/read/fetch-plan.ts), keyed by the fetch plan's
  *   groups and JOIN FETCH fields (as sets: the spellings of one plan share an entry).
  * - `FETCH_PLAN_QUERY_LIMIT` parsed fetch plans per model (src/read/fetch-plan.ts), keyed by the
- *   request's query string, weighing its characters, `FETCH_PLAN_QUERY_WEIGHT` in all.
+ *   request's query string, weighing its characters, `FETCH_PLAN_QUERY_WEIGHT` in all; as many
+ *   query strings read as a query's text and parameters (src/http/inputs.ts `queryOf`), bounded alike.
  * - `STATEMENT_SHAPE_LIMIT` compiled write statements for the whole process (src/write/write-plan.ts
  *   `shaped`), keyed by the statement's kind, table, columns and which values are sequence numbers,
  *   `STATEMENT_SHAPE_WEIGHT` characters in all.

@@ -3,11 +3,12 @@
  * JSON body, and a query's text with its parameter values.
  */
 import type { Context } from "hono";
+import { FETCH_PLAN_QUERY_LIMIT, FETCH_PLAN_QUERY_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
 import { parseParams } from "../query/params.ts";
 import { type FetchPlan, fetchPlanOfQuery, parseFetchPlan } from "../read/fetch-plan.ts";
 import { readJsonBody } from "./body.ts";
 import { HttpError } from "./problem.ts";
-import { queryText, searchOf } from "./query-params.ts";
+import { type QueryText, queryText, searchOf } from "./query-params.ts";
 import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
 import type { Env } from "./resource.ts";
 
@@ -40,10 +41,18 @@ export interface QueryOf {
   given: ReturnType<typeof parseParams>;
 }
 
+/**
+ * A query string read as a query's text and named parameters, per model and by the string's text:
+ * a client repeats its queries, and reading one builds a URLSearchParams. Shared: not to be changed.
+ */
+const queryTexts = perModelCache<QueryText>("queryTexts", FETCH_PLAN_QUERY_LIMIT, { limit: FETCH_PLAN_QUERY_WEIGHT, weigh: (key) => key.length });
+
 /** The query text and its parameter values, within the limits; `what` names the text in messages. */
 export function queryOf(c: Context<Env>, name: "query" | "filter", what: string): QueryOf {
-  const limits = c.get("rt").limits;
-  const { text, params } = queryText(searchOf(c.req.url), name);
+  const rt = c.get("rt");
+  const limits = rt.limits;
+  const search = searchOf(c.req.url);
+  const { text, params } = queryTexts(rt.model).get(`${name} ${search}`, () => queryText(search, name));
   if (text !== undefined) checkQueryLength(text, limits, what);
   const given = parseParams(params.get("params"));
   checkParameterCount(given, limits);
