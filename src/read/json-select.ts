@@ -34,7 +34,7 @@ import { valueArrayJson } from "../mapping/value-tables.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
 import { NotInSql, type Piece, concat, exactIntegerSql, integerJson, isWholeNumber, keyJson, pipes, storedFieldJson } from "../json/sql-values.ts";
 import { PARSER_BUDGET, parserNesting } from "../store/parser-nesting.ts";
-import { type Compiled, type SQL, compile, ident, join, literal, qualified, sql, tuple } from "../store/sql.ts";
+import { type Compiled, type SQL, boundedText, compile, ident, join, literal, qualified, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, hides, planFields, planKey } from "./fetch-plan.ts";
 import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
 import { type RootSelector, rootKeys } from "./read-plan.ts";
@@ -94,7 +94,7 @@ const selects = perModelCache<JsonSelect | Refused>("jsonSelects", READ_PLAN_LIM
 /**
  * The JSON select reading `meta`'s objects chosen by `selector` with `fetch`, or undefined where
  * the object path must read them. Its statements fail (SQLITE_TOOBIG) as soon as a collection's
- * text, or the answer as one row, grows past `answerBytes` characters.
+ * text, or the answer as one row, grows past `answerBytes` bytes of UTF-8.
  */
 export function jsonSelect(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes = Infinity): JsonSelect | undefined {
   const built = cached(model, meta, selector, fetch, answerBytes);
@@ -483,14 +483,9 @@ function listOf(parts: SQL[]): Piece[] {
   return ["[", parts.length === 1 ? parts[0]! : sql`concat_ws(',', ${join(parts)})`, "]"];
 }
 
-/**
- * An aggregate's text, or SQLITE_TOOBIG ("string or blob too big", from a zeroblob no engine will
- * make) when it is longer than `limit` characters. SQLite computes an aggregate written twice
- * once. No limit: the text as it is.
- */
+/** An aggregate's text within `limit` bytes (boundedText); no limit: the text as it is. */
 function bounded(aggregate: SQL, limit: number): SQL {
-  if (limit === Infinity) return aggregate;
-  return sql`CASE WHEN length(${aggregate}) > ${sql.raw(String(limit))} THEN zeroblob(2147483647) ELSE ${aggregate} END`;
+  return limit === Infinity ? aggregate : boundedText(aggregate, sql.raw(String(limit)));
 }
 
 /** The first group's object, or null. */

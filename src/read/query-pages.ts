@@ -8,7 +8,7 @@
  * page.
  */
 import type { ClassMeta } from "../metadata/model.ts";
-import { type SQL, bind, compile, join, param, sql, unplanned } from "../store/sql.ts";
+import { type SQL, bind, boundedText, compile, join, param, sql, unplanned } from "../store/sql.ts";
 import type { Statement, StatementResult } from "../store/store.ts";
 import type { ReadPlan, RootSelector, SubquerySelector } from "./read-plan.ts";
 import { readKey } from "./row-layout.ts";
@@ -49,7 +49,7 @@ export function candidateKeysStatement(meta: ClassMeta, selector: SubquerySelect
   const key = refs.length === 1 ? sql`json_quote(${refs[0]!})` : sql`json_array(${join(refs)})`;
   const keys = sql`SELECT ${key} AS j FROM (${selector.keys(meta)}) ORDER BY _ord LIMIT ${unplanned(param(MOST_KEYS))}`;
   const joined = sql`group_concat(j, ',')`;
-  const statement = sql`SELECT CASE WHEN length(${joined}) > ${param(KEYS_BYTES)} THEN zeroblob(2147483647) ELSE ${joined} END AS a, count(*) AS n FROM (${keys})`;
+  const statement = sql`SELECT ${boundedText(joined, param(KEYS_BYTES))} AS a, count(*) AS n FROM (${keys})`;
   return { ...bind(compile(statement), { ...values, [MOST_KEYS]: most + 1, [KEYS_BYTES]: bytes }), oneRow: true };
 }
 

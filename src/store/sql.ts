@@ -61,6 +61,15 @@ export const param = (name: string): SQL => sql`${sql.placeholder(name)}`;
 export const unplanned = (value: SQL | string | number): SQL => sql`+${value}`;
 
 /**
+ * `text`, or SQLITE_TOOBIG ("string or blob too big", from a zeroblob no engine will make) when its
+ * UTF-8 is longer than `limit` bytes: how every answer and list written in SQL is held to its
+ * bound. Measured as a blob: `length()` of a text counts its characters one by one, of a blob it
+ * reads the size (an extent page of 82 KB: the count was about 15 % of its statement). SQLite
+ * computes an aggregate written twice once.
+ */
+export const boundedText = (text: SQL, limit: SQL): SQL => sql`CASE WHEN length(CAST(${text} AS BLOB)) > ${limit} THEN zeroblob(2147483647) ELSE ${text} END`;
+
+/**
  * Text the model fixes (class and field names in the JSON a select writes) as an SQL string
  * literal, quotes doubled. Never for a request's values: those are always bound. Literals, not
  * parameters, because a JSON select holds dozens of them and D1 binds at most 100 per statement.

@@ -11,7 +11,7 @@
  * collections, maps, untyped parameters) leave the projection to JavaScript: `undefined`.
  */
 import { type Piece, concat, numberJson, valueJson } from "../../json/sql-values.ts";
-import { type SQL, param, qualified, sql, unplanned } from "../../store/sql.ts";
+import { type SQL, boundedText, param, qualified, sql, unplanned } from "../../store/sql.ts";
 import type { QExpr, QQuery } from "../shared/model.ts";
 import type { ResultColumn } from "./select.ts";
 
@@ -51,7 +51,7 @@ export function projectionJson(projection: SQL, columns: readonly ResultColumn[]
   const joined = sql`group_concat(${concat(pieces)}, ',')`;
   const rows = sql`SELECT * FROM (${projection}) LIMIT ${unplanned(param(MOST_ROWS))}`;
   return {
-    sql: sql`SELECT CASE WHEN length(${joined}) > ${param(ANSWER_BYTES)} THEN zeroblob(2147483647) ELSE ${joined} END AS a, count(*) AS n FROM (${rows}) AS ${sql.identifier("p")}`,
+    sql: sql`SELECT ${boundedText(joined, param(ANSWER_BYTES))} AS a, count(*) AS n FROM (${rows}) AS ${sql.identifier("p")}`,
     rowBytes,
   };
 }
