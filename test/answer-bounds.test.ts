@@ -162,3 +162,35 @@ test("answerBytes is a limit like the others: code, property, flag; 400 beyond i
     h.close();
   }
 });
+
+test("answerBytes counts UTF-8 bytes where SQL writes the answer: a collection within the limit in characters but past it in bytes is refused", async () => {
+  const h = await startHarness({ models: [model] });
+  const limited = (answerBytes: number) => startHarness({ models: [model], url: h.url, limits: { answerBytes } });
+  try {
+    const members = Array.from({ length: 8 }, (_, i) => ({ id: i + 1, name: "é".repeat(40) }));
+    assert.equal((await h.post(`/${PROJECT}`, { id: 1, name: "p", members })).status, 201);
+    // The members' text is written by the JSON select's aggregate.
+    const read = await h.get(`/${PROJECT}/1?fetchGroup=all`);
+    assert.equal(read.status, 200, read.text);
+    const bytes = new TextEncoder().encode(JSON.stringify(read.body.members)).length;
+    // Past the whole answer in characters (so no count of characters refuses it), short of the list's bytes.
+    const limit = Math.floor((read.text.length + bytes) / 2);
+    assert.ok(read.text.length < limit && limit < bytes, `${read.text.length} < ${limit} < ${bytes}`);
+    const bounded = await limited(limit);
+    try {
+      assertProblem(await bounded.get(`/${PROJECT}/1?fetchGroup=all`), 400, new RegExp(`limit answerBytes: ${limit} bytes`));
+      assertProblem(await bounded.get(`/${PROJECT}?fetchGroup=all`), 400, new RegExp(`limit answerBytes: ${limit} bytes`));
+    } finally {
+      bounded.close();
+    }
+    // Within a limit of as many bytes as the whole answer, it is answered.
+    const roomy = await limited(new TextEncoder().encode(read.text).length);
+    try {
+      assert.equal((await roomy.get(`/${PROJECT}/1?fetchGroup=all`)).status, 200);
+    } finally {
+      roomy.close();
+    }
+  } finally {
+    h.close();
+  }
+});
