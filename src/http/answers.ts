@@ -9,7 +9,9 @@ export const JSON_TYPE = "application/json; charset=utf-8";
 
 /** A JSON answer from its text, or a stream of it (streamed extents and query answers). (For HEAD, Hono drops the body.) */
 export function jsonText(body: string | ReadableStream<Uint8Array>, status = 200, headers?: Record<string, string>): Response {
-  const response = new Response(body, { status, headers: headers ? { "content-type": JSON_TYPE, ...headers } : { "content-type": JSON_TYPE } });
+  const all: Record<string, string> = { "content-type": JSON_TYPE };
+  if (headers) for (const name in headers) all[name] = headers[name]!;
+  const response = new Response(body, { status, headers: all });
   // A text's length tells compression at once whether it is worth it; a stream is judged as it comes.
   return typeof body === "string" ? fromText(response, body) : response;
 }

@@ -33,6 +33,15 @@ export const hides = (plan: FetchPlan, meta: ClassMeta, field: FieldMeta): boole
  * count), and `all` covers every field.
  */
 export function planKey(plan: FetchPlan): string {
+  let key = planKeys.get(plan);
+  if (key === undefined) planKeys.set(plan, (key = planKeyOf(plan)));
+  return key;
+}
+
+/** Each plan's key, made once: a plan is read from a query string once (fetchPlanOfQuery) and asked for its key by every cache of a request. */
+const planKeys = new WeakMap<FetchPlan, string>();
+
+function planKeyOf(plan: FetchPlan): string {
   const { groups, fields, hidden } = plan;
   const h = hidden ? `-${hidden.key}` : "";
   if (groups.includes("all")) return `all${h}`;

@@ -67,7 +67,8 @@ const BY_KEY: RootSelector = { kind: "key" };
 const BY_KEYS: RootSelector = { kind: "keys" };
 
 /** The `keys` placeholder of one key: a JSON array of it (an array itself for a composite key). */
-const keysParam = (key: readonly unknown[]) => JSON.stringify([key.length === 1 ? key[0] : key]);
+const keysParam = (key: readonly unknown[]) =>
+  key.length === 1 && Number.isFinite(key[0]) ? `[${key[0] as number}]` : JSON.stringify([key.length === 1 ? key[0] : key]);
 
 /** The object of `meta` (or a subclass) with `key`, within answerBytes; undefined when there is none. One read batch for a finite fetch depth. */
 export async function readObject(r: Reading, meta: ClassMeta, key: readonly unknown[], fetch: FetchPlan): Promise<ObjectJson | undefined> {
