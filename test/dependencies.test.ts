@@ -108,6 +108,7 @@ const LAYERS: string[][] = [
   ["metadata"],
   ["types"],
   ["errors"],
+  ["util"],
 ];
 
 /**

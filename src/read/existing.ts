@@ -9,6 +9,7 @@ import type { Store } from "../store/store.ts";
 import { classOf } from "../metadata/model.ts";
 import { type GroupLayout, decodeRow, fromClause, groupsOf, keyRefs, selectList } from "./row-layout.ts";
 import { keysFromJson, oneKeyFromJson } from "./read-plan.ts";
+import { append } from "../util/lists.ts";
 
 export interface Existing {
   meta: ClassMeta;
@@ -45,12 +46,7 @@ export async function findExisting(
   identities: readonly { root: string; key: readonly unknown[] }[],
 ): Promise<Map<string, Existing>> {
   const byRoot = new Map<string, (readonly unknown[])[]>();
-  for (const { root, key } of identities) {
-    // Pushed, not copied: a body may hold objectsPerRequest keys, and a copy per key is their square.
-    const keys = byRoot.get(root);
-    if (keys) keys.push(key);
-    else byRoot.set(root, [key]);
-  }
+  for (const { root, key } of identities) append(byRoot, root, key);
   const fixedCost = identities.length <= FIXED_COST_KEYS;
   const lookups: { group: GroupLayout; keys: string; one: boolean }[] = [];
   for (const [root, keys] of byRoot) {
@@ -60,7 +56,12 @@ export async function findExisting(
   const found = new Map<string, Existing>();
   if (!lookups.length) return found;
   const results = await store.batch(
-    lookups.map((l) => ({ ...bind(lookupStatement(l.group, l.one), { keys: l.keys }), oneRow: l.one, fixedCost })),
+    lookups.map((l) => {
+      const statement = bind(lookupStatement(l.group, l.one), { keys: l.keys });
+      statement.oneRow = l.one;
+      statement.fixedCost = fixedCost;
+      return statement;
+    }),
     "read",
   );
   lookups.forEach(({ group }, i) => {

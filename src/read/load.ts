@@ -12,6 +12,7 @@ import type { FetchPlan } from "./fetch-plan.ts";
 import { IdentityMap, type LoadedObject } from "./objects.ts";
 import { type PlanEdge, type PlanNode, type ReadPlan, type RootSelector, type Step, batchDepth, readPlan } from "./read-plan.ts";
 import { decodeRow } from "./row-layout.ts";
+import { append } from "../util/lists.ts";
 
 export interface Loaded {
   roots: LoadedObject[];
@@ -120,13 +121,6 @@ function ownerKey(key: readonly unknown[]): string {
     if (typeof k === "string") return `s${k}`;
   }
   return JSON.stringify(key);
-}
-
-/** Adds to the list under `key` (in place: a list per owner grows with its related objects). */
-function append<T>(lists: Map<string, T[]>, key: string, item: T): void {
-  const list = lists.get(key);
-  if (list) list.push(item);
-  else lists.set(key, [item]);
 }
 
 /** Sets the edge's field on each owner from owner key → related objects. */

@@ -28,6 +28,7 @@ import {
 import { type Plan, cachedPlan } from "./write-plans.ts";
 import { join, sql } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";
+import { append } from "../util/lists.ts";
 import { type Precondition, noSuchObject, preconditionFailed } from "./absent.ts";
 import { ConflictError, InvalidInputError, UnfitBodyError } from "../errors/request-errors.ts";
 import type { Runtime } from "./runtime.ts";
@@ -63,11 +64,7 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
       const field = owner.meta.fields.get(name);
       const s = field?.relation && relationStorage(rt.model, field);
       if (s?.kind !== "target-fk") continue;
-      for (const e of elements) {
-        const names = assigned.get(e);
-        if (names) names.push(s.owning.name);
-        else assigned.set(e, [s.owning.name]);
-      }
+      for (const e of elements) append(assigned, e, s.owning.name);
     }
   const out = graph.nodes.map((node) => {
     const isRoot = node === graph.root;

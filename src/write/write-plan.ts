@@ -23,6 +23,7 @@ import { WriteSteps, holdingTables } from "./write-steps.ts";
 import { type KeyGenerator, type Slot, type WriteNode, newUuid } from "./write-node.ts";
 export { type KeyGenerator, newUuid } from "./write-node.ts";
 import { type Diagnosis, type WriteCheck, checkGuard, diagnosis, orphanDeletion, releaseCheck } from "./orphan-plan.ts";
+import { append } from "../util/lists.ts";
 
 /** A node after resolution: created, or an existing object (with its runtime class). */
 const value = (v: unknown): Slot => ({ kind: "value", value: v });
@@ -51,10 +52,7 @@ export function assignKeys(
         // Only a new object's number can be past the sequence; an existing one was counted when created.
         // (A number past 2^53 is held as its digits.)
         if (part.generation.kind === "sequence" && (typeof known === "number" || typeof known === "string") && n.mode === "create") {
-          // Pushed, not copied: a body may hold objectsPerRequest of them.
-          const numbers = given.get(n.meta.root);
-          if (numbers) numbers.push(value(known));
-          else given.set(n.meta.root, [value(known)]);
+          append(given, n.meta.root, value(known));
         }
         return;
       }
