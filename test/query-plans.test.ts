@@ -362,6 +362,22 @@ describe("plans", () => {
     assert.match(p.split("\n")[0]!, /^SEARCH t0 USING INTEGER PRIMARY KEY \(rowid=\?\)$/, p);
   });
 
+  test("a check of a row's class among three or more builds no temporary index per run (src/store/sql.ts, oneOf)", async () => {
+    // SQLite compares an IN list of up to two values in place; for a longer one it fills a
+    // temporary index with the values at every run and probes it per row.
+    const KINDS = new Set(["ITEM", "BOOK", "MAGAZINE"]);
+    for (const path of ["/qp.Item", "/qp.Item/12", "/qp.Author/1?fetchGroup=all", "/qp.Publisher/4?fetchGroup=all", `/qp.Item?filter=${enc("price > 3")}`]) {
+      recording.clear();
+      const r = await h.get(path);
+      assert.equal(r.status, 200, r.text);
+      for (const read of recording.take()) {
+        const ops = await h.sql(`EXPLAIN ${read.sql}`, [...read.params]);
+        const filled = ops.filter((op, i) => op[1] === "String8" && KINDS.has(String(op[5])) && ops[i + 2]?.[1] === "IdxInsert");
+        assert.equal(filled.length, 0, `${path}: ${read.sql}`);
+      }
+    }
+  });
+
   test("a GET by key reaches the store as fixed-cost (not timed) only when it reads no collection", async () => {
     const marks = async (path: string) => {
       recording.clear();

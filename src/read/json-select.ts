@@ -34,7 +34,7 @@ import { valueArrayJson } from "../mapping/value-tables.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../metadata/model.ts";
 import { NotInSql, type Piece, concat, exactIntegerSql, integerJson, isWholeNumber, keyJson, pipes, storedFieldJson } from "../json/sql-values.ts";
 import { PARSER_BUDGET, parserNesting } from "../store/parser-nesting.ts";
-import { type Compiled, type SQL, boundedText, compile, ident, join, literal, qualified, sql, tuple } from "../store/sql.ts";
+import { type Compiled, type SQL, boundedText, compile, ident, join, literal, oneOf, qualified, sql, tuple } from "../store/sql.ts";
 import { type FetchPlan, hides, planFields, planKey } from "./fetch-plan.ts";
 import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
 import { type RootSelector, rootKeys } from "./read-plan.ts";
@@ -201,14 +201,25 @@ class Writer {
   }
 
   // ---- objects -------------------------------------------------------------------------------
-  // Nested rows are selected visible only (their WHERE checks the class), so an object's text
-  // needs no check of its own (SQLite's parser allows little nesting: src/store/parser-nesting.ts).
+  // Nested rows are selected visible only (their WHERE checks the class, or in a mapped-by list
+  // their class name's CASE leaves them out), so an object's text needs no check of its own
+  // (SQLite's parser allows little nesting: src/store/parser-nesting.ts).
 
   /** The row's object in full: identity, version, then the fields of its class. */
   private object(row: Row, scope: Scope): SQL {
+    return concat([...this.head(row), ...this.afterName(row, scope)]);
+  }
+
+  /** `{"class":<name>`: how an object's text starts. */
+  private head(row: Row): Piece[] {
+    return ['{"class":', this.className(row)];
+  }
+
+  /** An object's text after its class name: key, version, fields, closing brace. */
+  private afterName(row: Row, scope: Scope): Piece[] {
     const { group } = row;
     const first = group.classes[0]!;
-    const pieces: Piece[] = ['{"class":', this.className(row), ...this.keyPieces(first, keyRefs(group, row.prefix))];
+    const pieces: Piece[] = this.keyPieces(first, keyRefs(group, row.prefix));
     const version = uniform(group.classes, (c) => (c.version ? `${c.version.column}|${c.version.fieldName ?? ""}` : ""), "classes versioned differently");
     if (version) {
       const value = integerJson(sql`coalesce(${qualified(alias(0, row.prefix), group.versionColumn!)}, 0)`);
@@ -217,12 +228,18 @@ class Writer {
     }
     for (const slot of fieldSlots(group)) pieces.push(...this.slot(row, scope, slot));
     pieces.push("}");
-    return concat(pieces);
+    return pieces;
   }
 
-  /** The row's identity `{"class", key fields}`. */
-  private identity(row: Row): SQL {
-    return concat(['{"class":', this.className(row), ...this.keyPieces(row.group.classes[0]!, keyRefs(row.group, row.prefix)), "}"]);
+  /**
+   * The row's identity `{"class", key fields}`, from `head` (its class name, or nothing where the
+   * caller writes it). Whole-number key parts are their columns, never NULL: joined by `||`, which
+   * costs SQLite less per row than a concat() of a few short pieces (README, Where the time goes).
+   */
+  private identity(row: Row, head: Piece[] = this.head(row)): SQL {
+    const first = row.group.classes[0]!;
+    const pieces = [...head, ...this.keyPieces(first, keyRefs(row.group, row.prefix)), "}"];
+    return keyFieldColumns(first).every((part) => isWholeNumber(part.type)) ? pipes(pieces) : concat(pieces);
   }
 
   /** An identity of the declared class, from a reference's key columns (the row is not read). */
@@ -254,7 +271,7 @@ class Writer {
 
   /** `CASE discriminator WHEN value THEN of(class) ... END`: NULL for a value outside the group. */
   private byClass(row: Row, of: (c: ClassMeta) => SQL): SQL {
-    const arms = row.group.classes.map((c) => sql`WHEN ${literal(c.discriminator!.values[c.name]!)} THEN ${of(c)}`);
+    const arms = row.group.classes.map((c) => sql`WHEN ${discriminatorLiteral(c)} THEN ${of(c)}`);
     return sql`CASE ${this.discriminator(row)} ${join(arms, sql` `)} END`;
   }
 
@@ -273,7 +290,7 @@ class Writer {
   private classCheck(row: Row): SQL | undefined {
     const { group } = row;
     if (!group.discriminatorColumn) return undefined;
-    return sql`${this.discriminator(row)} IN (${join(group.classes.map((c) => literal(c.discriminator!.values[c.name]!)))})`;
+    return oneOf(this.discriminator(row), group.classes.map(discriminatorLiteral));
   }
 
   private discriminator(row: Row): SQL {
@@ -307,9 +324,7 @@ class Writer {
     if (!all.length) return [];
     if (all.length === 1 && all[0]!.classes.length === row.group.classes.length) return written(all[0]!);
     // The classes of the row differ in how (or whether) they write the field.
-    const arms = all.map(
-      (v) => sql`WHEN ${this.discriminator(row)} IN (${join(v.classes.map((c) => literal(c.discriminator!.values[c.name]!)))}) THEN ${concat(written(v))}`,
-    );
+    const arms = all.map((v) => sql`WHEN ${oneOf(this.discriminator(row), v.classes.map(discriminatorLiteral))} THEN ${concat(written(v))}`);
     return [sql`CASE ${join(arms, sql` `)} ELSE '' END`];
   }
 
@@ -401,13 +416,16 @@ class Writer {
     return { level: scope.level + 1, path: [...scope.path, related] };
   }
 
-  /** A related object of the owner: in full above the depth unless already on the path; else its identity. */
-  private element(related: Row, scope: Scope): SQL {
-    if (scope.level >= this.fetch.maxDepth) return this.identity(related);
-    const full = this.object(related, this.below(scope, related));
+  /**
+   * A related object of the owner: in full above the depth unless already on the path; else its
+   * identity. Its text starts with `head`: its class name, or nothing where the caller writes it.
+   */
+  private element(related: Row, scope: Scope, head: Piece[] = this.head(related)): SQL {
+    if (scope.level >= this.fetch.maxDepth) return this.identity(related, head);
+    const full = concat([...head, ...this.afterName(related, this.below(scope, related))]);
     const key = tuple(keyRefs(related.group, related.prefix));
     const cycles = this.onPath(scope, related.group.classes[0]!.root).map((p) => sql`${key} = ${tuple(keyRefs(p.group, p.prefix))}`);
-    return cycles.length ? sql`iif(${join(cycles, sql` OR `)}, ${this.identity(related)}, ${full})` : full;
+    return cycles.length ? sql`iif(${join(cycles, sql` OR `)}, ${this.identity(related, head)}, ${full})` : full;
   }
 
   /** 1-N or 1-1 mapped-by: the related objects whose foreign key names the owner, by key. */
@@ -427,8 +445,16 @@ class Writer {
       const at = alias(group.tables.indexOf(table), related.prefix);
       const full = scope.level < this.fetch.maxDepth;
       const from = full || table !== group.primaryTable ? fromClause(group, true, related.prefix) : primaryOf(group, related.prefix);
-      const where = sql`${tuple(columns.map((c) => qualified(at, c)))} = ${tuple(ownerKey)}${this.visibleOnly(related)}`;
       const order = join(keyRefs(group, related.prefix));
+      const owned = sql`${tuple(columns.map((c) => qualified(at, c)))} = ${tuple(ownerKey)}`;
+      if (toMany && group.discriminatorColumn) {
+        // The class check is the class name's CASE, NULL for a row outside the group, which the
+        // list leaves out: the WHERE's check of each row cost as much again (README, Where the time goes).
+        const name = this.byClass(related, (c) => literal(`{"class":${JSON.stringify(c.name)}`));
+        parts.push(this.inOrder(this.element(related, scope, []), sql`${from} WHERE ${owned}`, order, name));
+        continue;
+      }
+      const where = sql`${owned}${this.visibleOnly(related)}`;
       const value = this.element(related, scope);
       parts.push(
         toMany ? this.inOrder(value, sql`${from} WHERE ${where}`, order) : sql`(SELECT ${value} FROM ${from} WHERE ${where} ORDER BY ${order} LIMIT 1)`,
@@ -460,14 +486,17 @@ class Writer {
   }
 
   /**
-   * The texts `value` of the rows of `from` (a FROM and WHERE) joined by commas in `order`; NULL for
-   * no rows. The rows come from an ordered subquery, which SQLite runs as a coroutine feeding the
+   * The texts `value` of the rows of `from` (a FROM and WHERE) joined by commas in `order`, each
+   * after its `head` when there is one (a row whose head is NULL is left out); NULL for no rows. The rows come from an ordered subquery, which SQLite runs as a coroutine feeding the
    * aggregate in order, rather than group_concat's own ORDER BY (SQLite 3.44), which sqld's
    * statement parser refuses. A collection is where a fetch plan multiplies what it writes (an
    * object is written once per path reaching it), so each is bounded by `answerBytes`.
    */
-  private inOrder(value: SQL, from: SQL, order: SQL): SQL {
-    return sql`(SELECT ${bounded(sql`group_concat(x, ',')`, this.answerBytes)} FROM (SELECT ${value} AS x FROM ${from} ORDER BY ${order}))`;
+  private inOrder(value: SQL, from: SQL, order: SQL, head?: SQL): SQL {
+    // A head (a text NULL for a row to leave out) is its own column: inside the value's expression
+    // it would nest the value a level deeper for SQLite's parser.
+    if (!head) return sql`(SELECT ${bounded(sql`group_concat(x, ',')`, this.answerBytes)} FROM (SELECT ${value} AS x FROM ${from} ORDER BY ${order}))`;
+    return sql`(SELECT ${bounded(sql`group_concat(h || x, ',')`, this.answerBytes)} FROM (SELECT ${head} AS h, ${value} AS x FROM ${from} ORDER BY ${order}))`;
   }
 
   /** A fresh alias prefix for a nested row; counts the plan's subqueries against MAX_SUBQUERIES. */
@@ -505,6 +534,9 @@ interface FieldSlot {
   name: string;
   byClass: Map<ClassMeta, FieldMeta>;
 }
+
+/** The value of its table's discriminator that marks a row of `c`, as an SQL literal. */
+const discriminatorLiteral = (c: ClassMeta): SQL => literal(c.discriminator!.values[c.name]!);
 
 const slotsByGroup = new WeakMap<GroupLayout, FieldSlot[]>();
 

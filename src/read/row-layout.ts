@@ -9,7 +9,7 @@ import { exactIntegerSql, isWideInteger } from "../json/sql-values.ts";
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { valueArrayJson } from "../mapping/value-tables.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, subtree } from "../metadata/model.ts";
-import { type SQL, distinctNames, ident, join, qualified, sql, tableRef } from "../store/sql.ts";
+import { type SQL, distinctNames, ident, join, oneOf, qualified, sql, tableRef } from "../store/sql.ts";
 import { type LoadedObject, newObject } from "./objects.ts";
 
 interface ColumnRef {
@@ -186,7 +186,10 @@ export function discriminatorFilter(group: GroupLayout, classes: readonly ClassM
   if (!group.discriminatorColumn) return undefined;
   const values = wanted.map((c) => c.discriminator!.values[c.name]!);
   if (values.length === group.tableClassCount) return undefined;
-  return sql`${qualified(alias(0, prefix), group.discriminatorColumn)} IN (${join(values.map((v) => sql`${v}`))})`;
+  return oneOf(
+    qualified(alias(0, prefix), group.discriminatorColumn),
+    values.map((v) => sql`${v}`),
+  );
 }
 
 /** The keys of a class's extent (subclasses included), across its table groups. */

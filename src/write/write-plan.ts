@@ -11,7 +11,7 @@ import { type ClassMeta, type FieldMeta, type Model, classOf, isAncestor, subtre
 import type { GraphNode } from "../mapping/read-graph.ts";
 import { guardInsert } from "../mapping/migrate.ts";
 import { SEQUENCE_TABLE } from "../store/reserved-tables.ts";
-import { type SQL, ident, join, onStoredTables, qualified, sql, tableRef, tuple } from "../store/sql.ts";
+import { type SQL, ident, join, onStoredTables, oneOf, qualified, sql, tableRef, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import { NUL_CHAR } from "../json/values.ts";
 import { type JoinTable, type RelationStorage, relationStorage } from "../mapping/relation-storage.ts";
@@ -486,7 +486,7 @@ function releaseOneToOne(
       w.meta.keyColumns.map((c) => sql`${qualified("x_d", c)} = ${qualified(table, c)}`),
       sql` AND `,
     );
-    return sql`${others} AND EXISTS (SELECT 1 FROM ${ident(primary)} ${ident("x_d")} WHERE ${sameRow} AND ${qualified("x_d", scope.discriminator.column)} IN (${join(values)}))`;
+    return sql`${others} AND EXISTS (SELECT 1 FROM ${ident(primary)} ${ident("x_d")} WHERE ${sameRow} AND ${oneOf(qualified("x_d", scope.discriminator.column), values)})`;
   };
   const shape = `release-one|${table}|${field.name}|${scope.name}`;
   const statement = shaped(shape, slots, clearReference(steps, table, fk, shape, slots, where));

@@ -1,10 +1,10 @@
 /**
  * What the code run between two calls of a statement does to the statement. One read of the
  * bench, on a connection of its own, timed alone, called in a loop with, between two calls:
- * nothing; a busy loop of about as long as a request; a request to a bare Hono route (what the
- * floors run around their statement); a request to Extent whose store replays its answers (Extent's
- * own JavaScript, no SQLite). Alternating rounds in one process; prints the statement's median µs
- * in each case. The statement and the data are the same every time: what changes its time is the
+ * nothing; a busy loop of about as long as a request; garbage made; memory walked; a request to a
+ * bare Hono route (what the floors run around their statement); a request to Extent whose store
+ * replays its answers (Extent's own JavaScript, no SQLite). Alternating rounds in one process;
+ * prints the statement's median µs in each case. The statement and the data are the same every time: what changes its time is the
  * code that ran before it (README, *Where the time goes*, fifth and tenth parts).
  *
  *   bun test/bench/between-calls.ts [--only "get by key"] [--rounds 10]
@@ -60,9 +60,25 @@ for (const op of OPERATIONS.filter((o) => o.method === "GET" && o.name.includes(
     const start = performance.now();
     while (performance.now() - start < 0.02);
   };
+  // What kind of work slows the statement: garbage (the collector's work lands in whatever
+  // allocates next, the binding's result included) or memory walked (SQLite's pages and code
+  // pushed out of the caches).
+  const garbage = () => {
+    const made: unknown[] = [];
+    for (let i = 0; i < 2000; i++) made.push({ at: i, text: `x${i}`, list: [i] });
+    return made.length;
+  };
+  const walked = new Int32Array(512 * 1024).fill(1);
+  const walk = () => {
+    let sum = 0;
+    for (let i = 0; i < walked.length; i += 16) sum += walked[i]!;
+    return sum;
+  };
   const cases: [string, () => unknown][] = [
     ["nothing", () => undefined],
     ["a busy loop of 20 µs", spin],
+    ["2,000 small objects made and dropped", garbage],
+    ["a walk over 2 MB", walk],
     ["a bare Hono request", hono],
     ["an Extent request, its store replayed", extent],
   ];
