@@ -362,6 +362,24 @@ describe("plans", () => {
     assert.match(p.split("\n")[0]!, /^SEARCH t0 USING INTEGER PRIMARY KEY \(rowid=\?\)$/, p);
   });
 
+  test("a query joins a subclass table only when it reads a column of it (src/query/sql/entities.ts, rowInFrom)", async () => {
+    // A group's tables after its primary are aliased `<prefix>_1`...: Item's is BOOK.
+    const searchesBook = /SEARCH \w+_1 USING INTEGER PRIMARY KEY/;
+    const jpql = await plan(prepareJpql(h.model, "SELECT a.name, COUNT(w.id), AVG(w.price) FROM Author a JOIN a.works w GROUP BY a.name ORDER BY a.name"));
+    assert.doesNotMatch(jpql, searchesBook, jpql);
+    const filter = await plan(prepareFilter(h.model, book(), "author.name == 'Ann' && price < 20"));
+    assert.doesNotMatch(filter, searchesBook, filter);
+    // A Book's own field: its table is joined, in the candidate and in a variable.
+    const pages = await plan(prepareFilter(h.model, book(), "pages > 110"));
+    assert.match(pages, searchesBook, pages);
+    const variable = await plan(prepareJpql(h.model, "SELECT a.name FROM Author a JOIN a.works w WHERE TREAT(w AS Book).pages > 110"));
+    assert.match(variable, searchesBook, variable);
+    assert.deepEqual(
+      await ids(`/qp.Book?filter=${enc("pages > 150")}`),
+      await rows(`SELECT i."id" FROM "ITEM" i JOIN "BOOK" b ON b."id" = i."id" WHERE b."pages" > 150 ORDER BY i."id"`),
+    );
+  });
+
   test("a check of a row's class among three or more builds no temporary index per run (src/store/sql.ts, oneOf)", async () => {
     // SQLite compares an IN list of up to two values in place; for a longer one it fills a
     // temporary index with the values at every run and probes it per row.

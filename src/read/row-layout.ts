@@ -152,11 +152,12 @@ export function primaryOf(group: GroupLayout, prefix = "t"): SQL {
   return sql`${tableRef(group.primaryTable)} ${ident(alias(0, prefix))}`;
 }
 
-/** ` LEFT JOIN sub t1 ON t1.k = t0.k ...`: the group's other tables. */
-export function subclassJoins(group: GroupLayout, prefix = "t"): SQL {
-  const joins = group.tables.slice(1).map((t, i) => {
+/** ` LEFT JOIN sub t1 ON t1.k = t0.k ...`: the group's other tables (those of `only`, by index, when given). */
+export function subclassJoins(group: GroupLayout, prefix = "t", only?: ReadonlySet<number>): SQL {
+  const joins = group.tables.slice(1).flatMap((t, i) => {
+    if (only && !only.has(i + 1)) return [];
     const on = group.keyColumns.map((k) => sql`${qualified(alias(i + 1, prefix), k)} = ${qualified(alias(0, prefix), k)}`);
-    return sql` LEFT JOIN ${tableRef(t)} ${ident(alias(i + 1, prefix))} ON ${join(on, sql` AND `)}`;
+    return [sql` LEFT JOIN ${tableRef(t)} ${ident(alias(i + 1, prefix))} ON ${join(on, sql` AND `)}`];
   });
   return sql.join(joins);
 }

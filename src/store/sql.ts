@@ -4,13 +4,13 @@
  * compiled once by Drizzle's SQLite dialect. Per-request values are `sql.placeholder`s, filled in
  * when a cached statement runs, so the request path does no SQL building at all.
  */
-import { SQL, fillPlaceholders, sql } from "drizzle-orm";
+import { SQL, type SQLWrapper, fillPlaceholders, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Statement } from "./store.ts";
 
 const dialect = new SQLiteAsyncDialect();
 
-export { sql, SQL };
+export { sql, SQL, type SQLWrapper };
 
 /** A statement compiled once, whose placeholders are filled per request. */
 export interface Compiled {

@@ -6,16 +6,35 @@
  */
 import { type ClassMeta, type FieldMeta, type Model, classOf, subtree } from "../../metadata/model.ts";
 import { relationStorage } from "../../mapping/relation-storage.ts";
-import { type GroupLayout, alias, discriminatorFilter, groupsOf } from "../../read/row-layout.ts";
-import { type SQL, ident, join, qualified, sql, tuple, tableRef } from "../../store/sql.ts";
+import { type GroupLayout, alias, discriminatorFilter, groupsOf, primaryOf, subclassJoins } from "../../read/row-layout.ts";
+import { type SQL, type SQLWrapper, ident, join, qualified, sql, tuple, tableRef } from "../../store/sql.ts";
 import { fail, internal } from "../shared/errors.ts";
 import type { Pos } from "../shared/model.ts";
 
 export type EntityRef =
-  /** A row of the FROM clause: `prefix0` is its primary table, `prefix1`... the joined tables. */
-  | { kind: "row"; meta: ClassMeta; group: GroupLayout; prefix: string; guard?: SQL }
+  /**
+   * A row of the FROM clause: `prefix0` is its primary table, `prefix1`... the joined tables, of
+   * which `read` holds those the statement reads a column of (rowInFrom).
+   */
+  | { kind: "row"; meta: ClassMeta; group: GroupLayout; prefix: string; guard?: SQL; read: Set<number> }
   /** Only the key is known (SQL expressions, NULL for no object). */
   | { kind: "key"; meta: ClassMeta; key: SQL[] };
+
+/**
+ * A row of a table group in a FROM clause: the ref the query reads it by, and the tables to join
+ * after its primary table. Those are the group's other tables (subclass tables, a LEFT JOIN on the
+ * key each) that the statement reads a column of, decided as the statement is compiled, when every
+ * expression over the row is built: SQLite keeps an unread LEFT JOIN in an aggregate query, a key
+ * search per row (a JPQL join over Items searched each Item's Book row).
+ */
+export function rowInFrom(meta: ClassMeta, group: GroupLayout, prefix: string): { ref: EntityRef & { kind: "row" }; joins: SQL } {
+  const read = new Set<number>();
+  const joins: SQLWrapper = { getSQL: () => subclassJoins(group, prefix, read), shouldOmitSQLParens: () => true };
+  return { ref: { kind: "row", meta, group, prefix, read }, joins: sql`${joins}` };
+}
+
+/** The FROM item of a row (rowInFrom): its primary table and the tables joined to it. */
+export const fromItem = (row: { ref: EntityRef & { kind: "row" }; joins: SQL }): SQL => sql`${primaryOf(row.ref.group, row.ref.prefix)}${row.joins}`;
 
 /** The one table group of a class: queries over complete-table hierarchies spread over several tables are refused. */
 export function singleGroup(model: Model, meta: ClassMeta, pos?: Pos): GroupLayout {
@@ -41,6 +60,7 @@ export function columnOf(model: Model, e: EntityRef, field: FieldMeta, column: s
     const index = e.group.tables.indexOf(table);
     // A field of a class this row's table group does not hold (a cast to another complete-table class).
     if (index < 0) return sql`NULL`;
+    if (index > 0) e.read.add(index);
     const ref = qualified(alias(index, e.prefix), column);
     return e.guard ? sql`CASE WHEN ${e.guard} THEN ${ref} END` : ref;
   }

@@ -5,7 +5,7 @@
 import { valueArrayJson } from "../../mapping/value-tables.ts";
 import { keyFieldColumns } from "../../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, subtree } from "../../metadata/model.ts";
-import { type GroupLayout, discriminatorFilter, fromClause } from "../../read/row-layout.ts";
+import { type GroupLayout, discriminatorFilter } from "../../read/row-layout.ts";
 import { relationStorage } from "../../mapping/relation-storage.ts";
 import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
 import { fail, internal } from "../shared/errors.ts";
@@ -15,7 +15,21 @@ import { decimalRealSql } from "../../json/sql-values.ts";
 import type { Binding, QExpr, QType } from "../shared/model.ts";
 import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
-import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, singleGroup, tableOfField, versionOf } from "./entities.ts";
+import {
+  type EntityRef,
+  classNameOf,
+  columnOf,
+  instanceOf,
+  keyEquals,
+  keyOf,
+  fromItem,
+  narrow,
+  rowInFrom,
+  rowsOfClass,
+  singleGroup,
+  tableOfField,
+  versionOf,
+} from "./entities.ts";
 import { fnSql } from "./functions.ts";
 import { listIndexSql } from "./list-index.ts";
 import { longArith } from "./long-arith.ts";
@@ -514,14 +528,15 @@ export class ExprCompiler extends CollectionCompiler {
       const meta = v.type.meta;
       const prefix = ctx.prefix();
       const group = singleGroup(ctx.model, meta, v.pos);
-      const ref: EntityRef = { kind: "row", meta, group, prefix };
+      const row = rowInFrom(meta, group, prefix);
+      const { ref } = row;
       ctx.bind(v, { kind: "entity", ref });
       const filter = classFilter(ctx, meta, group, prefix);
       if (filter) where.push(filter);
       // A class declared without an extent gives an unconstrained variable nothing to range over.
       if (!collection && !meta.requiresExtent) where.push(sql`0`);
       if (collection) where.push(this.membership(ref, collection, ctx));
-      return [fromGroup(group, prefix)];
+      return [fromItem(row)];
     }
     if (!collection) fail(`variable "${v.name}" must be taken from a collection with contains()`, v.pos);
     // json_each in FROM may read columns of the other FROM items and of outer queries; over a map
@@ -540,10 +555,6 @@ export class ExprCompiler extends CollectionCompiler {
     const keys = list.items.map((i) => this.decimalKey(i, ctx));
     return keys.length && keys.every((k) => k) ? sql`SELECT value FROM json_each(json_array(${join(keys as SQL[])}))` : undefined;
   }
-}
-
-export function fromGroup(group: GroupLayout, prefix: string): SQL {
-  return fromClause(group, true, prefix);
 }
 
 /** Restricts a group's rows to a class's extent (and, when asked, leaves subclasses out). */

@@ -8,13 +8,13 @@
  * the subquery gives null. Only the ordering's own navigation nodes read the joined row, and only
  * for their fields: the reference itself (an ordering by `author`) stays its foreign key.
  */
-import { type GroupLayout, groupsOf, primaryOf, subclassJoins } from "../../read/row-layout.ts";
+import { type GroupLayout, groupsOf, primaryOf } from "../../read/row-layout.ts";
 import { relationStorage } from "../../mapping/relation-storage.ts";
 import { type SQL, join, sql } from "../../store/sql.ts";
 import type { QExpr, QQuery } from "../shared/model.ts";
 import { forEachChild } from "../shared/walk.ts";
 import type { GenContext } from "./context.ts";
-import { type EntityRef, columnOf, keyOf } from "./entities.ts";
+import { type EntityRef, columnOf, keyOf, rowInFrom } from "./entities.ts";
 import { joinable, readsField } from "./semijoin.ts";
 
 /**
@@ -42,13 +42,13 @@ export function orderingScope(q: QQuery, ctx: GenContext, from: SQL[], candidate
     const meta = (e.type as { meta: EntityRef["meta"] }).meta;
     const group: GroupLayout = groupsOf(ctx.model, meta)[0]!;
     const prefix = scope.prefix();
-    const row: EntityRef = { kind: "row", meta, group, prefix };
+    const { ref: row, joins: tables } = rowInFrom(meta, group, prefix);
     const fk = s.columns.map((c) => columnOf(ctx.model, owner, e.field, c));
     const on = join(
       keyOf(row).map((k, i) => sql`${k} = ${fk[i]}`),
       sql` AND `,
     );
-    joins.push(sql` LEFT JOIN ${primaryOf(group, prefix)} ON ${on}${subclassJoins(group, prefix)}`);
+    joins.push(sql` LEFT JOIN ${primaryOf(group, prefix)} ON ${on}${tables}`);
     scope.override(e, row);
     return row;
   };

@@ -8,10 +8,10 @@ import { type SQL, distinctNames, join, sql, tuple } from "../../store/sql.ts";
 import { fail } from "../shared/errors.ts";
 import type { Binding, QExpr, QQuery, ResultPart } from "../shared/model.ts";
 import { GenContext } from "./context.ts";
-import { type EntityRef, keyOf, singleGroup } from "./entities.ts";
-import { type GroupLayout, groupsOf, primaryOf, readKey, subclassJoins } from "../../read/row-layout.ts";
+import { type EntityRef, fromItem, keyOf, rowInFrom, singleGroup } from "./entities.ts";
+import { type GroupLayout, groupsOf, primaryOf, readKey } from "../../read/row-layout.ts";
 import { exactIntegerSql } from "../../json/sql-values.ts";
-import { ExprCompiler, classFilter, fromGroup } from "./expressions.ts";
+import { ExprCompiler, classFilter } from "./expressions.ts";
 import { orderingScope } from "./ordering-joins.ts";
 import { forEachChild } from "../shared/walk.ts";
 import { setOperationSql } from "./set-operations.ts";
@@ -41,9 +41,10 @@ function frame(q: QQuery, outer: GenContext | undefined, model: Model, candidate
   const meta = (q.candidate.type as { meta: import("../../metadata/model.ts").ClassMeta }).meta;
   const group = candidateGroup ?? singleGroup(model, meta, q.candidate.pos);
   const prefix = ctx.prefix();
-  const candidate: EntityRef = { kind: "row", meta, group, prefix };
+  const row = rowInFrom(meta, group, prefix);
+  const candidate: EntityRef = row.ref;
   ctx.bind(q.candidate, { kind: "entity", ref: candidate });
-  const from = [fromGroup(group, prefix)];
+  const from = [fromItem(row)];
   const where: SQL[] = [];
   const filter = classFilter(ctx, meta, group, prefix, q.candidate.excludeSubclasses);
   if (filter) where.push(filter);
@@ -85,7 +86,7 @@ function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): v
     const meta = v.type.meta;
     const group = singleGroup(ctx.model, meta, v.pos);
     const prefix = ctx.prefix();
-    const ref: EntityRef = { kind: "row", meta, group, prefix };
+    const { ref, joins } = rowInFrom(meta, group, prefix);
     ctx.bind(v, { kind: "entity", ref });
     const filter = classFilter(ctx, meta, group, prefix);
     if (filter) conditions.push(filter);
@@ -93,7 +94,7 @@ function joinDeclared(v: Binding, ctx: GenContext, from: SQL[], where: SQL[]): v
     else if (source) conditions.push(sql`${tuple(keyOf(ref))} = ${tuple(keyOf(compiler.entity(source, ctx)))}`);
     if (v.on) conditions.push(compiler.cond(v.on, ctx, true));
     from[from.length - 1] =
-      sql`${from[from.length - 1]} LEFT JOIN ${primaryOf(group, prefix)} ON ${conditions.length ? join(conditions, sql` AND `) : sql`1`}${subclassJoins(group, prefix)}`;
+      sql`${from[from.length - 1]} LEFT JOIN ${primaryOf(group, prefix)} ON ${conditions.length ? join(conditions, sql` AND `) : sql`1`}${joins}`;
     return;
   }
   const items = compiler.range(v, collection, undefined, ctx, conditions);

@@ -15,14 +15,14 @@
  * a null string. JDOQL's `==`, true when both sides are null, is split: the semi-join for equal
  * values, or both null, kept as it was.
  */
-import { fromClause, groupsOf } from "../../read/row-layout.ts";
+import { groupsOf } from "../../read/row-layout.ts";
 import { relationStorage } from "../../mapping/relation-storage.ts";
 import { type SQL, join, qualified, sql, tuple } from "../../store/sql.ts";
 import { classOf } from "../../metadata/model.ts";
 import type { QExpr } from "../shared/model.ts";
 import { forEachChild } from "../shared/walk.ts";
 import type { GenContext } from "./context.ts";
-import { type EntityRef, columnOf, keyEquals, keyOf, rowsOfClass, tableOfField } from "./entities.ts";
+import { type EntityRef, columnOf, fromItem, keyEquals, keyOf, rowInFrom, rowsOfClass, tableOfField } from "./entities.ts";
 
 type Field = Extract<QExpr, { kind: "field" }>;
 type Compare = Extract<QExpr, { kind: "compare" }>;
@@ -126,9 +126,10 @@ function chain(compiler: CondCompiler, nav: Field, test: (inner: GenContext) => 
   const group = groupsOf(ctx.model, meta)[0]!;
   const inner = ctx.child();
   const prefix = inner.prefix();
-  const row: EntityRef = { kind: "row", meta, group, prefix };
+  const target = rowInFrom(meta, group, prefix);
+  const row: EntityRef = target.ref;
   inner.override(nav, row);
-  const targets = sql`SELECT ${join(keyOf(row))} FROM ${fromClause(group, true, prefix)} WHERE ${test(inner)}`;
+  const targets = sql`SELECT ${join(keyOf(row))} FROM ${fromItem(target)} WHERE ${test(inner)}`;
   const s = relationStorage(ctx.model, nav.field);
   if (s.kind !== "owner-fk") return undefined;
   // `+column`: no index for a condition most objects satisfy (`!=`), where a scan probing the
