@@ -218,28 +218,33 @@ function describe(
 ): { key: string; count: number; graph?: Graph; modes?: Resolved[]; conditions?: Precondition[] } {
   // The markers stand in the copy only: a write of a known shape just gathers its values.
   const take = copy ? (v: unknown): unknown => (values.push(v), marker(values.length - 1)) : (v: unknown): unknown => values.push(v);
-  const index = new Map<GraphNode, number>();
-  for (let i = 0; i < graph.nodes.length; i++) index.set(graph.nodes[i]!, i);
+  const at = nodeIndex(graph.nodes);
   const copies = copy ? graph.nodes.map((n): GraphNode => ({ ...n, values: new Map(), refs: new Map(), many: new Map() })) : [];
-  const parts: string[] = [];
+  // The parts joined by U+0001 as they come (a write's key is made per request: no list to join).
+  let key = "";
+  const part = (text: string) => (key = key ? `${key}\u0001${text}` : text);
+  let modeKeyed = false;
   for (const m of modes) {
     const n = m.node;
-    const at = index.get(n)!;
-    const c = copies[at];
-    parts.push(`${at}:${n.meta.name}>${m.meta.name}:${m.mode}`);
+    const i = at(n);
+    const c = copies[i];
+    part(`${i}:${n.meta.name}>${m.meta.name}:${m.mode}`);
     // Key values: their types decide whether a given number moves the sequence (write-plan.ts assignKeys).
     if (n.key) {
-      parts.push(`k${typeChars(n.key)}`);
+      part(`k${typeChars(n.key)}`);
       if (c) c.key = n.key.map(take);
       else for (const v of n.key) values.push(v);
     }
-    if (m.key && m.key !== n.key) parts.push(`K${typeChars(m.key)}`);
+    if (m.key && m.key !== n.key) {
+      part(`K${typeChars(m.key)}`);
+      modeKeyed = true;
+    }
     for (const [name, v] of n.values) {
       const embedded = (m.meta.fields.get(name) ?? n.meta.fields.get(name))?.embeddedColumns;
-      parts.push(`v${name}`);
+      part(`v${name}`);
       if (embedded && v !== null && typeof v === "object") {
         // An embedded object's columns each take one of its fields (or null).
-        parts.push("{");
+        part("{");
         const record: Record<string, unknown> = {};
         for (const sub of Object.keys(embedded)) record[sub] = take((v as Record<string, unknown>)[sub] ?? null);
         c?.values.set(name, record);
@@ -249,34 +254,42 @@ function describe(
       }
     }
     for (const [name, t] of n.refs) {
-      parts.push(`r${name}=${t ? index.get(t) : "-"}`);
-      c?.refs.set(name, t ? copies[index.get(t)!]! : null);
+      part(`r${name}=${t ? at(t) : "-"}`);
+      c?.refs.set(name, t ? copies[at(t)]! : null);
     }
     for (const [name, elements] of n.many) {
       let list = "";
-      for (let i = 0; i < elements.length; i++) list += i ? `,${index.get(elements[i]!)}` : `${index.get(elements[i]!)}`;
-      parts.push(`m${name}=${list}`);
+      for (let e = 0; e < elements.length; e++) list += e ? `,${at(elements[e]!)}` : `${at(elements[e]!)}`;
+      part(`m${name}=${list}`);
       c?.many.set(
         name,
-        elements.map((e) => copies[index.get(e)!]!),
+        elements.map((e) => copies[at(e)]!),
       );
     }
   }
   // The root's key from the path (an update's), after the nodes'.
-  const modeKeys = modes.map((m) => (m.key && m.key !== m.node.key ? m.key.map(take) : undefined));
+  const modeKeys = modeKeyed ? modes.map((m) => (m.key && m.key !== m.node.key ? m.key.map(take) : undefined)) : undefined;
   // An If-Match's versions: the batch's guard holds them as one JSON list.
   const standConditions = conditions.map((c) => {
-    parts.push(`c${c.want}:${c.versions === "*" ? "*" : c.versions.length}`);
+    part(`c${c.want}:${c.versions === "*" ? "*" : c.versions.length}`);
     return { ...c, versions: c.versions === "*" ? ("*" as const) : (c.versions.map(take) as unknown as number[]) };
   });
   const count = values.length;
-  if (!copy) return { key: parts.join("\u0001"), count };
+  if (!copy) return { key, count };
   const standModes = modes.map((m, i): Resolved => {
-    const c = copies[index.get(m.node)!]!;
-    return { node: c, meta: m.meta, mode: m.mode, key: m.key === m.node.key ? c.key : modeKeys[i] };
+    const c = copies[at(m.node)]!;
+    return { node: c, meta: m.meta, mode: m.mode, key: m.key === m.node.key ? c.key : modeKeys?.[i] };
   });
-  const standGraph: Graph = { root: copies[index.get(graph.root)!]!, nodes: copies, errors: [] };
-  return { key: parts.join("\u0001"), count, graph: standGraph, modes: standModes, conditions: standConditions };
+  const standGraph: Graph = { root: copies[at(graph.root)]!, nodes: copies, errors: [] };
+  return { key, count, graph: standGraph, modes: standModes, conditions: standConditions };
+}
+
+/** A node's place in the graph: found by a scan in a small graph (most writes), by a map in a large one. */
+function nodeIndex(nodes: readonly GraphNode[]): (node: GraphNode) => number {
+  if (nodes.length <= 16) return (node) => nodes.indexOf(node);
+  const index = new Map<GraphNode, number>();
+  for (let i = 0; i < nodes.length; i++) index.set(nodes[i]!, i);
+  return (node) => index.get(node)!;
 }
 
 function typeChars(key: readonly unknown[]): string {

@@ -1,8 +1,8 @@
 /**
  * What a request allocates, garbage included, by function: V8's sampling heap profiler (through
  * node:inspector, keeping the samples of objects already collected) over the bench's operations
- * run in-process through `handler.fetch`, on a store that answers a read as it first did (no
- * SQLite, whose memory V8 does not see). Allocation is what makes the next statement slower
+ * run in-process through `handler.fetch`, on a store that answers a batch as it first did (no
+ * SQLite, whose memory V8 does not see; a write is written once). Allocation is what makes the next statement slower
  * (README, *Where the time goes*, eleventh part). Node only: Bun has no such profiler.
  *
  *   node --import tsx test/bench/allocations.ts [--only "get by key (+to-one)"] [--count 20000]
@@ -17,11 +17,11 @@ import { openStore } from "../../src/store/open-store.ts";
 import type { StatementResult, Store } from "../../src/store/store.ts";
 import { generate } from "./data.ts";
 import { OPERATIONS } from "./operations.ts";
-import { metadata } from "./servers.ts";
+import { benchRequest, metadata } from "./servers.ts";
 
 const { values } = parseArgs({ options: { only: { type: "string", default: "get by key (+to-one)" }, count: { type: "string", default: "20000" } } });
 const op = OPERATIONS.find((o) => o.name === values.only) ?? OPERATIONS.find((o) => o.name.includes(values.only!));
-if (!op || op.method !== "GET") throw new Error(`no read named ${values.only}`);
+if (!op) throw new Error(`no operation named ${values.only}`);
 const count = Number(values.count);
 const dir = mkdtempSync(join(tmpdir(), "extent-allocations-"));
 const file = join(dir, "bench.db");
@@ -44,7 +44,7 @@ const store: Store = {
 const handler = createRestHandler({ context: { name: "bench", url: `file:${file}`, metadata }, prefix: "/api", store });
 await handler.ready;
 const request = async () => {
-  const response = await handler.fetch(new Request(`http://bench/api${op.path}`));
+  const response = await handler.fetch(benchRequest(`http://bench/api${op.path}`, op.method, op.body));
   if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
   await response.text();
 };
