@@ -39,6 +39,7 @@ import { type FetchPlan, hides, planFields, planKey } from "./fetch-plan.ts";
 import { READ_PLAN_LIMIT, READ_PLAN_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
 import { type RootSelector, rootKeys } from "./read-plan.ts";
 import { type GroupLayout, alias, discriminatorFilter, fromClause, groupsOf, keyRefs, primaryOf } from "./row-layout.ts";
+import { type FieldSlot, fieldSlots } from "./field-slots.ts";
 
 /**
  * A read whose rows are root objects: `[json, version, class, key..., (_ord)]`, one statement per
@@ -529,40 +530,5 @@ function uniform<T>(items: readonly T[], of: (item: T) => string, what: string):
   return [...values][0] ?? "";
 }
 
-/** A field as the classes of a group have it (each class has its own FieldMeta for an inherited field). */
-interface FieldSlot {
-  name: string;
-  byClass: Map<ClassMeta, FieldMeta>;
-}
-
 /** The value of its table's discriminator that marks a row of `c`, as an SQL literal. */
 const discriminatorLiteral = (c: ClassMeta): SQL => literal(c.discriminator!.values[c.name]!);
-
-const slotsByGroup = new WeakMap<GroupLayout, FieldSlot[]>();
-
-/**
- * The fields of a group's classes in one order that is every class's own order (inherited fields
- * first): each class writes its fields in its declaration order, and a row writes the slots its
- * class has. Cached per group (a model's groups are built once).
- */
-function fieldSlots(group: GroupLayout): FieldSlot[] {
-  let slots = slotsByGroup.get(group);
-  if (slots) return slots;
-  const byId = new Map<string, FieldSlot>();
-  const order: FieldSlot[] = [];
-  for (const c of group.classes) {
-    let last = -1;
-    for (const f of c.fields.values()) {
-      if (f.primaryKey || f.isVersionField) continue;
-      const id = `${f.declaringClass}.${f.name}`;
-      let slot = byId.get(id);
-      if (!slot) (byId.set(id, (slot = { name: f.name, byClass: new Map() })), order.push(slot));
-      slot.byClass.set(c, f);
-      const at = order.indexOf(slot);
-      if (at < last) throw new NotInSql(`fields of ${c.name} in an order its superclass does not have`);
-      last = at;
-    }
-  }
-  slotsByGroup.set(group, (slots = order));
-  return slots;
-}
