@@ -206,14 +206,22 @@ class Writer {
   // their class name's CASE leaves them out), so an object's text needs no check of its own
   // (SQLite's parser allows little nesting: src/store/parser-nesting.ts).
 
-  /** The row's object in full: identity, version, then the fields of its class. */
-  private object(row: Row, scope: Scope): SQL {
-    return concat([...this.head(row), ...this.afterName(row, scope)]);
+  /**
+   * The row's object in full: identity, version, then the fields of its class. Its text starts
+   * with `head`: its class name, or nothing where the caller writes it.
+   */
+  private object(row: Row, scope: Scope, head: Piece[] = this.head(row)): SQL {
+    return concat([...head, ...this.afterName(row, scope)]);
   }
 
   /** `{"class":<name>`: how an object's text starts. */
   private head(row: Row): Piece[] {
     return ['{"class":', this.className(row)];
+  }
+
+  /** The head as one text per class of the row's group, NULL for a row of any other class (its check). */
+  private checkedHead(row: Row): SQL {
+    return this.byClass(row, (c) => literal(`{"class":${JSON.stringify(c.name)}`));
   }
 
   /** An object's text after its class name: key, version, fields, closing brace. */
@@ -423,7 +431,7 @@ class Writer {
    */
   private element(related: Row, scope: Scope, head: Piece[] = this.head(related)): SQL {
     if (scope.level >= this.fetch.maxDepth) return this.identity(related, head);
-    const full = concat([...head, ...this.afterName(related, this.below(scope, related))]);
+    const full = this.object(related, this.below(scope, related), head);
     const key = tuple(keyRefs(related.group, related.prefix));
     const cycles = this.onPath(scope, related.group.classes[0]!.root).map((p) => sql`${key} = ${tuple(keyRefs(p.group, p.prefix))}`);
     return cycles.length ? sql`iif(${join(cycles, sql` OR `)}, ${this.identity(related, head)}, ${full})` : full;
@@ -451,8 +459,7 @@ class Writer {
       if (toMany && group.discriminatorColumn) {
         // The class check is the class name's CASE, NULL for a row outside the group, which the
         // list leaves out: the WHERE's check of each row cost as much again (README, Where the time goes).
-        const name = this.byClass(related, (c) => literal(`{"class":${JSON.stringify(c.name)}`));
-        parts.push(this.inOrder(this.element(related, scope, []), sql`${from} WHERE ${owned}`, order, name));
+        parts.push(this.inOrder(this.element(related, scope, []), sql`${from} WHERE ${owned}`, order, this.checkedHead(related)));
         continue;
       }
       const where = sql`${owned}${this.visibleOnly(related)}`;
@@ -488,9 +495,10 @@ class Writer {
 
   /**
    * The texts `value` of the rows of `from` (a FROM and WHERE) joined by commas in `order`, each
-   * after its `head` when there is one (a row whose head is NULL is left out); NULL for no rows. The rows come from an ordered subquery, which SQLite runs as a coroutine feeding the
-   * aggregate in order, rather than group_concat's own ORDER BY (SQLite 3.44), which sqld's
-   * statement parser refuses. A collection is where a fetch plan multiplies what it writes (an
+   * after its `head` when there is one (a row whose head is NULL is left out); NULL for no rows.
+   * The rows come from an ordered subquery, which SQLite runs as a coroutine feeding the aggregate
+   * in order, rather than group_concat's own ORDER BY (SQLite 3.44), which sqld's statement parser
+   * refuses. A collection is where a fetch plan multiplies what it writes (an
    * object is written once per path reaching it), so each is bounded by `answerBytes`.
    */
   private inOrder(value: SQL, from: SQL, order: SQL, head?: SQL): SQL {
