@@ -29,10 +29,10 @@ async function snapshot(): Promise<string> {
   return parts.join("\n");
 }
 
-async function cost(method: string, path: string, body?: unknown) {
+async function cost(method: string, path: string, body?: unknown, headers?: Record<string, string>) {
   h.store.reset();
-  const reply = await h.call(method, path, body);
-  return { reply, roundTrips: h.store.roundTrips };
+  const reply = await h.call(method, path, body, headers);
+  return { reply, roundTrips: h.store.roundTrips, statements: h.store.statements };
 }
 
 const category = (id: number) => `/org.extent.sample.Category/${keySegment({ id, kind: "genre" })}`;
@@ -82,4 +82,62 @@ test("PUT in a shared table: the guard checks the discriminator, so a Magazine i
   assert.equal(viaItem.reply.status, 200, viaItem.reply.text);
   assert.equal(viaItem.reply.body.pages, 266);
   assert.equal(viaItem.roundTrips, 2);
+});
+
+test("PUT of an object's own row only: the UPDATE (by key and class) and the read-back, no guard; a missing or other-class object is 404 and changes nothing", async () => {
+  const pets = await startHarness({
+    metadata: [
+      {
+        source: "p.jdo",
+        text: `<jdo><package name="p">
+        <class name="Pet" table="PET"><inheritance><discriminator column="KIND" value="P"/></inheritance>
+          <field name="id" field-type="long" primary-key="true" value-strategy="increment"/>
+          <field name="name" field-type="java.lang.String"/></class>
+        <class name="Cat" persistence-capable-superclass="p.Pet"><inheritance strategy="superclass-table"><discriminator value="C"/></inheritance>
+          <field name="lives" field-type="int"/></class>
+        <class name="Dog" persistence-capable-superclass="p.Pet"><inheritance strategy="superclass-table"><discriminator value="D"/></inheritance></class>
+      </package></jdo>`,
+      },
+    ],
+  });
+  try {
+    const cat = (await pets.post("/p.Cat", { name: "Tom", lives: 9 })).body.id;
+    const dog = (await pets.post("/p.Dog", { name: "Rex" })).body.id;
+    const put = async (path: string, body: unknown, headers?: Record<string, string>) => {
+      pets.store.reset();
+      const reply = await pets.call("PUT", path, body, headers);
+      return { reply, roundTrips: pets.store.roundTrips, statements: pets.store.statements };
+    };
+    const own = await put(`/p.Cat/${cat}`, { lives: 8 });
+    assert.equal(own.reply.status, 200, own.reply.text);
+    assert.deepEqual(own.reply.body, { class: "p.Cat", id: cat, name: "Tom", lives: 8 });
+    assert.deepEqual([own.roundTrips, own.statements], [1, 2]);
+    const table = () => pets.sql(`SELECT id, KIND, name, lives FROM PET ORDER BY id`);
+    const before = JSON.stringify(await table());
+    // PET holds Dogs too: the UPDATE's class check leaves the Dog as it was.
+    const wrong = await put(`/p.Cat/${dog}`, { name: "Not a cat", lives: 1 });
+    assert.equal(wrong.reply.status, 404, wrong.reply.text);
+    assert.match(wrong.reply.headers.get("content-type") ?? "", /problem\+json/);
+    assert.equal(wrong.reply.body.detail, `no p.Cat with key ${dog}`);
+    assert.equal(wrong.statements, 2);
+    assert.equal((await put(`/p.Cat/987654`, { name: "Nowhere" })).reply.status, 404);
+    // Guarded as before: no field at all, a precondition.
+    const nothing = await put(`/p.Cat/${dog}`, {});
+    assert.deepEqual([nothing.reply.status, nothing.statements], [404, 2]);
+    const ifMatch = await put(`/p.Cat/${dog}`, { name: "Not a cat" }, { "if-match": "*" });
+    assert.equal(ifMatch.reply.status, 404, ifMatch.reply.text);
+    assert.equal(JSON.stringify(await table()), before);
+  } finally {
+    pets.close();
+  }
+
+  // A class alone in its table; a versioned one keeps its guard (its version step has no class check).
+  const category1 = await cost("PUT", category(1), { name: "Fiction" });
+  assert.deepEqual([category1.reply.status, category1.statements], [200, 2]);
+  const before = await snapshot();
+  assert.equal((await cost("PUT", category(98), { name: "Nowhere" })).reply.status, 404);
+  const magazine = (await h.get("/org.extent.sample.Magazine")).body[0];
+  const versioned = await cost("PUT", `/org.extent.sample.Book/${magazine.id}`, { title: "Not a book" });
+  assert.deepEqual([versioned.reply.status, versioned.statements], [404, 4]);
+  assert.equal(await snapshot(), before);
 });

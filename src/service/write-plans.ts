@@ -42,6 +42,8 @@ export interface Planned {
   root: { meta: ClassMeta; mode: "create" | "update" };
   /** Which objects a refused required reference concerns (after a batch failed with guard `required`). */
   diagnose: () => Diagnosis;
+  /** The statement whose changed rows say whether the root exists, where no guard checks it (src/service/write.ts, `ownRowUpdate`). */
+  rootUpdate?: number;
 }
 
 /** Plans a write on the given graph (real or stand-in), generating keys with `generate`. */
@@ -56,6 +58,7 @@ interface Template {
   /** The read-back's statements: the batch's last ones. */
   backCount: number;
   root: Planned["root"];
+  rootUpdate?: number;
   /** Holes past the request's values: keys generated per write, by kind. */
   generated: ("uuid-string" | "uuid-hex")[];
 }
@@ -124,7 +127,15 @@ function build(graph: Graph, modes: readonly Resolved[], conditions: readonly Pr
   }
   const { statements: backStatements, ...back } = planned.back;
   // Only the root's class and mode: its key in the stand-ins' plan is markers.
-  return { statements, back, backCount: backStatements.length, root: { meta: planned.root.meta, mode: planned.root.mode }, generated };
+  const root = { meta: planned.root.meta, mode: planned.root.mode };
+  return {
+    statements,
+    back,
+    backCount: backStatements.length,
+    root,
+    generated,
+    ...(planned.rootUpdate === undefined ? {} : { rootUpdate: planned.rootUpdate }),
+  };
 }
 
 function paramOf(p: unknown): Param | undefined {
@@ -159,7 +170,8 @@ function fill(t: Template, values: readonly unknown[], diagnose: () => Diagnosis
     if (s.unbounded) statement.unbounded = true;
     statements[i] = statement;
   }
-  return { statements, back: { ...t.back, statements: statements.slice(statements.length - t.backCount) }, root: t.root, diagnose };
+  const back = { ...t.back, statements: statements.slice(statements.length - t.backCount) };
+  return t.rootUpdate === undefined ? { statements, back, root: t.root, diagnose } : { statements, back, root: t.root, diagnose, rootUpdate: t.rootUpdate };
 }
 
 function paramValue(p: Param, values: readonly unknown[]): unknown {
@@ -179,6 +191,7 @@ function replaying(values: readonly unknown[], from: number): KeyGenerator {
 function verify(cached: Planned, fresh: Planned, key: string): void {
   const same =
     cached.root.meta === fresh.root.meta &&
+    cached.rootUpdate === fresh.rootUpdate &&
     cached.back.statements.length === fresh.back.statements.length &&
     cached.statements.length === fresh.statements.length &&
     cached.statements.every((s, i) => {

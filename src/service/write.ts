@@ -150,22 +150,46 @@ function plan(rt: Runtime, fetch: FetchPlan): Plan {
   return (graph, modes, conditions, generate) => {
     const { writes, prelude } = assignKeys(modes, generate);
     const rootWrite = writes.find((w) => w.node === graph.root)!;
+    const cascadeGuards = (roots: string[]) => (rt.access ? rt.access.control.cascadeGuards(rt.access.principal, roots) : []);
+    const written = writeStatements(rt.model, writes, cascadeGuards);
+    const ownRowOnly = ownRowUpdate(rt, writes, rootWrite, conditions, written);
     const guards = writes
       .filter((w) => w.mode === "update")
       // The version condition after the root's existence guard: an absent object is a 404 whatever the precondition.
       .flatMap((w) =>
-        w === rootWrite
-          ? [guardExists(w.meta, w.key, "missing"), ...conditions.map((c) => guardVersion(w.meta, w.key, c))]
-          : [guardExists(w.meta, w.key, "changed")],
+        w !== rootWrite
+          ? [guardExists(w.meta, w.key, "changed")]
+          : ownRowOnly
+            ? []
+            : [guardExists(w.meta, w.key, "missing"), ...conditions.map((c) => guardVersion(w.meta, w.key, c))],
       );
     const back = readBack(rt, rootWrite, fetch);
     const allowed = accessGuards(rt, writes, rootWrite);
     const keyBack = rt.access ? [keyOfWrite(rootWrite)] : [];
-    const cascadeGuards = (roots: string[]) => (rt.access ? rt.access.control.cascadeGuards(rt.access.principal, roots) : []);
-    const written = writeStatements(rt.model, writes, cascadeGuards);
-    const statements = [...guards, ...allowed.before, ...prelude, ...written.statements, ...allowed.after, ...keyBack, ...back.statements];
-    return { statements, back, root: rootWrite, diagnose: written.diagnose };
+    const before = [...guards, ...allowed.before, ...prelude];
+    const statements = [...before, ...written.statements, ...allowed.after, ...keyBack, ...back.statements];
+    const rootUpdate = ownRowOnly ? before.length : undefined;
+    return { statements, back, root: rootWrite, diagnose: written.diagnose, ...(rootUpdate === undefined ? {} : { rootUpdate }) };
   };
+}
+
+/**
+ * Whether the write changes nothing but its object's own row: one UPDATE of its primary table, by
+ * key and class (src/write/write-plan.ts, `updateRow`). That UPDATE changes a row exactly when the
+ * existence guard would pass, so the rows it changed say whether the object exists (none: 404,
+ * and nothing changed) and the batch needs no guard before it: a partial PUT is two statements,
+ * the UPDATE and the read-back. Not under a precondition (the 404 is decided before the 412 inside
+ * the batch) nor under access rules (their guard judges the object found before the write).
+ */
+function ownRowUpdate(
+  rt: Runtime,
+  writes: readonly WriteNode[],
+  root: WriteNode,
+  conditions: readonly Precondition[],
+  written: ReturnType<typeof writeStatements>,
+): boolean {
+  if (rt.access || conditions.length || writes.length !== 1 || root.mode !== "update" || written.statements.length !== 1) return false;
+  return written.statements[0] === written.primaryUpdate(root);
 }
 
 async function execute(
@@ -198,6 +222,8 @@ async function execute(
     if (error.kind === "unique") throw new ConflictError("an object with the same key already exists");
     throw new ConflictError("the database refused the change (a constraint failed)");
   }
+  // No existence guard: the root's UPDATE changed no row, so it does not exist (and nothing changed).
+  if (planned.rootUpdate !== undefined && results[planned.rootUpdate]!.rowsAffected === 0) throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
   return answer(rt, planned.back, results, fetch, planned.root);
 }
 

@@ -212,8 +212,10 @@ export function writeStatements(
   model: Model,
   writes: readonly WriteNode[],
   cascadeGuards: (roots: string[]) => Statement[] = () => [],
-): { statements: Statement[]; diagnose: () => Diagnosis } {
+): { statements: Statement[]; diagnose: () => Diagnosis; primaryUpdate: (w: WriteNode) => Statement | undefined } {
   const byNode = new Map(writes.map((w) => [w.node, w]));
+  // Each updated object's UPDATE of its primary table (the row its existence guard looks for).
+  const primaryUpdates = new Map<WriteNode, Statement>();
   const keyOf = (n: GraphNode): Slot[] => byNode.get(n)!.key;
   const steps = new WriteSteps(model);
   // Objects released from relations with orphan removal are deleted (src/write/orphan-plan.ts);
@@ -313,15 +315,9 @@ export function writeStatements(
     } else {
       for (const [table, values] of rows) {
         if (!values.size) continue;
-        const sets = [...values];
-        out.push(
-          shaped(
-            `update|${table}|${sets.map(([c]) => c).join(",")}`,
-            [...sets.map(([, v]) => v), ...w.key],
-            (slot) =>
-              sql`UPDATE ${ident(table)} SET ${join(sets.map(([c], i) => sql`${ident(c)} = ${slot(i)}`))} WHERE ${keyEquals(w.meta.keyColumns, range(slot, sets.length, w.key.length))}`,
-          ),
-        );
+        const update = updateRow(w, table, [...values]);
+        out.push(update);
+        if (table === w.meta.primaryTable) primaryUpdates.set(w, update);
         changed.add(w);
       }
     }
@@ -333,10 +329,28 @@ export function writeStatements(
     .statements()
     .map((s) => shaped(s.shape, s.values, s.sql));
   const diagnose = () => orphans?.diagnose(checks) ?? diagnosis(model, checks, []);
-  if (!orphans) return { statements: [...stepping, ...out, ...extra], diagnose };
+  const primaryUpdate = (w: WriteNode) => primaryUpdates.get(w);
+  if (!orphans) return { statements: [...stepping, ...out, ...extra], diagnose, primaryUpdate };
   const after = [...orphans.after];
   after.splice(orphans.accessAt, 0, ...cascadeGuards(orphans.roots));
-  return { statements: [orphans.fill, ...stepping, ...out, ...extra, ...after], diagnose };
+  return { statements: [orphans.fill, ...stepping, ...out, ...extra, ...after], diagnose, primaryUpdate };
+}
+
+/**
+ * `UPDATE` of an existing object's row in `table`, found by its key; in the table that says each
+ * row's class (its discriminator), only a row of exactly its class, as the existence guard checks
+ * it: so an update changes a row exactly when the guard would pass, and the count of rows it
+ * changed can stand for that guard (src/service/write.ts, `plan`).
+ */
+function updateRow(w: WriteNode, table: string, sets: readonly [string, Slot][]): Statement {
+  const disc = table === w.meta.primaryTable ? w.meta.discriminator?.values[w.meta.name] : undefined;
+  const slots = [...sets.map(([, v]) => v), ...w.key];
+  if (disc !== undefined) slots.push(value(disc));
+  const column = disc === undefined ? "" : w.meta.discriminator!.column;
+  return shaped(`update|${table}|${sets.map(([c]) => c).join(",")}|${column}`, slots, (slot) => {
+    const ofClass = disc === undefined ? sql`` : sql` AND ${ident(column)} = ${slot(slots.length - 1)}`;
+    return sql`UPDATE ${ident(table)} SET ${join(sets.map(([c], i) => sql`${ident(c)} = ${slot(i)}`))} WHERE ${keyEquals(w.meta.keyColumns, range(slot, sets.length, w.key.length))}${ofClass}`;
+  });
 }
 
 /** Column values per table for the fields present (all fields when creating). */

@@ -128,14 +128,9 @@ app.post("/bench.Author", async (c) => {
 app.put("/bench.Book/:id", async (c) => {
   const id = Number(c.req.param("id"));
   const body = (await c.req.json()) as { price: number };
-  // Statements: the guard (id, class), the UPDATE (price, id), then the read-back (id).
-  let results: Results;
-  try {
-    results = await run("PUT partial update", (i, p) => (i === 0 ? [id, p[1]] : i === 1 ? [body.price, id] : [id]));
-  } catch {
-    return answer('{"status":404}', 404);
-  }
-  return answer(texts(rowsOf(results))[0]!);
+  // Statements: the UPDATE (price, id, class), then the read-back (id), which finds no Book when there is none.
+  const [book] = texts(rowsOf(await run("PUT partial update", (i, p) => (i === 0 ? [body.price, id, p[2]] : [id]))));
+  return book ? answer(book) : answer('{"status":404}', 404);
 });
 
 app.get("/bench.Book", async () => answer(array(rowsOf(await run("filter with navigation")))));
