@@ -131,13 +131,24 @@ test("PUT of an object's own row only: the UPDATE (by key and class) and the rea
     pets.close();
   }
 
-  // A class alone in its table; a versioned one keeps its guard (its version step has no class check).
+  // A class alone in its table.
   const category1 = await cost("PUT", category(1), { name: "Fiction" });
   assert.deepEqual([category1.reply.status, category1.statements], [200, 2]);
+  // A versioned class: the version steps in the same UPDATE (a step statement would not check the class).
+  const book = (await h.get("/org.extent.sample.Book")).body[0];
+  const retitled = await cost("PUT", `/org.extent.sample.Book/${book.id}`, { title: "Kindred!" });
+  assert.deepEqual([retitled.reply.status, retitled.statements], [200, 2]);
+  assert.equal(retitled.reply.body.version, book.version + 1);
+  assert.equal(retitled.reply.headers.get("etag"), `"${book.version + 1}"`);
   const before = await snapshot();
   assert.equal((await cost("PUT", category(98), { name: "Nowhere" })).reply.status, 404);
   const magazine = (await h.get("/org.extent.sample.Magazine")).body[0];
-  const versioned = await cost("PUT", `/org.extent.sample.Book/${magazine.id}`, { title: "Not a book" });
-  assert.deepEqual([versioned.reply.status, versioned.statements], [404, 4]);
+  const asBook = await cost("PUT", `/org.extent.sample.Book/${magazine.id}`, { title: "Not a book" });
+  assert.deepEqual([asBook.reply.status, asBook.statements], [404, 2]);
+  // Fields in two tables, or a relation: the step statement and the guard, as before.
+  const twoTables = await cost("PUT", `/org.extent.sample.Book/${magazine.id}`, { title: "Not a book", pages: 1 });
+  assert.deepEqual([twoTables.reply.status, twoTables.statements], [404, 5]);
   assert.equal(await snapshot(), before);
+  const both = await cost("PUT", `/org.extent.sample.Book/${book.id}`, { title: "Kindred", pages: 264 });
+  assert.deepEqual([both.reply.status, both.reply.body.version], [200, book.version + 2]);
 });

@@ -14,7 +14,7 @@ import { claimValues } from "./claims.ts";
 import { Policy } from "./policy.ts";
 import { type RoleViews, type TableView, Visibility, rolesKey } from "./visibility.ts";
 import { refused } from "./refusal.ts";
-import { guardPasses } from "../write/write-plan.ts";
+import { guardPasses } from "../write/write-guards.ts";
 import { BoundedCache } from "../cache/bounded-cache.ts";
 import { QueryError } from "../errors/query-error.ts";
 import type { GraphNode } from "../mapping/read-graph.ts";

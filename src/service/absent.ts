@@ -6,7 +6,7 @@
 import { NotFoundError, PreconditionFailedError, type StatedCondition } from "../errors/request-errors.ts";
 import { keyText } from "../read/serialize.ts";
 import type { ClassMeta, Model } from "../metadata/model.ts";
-import type { VersionCondition } from "../write/write-plan.ts";
+import type { VersionCondition } from "../write/write-guards.ts";
 
 /** A version condition and the header it came from (src/http/conditional.ts reads them), for the 412's message. */
 export interface Precondition extends VersionCondition, StatedCondition {}

@@ -13,18 +13,8 @@ import { type ObjectInBatch, objectFromBatch, objectInBatch } from "../read/read
 import type { RootSelector } from "../read/read-plan.ts";
 import { type Existing, findExisting } from "../read/existing.ts";
 import type { WriteNode } from "../write/write-node.ts";
-import {
-  assignKeys,
-  guardExists,
-  guardNoHiddenElements,
-  guardVersion,
-  keyOfWrite,
-  slotPattern,
-  slotPlaceholders,
-  slotValues,
-  writeStatements,
-  newUuid,
-} from "../write/write-plan.ts";
+import { assignKeys, slotPattern, slotPlaceholders, slotValues, writeStatements, newUuid } from "../write/write-plan.ts";
+import { guardExists, guardNoHiddenElements, guardVersion, keyOfWrite } from "../write/write-guards.ts";
 import { type Plan, cachedPlan } from "./write-plans.ts";
 import { join, sql } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";

@@ -2,7 +2,7 @@
  * Write statements by shape: a statement's text depends on its kind, tables and columns, and on
  * whether each slot is a value or a sequence number; a request's values fill its placeholders.
  */
-import { type Compiled, type SQL, bind, compile, ident, sql } from "../store/sql.ts";
+import { type Compiled, type SQL, bind, compile, ident, sql, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import { STATEMENT_SHAPE_LIMIT, STATEMENT_SHAPE_WEIGHT, processCache } from "../cache/bounded-cache.ts";
 import { SEQUENCE_TABLE } from "../store/reserved-tables.ts";
@@ -53,4 +53,15 @@ export function slotValues(slots: readonly Slot[]): Record<string, unknown> {
     else Object.assign(values, { [`s${i}c`]: s.count, [`s${i}i`]: s.index, [`s${i}n`]: s.name });
   });
   return values;
+}
+
+/** A slot of a value bound as it is. */
+export const value = (v: unknown): Slot => ({ kind: "value", value: v });
+
+/** Slot placeholders `from` … `from + n - 1`. */
+export const range = (slot: (i: number) => SQL, from: number, n: number): SQL[] => Array.from({ length: n }, (_, i) => slot(from + i));
+
+/** `(a, b) = (x, y)`, or `a = x`. */
+export function keyEquals(columns: readonly string[], key: readonly SQL[]): SQL {
+  return sql`${tuple(columns.map((c) => ident(c)))} = ${tuple(key)}`;
 }

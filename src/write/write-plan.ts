@@ -9,14 +9,13 @@
 import { keyFieldColumns } from "../mapping/keys.ts";
 import { type ClassMeta, type FieldMeta, type Model, classOf, isAncestor, subtree } from "../metadata/model.ts";
 import type { GraphNode } from "../mapping/read-graph.ts";
-import { guardInsert } from "../mapping/migrate.ts";
 import { SEQUENCE_TABLE } from "../store/reserved-tables.ts";
-import { type SQL, ident, join, onStoredTables, oneOf, qualified, sql, tableRef, tuple } from "../store/sql.ts";
+import { ident, join, onStoredTables, oneOf, qualified, sql, tableRef, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import { NUL_CHAR } from "../json/values.ts";
 import { type JoinTable, type RelationStorage, relationStorage } from "../mapping/relation-storage.ts";
 import { insertValueRows, ownerMatch } from "../mapping/value-tables.ts";
-import { int, shaped } from "./shaped.ts";
+import { int, keyEquals, range, shaped, value } from "./shaped.ts";
 export { shaped, slotPattern, slotPlaceholders, slotValues } from "./shaped.ts";
 import { type At, type VersionSteps, clearReference, jsonKeys } from "./version-steps.ts";
 import { WriteSteps, holdingTables } from "./write-steps.ts";
@@ -24,12 +23,6 @@ import { type KeyGenerator, type Slot, type WriteNode, newUuid } from "./write-n
 export { type KeyGenerator, newUuid } from "./write-node.ts";
 import { type Diagnosis, type WriteCheck, checkGuard, diagnosis, orphanDeletion, releaseCheck } from "./orphan-plan.ts";
 import { append } from "../util/lists.ts";
-
-/** A node after resolution: created, or an existing object (with its runtime class). */
-const value = (v: unknown): Slot => ({ kind: "value", value: v });
-
-/** Slot placeholders `from` … `from + n - 1`. */
-const range = (slot: (i: number) => SQL, from: number, n: number): SQL[] => Array.from({ length: n }, (_, i) => slot(from + i));
 
 /** Chooses keys for created objects: given ones, UUIDs now (`generate`), sequence numbers inside the batch. */
 export function assignKeys(
@@ -100,105 +93,6 @@ export function assignKeys(
 /** The largest long: a sequence's numbers end below it (its next number is always one more). */
 const LAST_NUMBER = sql.raw("9223372036854775807");
 
-/** `(a, b) = (x, y)`, or `a = x`. */
-function keyEquals(columns: readonly string[], key: readonly SQL[]): SQL {
-  return sql`${tuple(columns.map((c) => ident(c)))} = ${tuple(key)}`;
-}
-
-/** Aborts the batch unless a row of exactly this class has the key (the discriminator says so, where there is one). */
-export function guardExists(meta: ClassMeta, key: readonly Slot[], guard: "missing" | "changed"): Statement {
-  const disc = meta.discriminator?.values[meta.name];
-  const slots = disc === undefined ? key : [...key, value(disc)];
-  return shaped(`guard|${meta.name}|${guard}`, slots, (slot) => {
-    const ofClass = disc === undefined ? sql`` : sql` AND ${ident(meta.discriminator!.column)} = ${slot(key.length)}`;
-    return guardInsert(
-      guard,
-      sql`NOT EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, range(slot, 0, key.length))}${ofClass})`,
-    );
-  });
-}
-
-/** `SELECT <key>`: a written object's key as the batch gave it, read with no table (for an answer that cannot read the object back). */
-export function keyOfWrite(w: WriteNode): Statement {
-  return shaped("key", w.key, (slot) => sql`SELECT ${join(range(slot, 0, w.key.length))}`);
-}
-
-/**
- * Aborts the batch (guard `forbidden`) unless the object of exactly `meta` keyed `key` passes
- * `test`: the access rules' filter of an operation (src/access/), over its primary table's row
- * aliased as given. Where it stands in the batch decides the state judged: before the writes the
- * state found, after them the state left. `shape` names the test (operation and roles) for the
- * statement cache; `values` bind the claims it names. Its tables are the stored ones: a rule
- * judges an object as stored, whatever the principal may read.
- */
-export function guardPasses(meta: ClassMeta, key: readonly Slot[], shape: string, test: (alias: string) => SQL, values: Record<string, unknown>): Statement {
-  return shaped(
-    `passes|${meta.name}|${shape}`,
-    key,
-    (slot) =>
-      onStoredTables(() => {
-        const on = tuple(meta.keyColumns.map((c) => qualified(ROW, c)));
-        return guardInsert(
-          "forbidden",
-          sql`NOT EXISTS (SELECT 1 FROM ${tableRef(meta.primaryTable!)} ${ident(ROW)} WHERE ${on} = ${tuple(range(slot, 0, key.length))} AND ${test(ROW)})`,
-        );
-      }),
-    values,
-  );
-}
-const ROW = "_w";
-
-/**
- * Aborts the batch (guard `forbidden`) when the collection `field` of the object `w` updates holds
- * objects the request cannot see. Under access rules a statement's unqualified table is the
- * principal's view of it (src/access/visibility.ts) while `main."T"` is every row: a link whose
- * element is missing from the view is one to a hidden object. Replacing the collection would change
- * that object (its membership, its inverse reference), which its writer may not see: refused.
- */
-export function guardNoHiddenElements(model: Model, w: WriteNode, field: FieldMeta): Statement[] {
-  const s = relationStorage(model, field);
-  const target = classOf(model, field.relation!.target);
-  if (!target.primaryTable) return [];
-  const stored = (table: string) => sql`${sql.identifier("main")}.${ident(table)}`;
-  const visible = (columns: readonly string[], at: string) =>
-    sql`EXISTS (SELECT 1 FROM ${ident(target.primaryTable!)} ${ident("_t")} WHERE ${tuple(target.keyColumns.map((k) => qualified("_t", k)))} = ${tuple(columns.map((c) => qualified(at, c)))})`;
-  const links: { table: string; owner: readonly string[]; element: readonly string[] }[] =
-    s.kind === "join-table"
-      ? [{ table: s.table, owner: s.ownerColumns, element: s.elementColumns }]
-      : s.kind === "target-fk"
-        ? holdingTables(model, s.owning).map((table) => ({ table, owner: s.columns, element: target.keyColumns }))
-        : [];
-  return links.map((l) =>
-    shaped(`hidden-elements|${l.table}|${l.owner.join(",")}|${target.name}`, w.key, (slot) =>
-      guardInsert(
-        "forbidden",
-        sql`EXISTS (SELECT 1 FROM ${stored(l.table)} ${ident("_l")} WHERE ${tuple(l.owner.map((c) => qualified("_l", c)))} = ${tuple(range(slot, 0, w.key.length))} AND NOT ${visible(l.element, "_l")})`,
-      ),
-    ),
-  );
-}
-
-/**
- * The version condition of a conditional request (`If-Match`, `If-None-Match`) on one object:
- * `versions` are the tags' numbers, `"*"` any version.
- */
-export interface VersionCondition {
-  /** `match`: the batch goes on only if the version is one of `versions`; `none`: only if it is not. */
-  want: "match" | "none";
-  versions: readonly number[] | "*";
-}
-
-/** Aborts the batch (guard `stale`) unless the object's version meets the condition; the list is one JSON parameter. */
-export function guardVersion(meta: ClassMeta, key: readonly Slot[], condition: VersionCondition): Statement {
-  const any = condition.versions === "*";
-  const slots = any ? key : [...key, value(JSON.stringify(condition.versions))];
-  return shaped(`stale|${meta.name}|${condition.want}|${any ? "*" : "list"}`, slots, (slot) => {
-    const inList = any ? sql`` : sql` AND COALESCE(${ident(meta.version!.column)}, 0) IN (SELECT value FROM json_each(${slot(key.length)}))`;
-    const has = sql`EXISTS (SELECT 1 FROM ${ident(meta.primaryTable!)} WHERE ${keyEquals(meta.keyColumns, range(slot, 0, key.length))}${inList})`;
-    return guardInsert("stale", condition.want === "match" ? sql`NOT ${has}` : has);
-  });
-}
-
 /** A key's slots from its stored values (a DELETE's key). */
 export const keySlots = (key: readonly unknown[]): Slot[] => key.map(value);
 
@@ -215,7 +109,7 @@ export function writeStatements(
 ): { statements: Statement[]; diagnose: () => Diagnosis; primaryUpdate: (w: WriteNode) => Statement | undefined } {
   const byNode = new Map(writes.map((w) => [w.node, w]));
   // Each updated object's UPDATE of its primary table (the row its existence guard looks for).
-  const primaryUpdates = new Map<WriteNode, Statement>();
+  const primaryUpdates = new Map<WriteNode, { update: Statement; sets: [string, Slot][] }>();
   const keyOf = (n: GraphNode): Slot[] => byNode.get(n)!.key;
   const steps = new WriteSteps(model);
   // Objects released from relations with orphan removal are deleted (src/write/orphan-plan.ts);
@@ -315,12 +209,23 @@ export function writeStatements(
     } else {
       for (const [table, values] of rows) {
         if (!values.size) continue;
-        const update = updateRow(w, table, [...values]);
+        const sets = [...values];
+        const update = updateRow(w, table, sets);
         out.push(update);
-        if (table === w.meta.primaryTable) primaryUpdates.set(w, update);
+        if (table === w.meta.primaryTable) primaryUpdates.set(w, { update, sets });
         changed.add(w);
       }
     }
+  }
+  const diagnose = () => orphans?.diagnose(checks) ?? diagnosis(model, checks, []);
+  const primaryUpdate = (w: WriteNode) => primaryUpdates.get(w)?.update;
+  const own = writes.length === 1 && !orphans && !extra.length && out.length === 1 ? primaryUpdates.get(writes[0]!) : undefined;
+  if (own && own.update === out[0] && stepsInOwnRow(model, writes[0]!, own.sets)) {
+    // One existing object's own row and nothing else: its version steps in that row's UPDATE,
+    // which checks the row's class, where a step statement would find the row by its key alone.
+    const update = updateRow(writes[0]!, writes[0]!.meta.primaryTable!, own.sets, true);
+    primaryUpdates.set(writes[0]!, { update, sets: own.sets });
+    return { statements: [update], diagnose, primaryUpdate };
   }
   for (const w of changed) steps.written(w);
   // The steps read the rows as they were, so they come before every change.
@@ -328,8 +233,6 @@ export function writeStatements(
     .finish()
     .statements()
     .map((s) => shaped(s.shape, s.values, s.sql));
-  const diagnose = () => orphans?.diagnose(checks) ?? diagnosis(model, checks, []);
-  const primaryUpdate = (w: WriteNode) => primaryUpdates.get(w);
   if (!orphans) return { statements: [...stepping, ...out, ...extra], diagnose, primaryUpdate };
   const after = [...orphans.after];
   after.splice(orphans.accessAt, 0, ...cascadeGuards(orphans.roots));
@@ -342,15 +245,31 @@ export function writeStatements(
  * it: so an update changes a row exactly when the guard would pass, and the count of rows it
  * changed can stand for that guard (src/service/write.ts, `plan`).
  */
-function updateRow(w: WriteNode, table: string, sets: readonly [string, Slot][]): Statement {
+function updateRow(w: WriteNode, table: string, sets: readonly [string, Slot][], stepVersion = false): Statement {
   const disc = table === w.meta.primaryTable ? w.meta.discriminator?.values[w.meta.name] : undefined;
   const slots = [...sets.map(([, v]) => v), ...w.key];
   if (disc !== undefined) slots.push(value(disc));
   const column = disc === undefined ? "" : w.meta.discriminator!.column;
-  return shaped(`update|${table}|${sets.map(([c]) => c).join(",")}|${column}`, slots, (slot) => {
+  const version = stepVersion ? w.meta.version!.column : "";
+  return shaped(`update|${table}|${sets.map(([c]) => c).join(",")}|${column}|${version}`, slots, (slot) => {
+    const assignments = sets.map(([c], i) => sql`${ident(c)} = ${slot(i)}`);
+    if (version) assignments.push(sql`${ident(version)} = COALESCE(${ident(version)}, 0) + 1`);
     const ofClass = disc === undefined ? sql`` : sql` AND ${ident(column)} = ${slot(slots.length - 1)}`;
-    return sql`UPDATE ${ident(table)} SET ${join(sets.map(([c], i) => sql`${ident(c)} = ${slot(i)}`))} WHERE ${keyEquals(w.meta.keyColumns, range(slot, sets.length, w.key.length))}${ofClass}`;
+    return sql`UPDATE ${ident(table)} SET ${join(assignments)} WHERE ${keyEquals(w.meta.keyColumns, range(slot, sets.length, w.key.length))}${ofClass}`;
   });
+}
+
+/**
+ * Whether an update of `w`'s primary-table row that sets `sets`, and nothing else, can also step
+ * its version: the object is versioned in that row (every versioned class of its subtree keeps
+ * the same column there, so the separate step would touch that row alone), names no relation
+ * (whose other side would step too) and does not set the version itself.
+ */
+function stepsInOwnRow(model: Model, w: WriteNode, sets: readonly [string, Slot][]): boolean {
+  const version = w.meta.version;
+  if (w.mode !== "update" || !version || w.node.refs.size || w.node.many.size) return false;
+  if (sets.some(([c]) => c.toLowerCase() === version.column.toLowerCase())) return false;
+  return subtree(model, w.meta.name).every((c) => !c.version || (c.primaryTable === w.meta.primaryTable && c.version.column === version.column));
 }
 
 /** Column values per table for the fields present (all fields when creating). */
