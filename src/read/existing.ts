@@ -8,7 +8,7 @@ import { type Compiled, type SQL, compile, bind, sql, tuple } from "../store/sql
 import type { Store } from "../store/store.ts";
 import { classOf } from "../metadata/model.ts";
 import { type GroupLayout, decodeRow, fromClause, groupsOf, keyRefs, selectList } from "./row-layout.ts";
-import { keysFromJson, oneKeyFromJson } from "./read-plan.ts";
+import { keysFromJson, oneKey, oneKeyParam } from "./read-plan.ts";
 import { append } from "../util/lists.ts";
 
 export interface Existing {
@@ -27,12 +27,12 @@ const FIXED_COST_KEYS = 64;
 /** Each group's lookup, of many keys and of one (the HEAD of an object: one row, fetched alone). */
 const compiled = { many: new WeakMap<GroupLayout, Compiled>(), one: new WeakMap<GroupLayout, Compiled>() };
 
-/** The lookup of one table group's rows by the keys in the `keys` placeholder (a JSON array). */
-export function lookupStatement(group: GroupLayout, oneKey = false): Compiled {
-  const cache = oneKey ? compiled.one : compiled.many;
+/** The lookup of one table group's rows by the keys in the `keys` placeholder (a JSON array of keys; of one key, `oneKey`'s value). */
+export function lookupStatement(group: GroupLayout, one = false): Compiled {
+  const cache = one ? compiled.one : compiled.many;
   let c = cache.get(group);
   if (!c) {
-    const keys = oneKey ? oneKeyFromJson(group.keyColumns.length) : keysFromJson(group.keyColumns.length);
+    const keys = one ? oneKey(group.keyColumns.length) : keysFromJson(group.keyColumns.length);
     const q: SQL = sql`SELECT ${selectList(group, false)} FROM ${fromClause(group, false)} WHERE ${tuple(keyRefs(group))} IN (${keys})`;
     cache.set(group, (c = compile(q)));
   }
@@ -48,10 +48,11 @@ export async function findExisting(
   const byRoot = new Map<string, (readonly unknown[])[]>();
   for (const { root, key } of identities) append(byRoot, root, key);
   const fixedCost = identities.length <= FIXED_COST_KEYS;
-  const lookups: { group: GroupLayout; keys: string; one: boolean }[] = [];
+  const lookups: { group: GroupLayout; keys: unknown; one: boolean }[] = [];
   for (const [root, keys] of byRoot) {
-    const json = JSON.stringify(keys.map((k) => (k.length === 1 ? k[0] : k)));
-    for (const group of groupsOf(model, classOf(model, root))) lookups.push({ group, keys: json, one: keys.length === 1 });
+    const one = keys.length === 1;
+    const value = one ? oneKeyParam(keys[0]!) : JSON.stringify(keys.map((k) => (k.length === 1 ? k[0] : k)));
+    for (const group of groupsOf(model, classOf(model, root))) lookups.push({ group, keys: value, one });
   }
   const found = new Map<string, Existing>();
   if (!lookups.length) return found;

@@ -32,7 +32,7 @@ import { type JsonSelect, jsonSelect, jsonSelectTooLarge, shortestObject } from 
 import { assemble, expandFurther, firstPlan, loadPlan, planStatements, reachesFetchDepth } from "./load.ts";
 import { IdentityMap } from "./objects.ts";
 import { BY_ORDERED_KEYS, candidateKeys, candidateKeysStatement, firstCandidates, pageKeysValues, rootRows } from "./query-pages.ts";
-import type { ReadPlan, RootSelector, SubquerySelector } from "./read-plan.ts";
+import { type ReadPlan, type RootSelector, type SubquerySelector, oneKeyParam } from "./read-plan.ts";
 import { Serializer } from "./serialize.ts";
 
 /** What a read needs of the service's runtime (a `Runtime` is one). */
@@ -66,13 +66,9 @@ const BY_KEY: RootSelector = { kind: "key" };
 /** The objects whose keys are in the `keys` placeholder. */
 const BY_KEYS: RootSelector = { kind: "keys" };
 
-/** The `keys` placeholder of one key: a JSON array of it (an array itself for a composite key). */
-const keysParam = (key: readonly unknown[]) =>
-  key.length === 1 && Number.isFinite(key[0]) ? `[${key[0] as number}]` : JSON.stringify([key.length === 1 ? key[0] : key]);
-
 /** The object of `meta` (or a subclass) with `key`, within answerBytes; undefined when there is none. One read batch for a finite fetch depth. */
 export async function readObject(r: Reading, meta: ClassMeta, key: readonly unknown[], fetch: FetchPlan): Promise<ObjectJson | undefined> {
-  const values = { keys: keysParam(key) };
+  const values = { keys: oneKeyParam(key) };
   const budget = new AnswerBudget(r.limits.answerBytes);
   const select = jsonSelectOf(r.model, meta, BY_KEY, fetch, budget.limit);
   if (select) {

@@ -99,9 +99,10 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan): ObjectInBatch {
   const selector: RootSelector = {
     kind: "subquery",
     cacheKey: `readback:${slotPattern(w.key)}`,
+    // One column's key is the value itself (`IN (?)`, read as `= ?`), a composite one a row of them.
     keys: () => {
       const slot = slotPlaceholders(w.key);
-      return sql`SELECT ${join(w.key.map((_, i) => slot(i)))}`;
+      return w.key.length === 1 ? slot(0) : sql`SELECT ${join(w.key.map((_, i) => slot(i)))}`;
     },
   };
   const back = objectInBatch(rt, w.meta, selector, slotValues(w.key), fetch);

@@ -98,7 +98,7 @@ const rowsOf = (results: Results, i = results.length - 1) => results[i]!.rows as
 const app = new Hono().basePath("/api");
 
 app.get("/bench.Book/:id", async (c) => {
-  const keys = JSON.stringify([Number(c.req.param("id"))]);
+  const keys = Number(c.req.param("id"));
   const op = c.req.query("fetchGroup") === "all" ? "get by key (+to-one)" : "get by key (default)";
   const [book] = texts(rowsOf(await run(op, () => [keys])));
   return book ? answer(book) : answer('{"status":404}', 404);
