@@ -380,6 +380,29 @@ describe("plans", () => {
     );
   });
 
+  test("a query in key order numbers no rows, and its first page is cut by its own LIMIT (src/query/sql/select.ts, candidateKeys)", async () => {
+    const read = async (path: string) => {
+      recording.clear();
+      const r = await h.get(path);
+      assert.equal(r.status, 200, r.text);
+      const [statement] = recording.take();
+      return { ids: (r.body as { id: unknown }[]).map((o) => o.id), sql: statement!.sql };
+    };
+    const keyOrder = await read(`/qp.Book?filter=${enc("author.name == 'Ann'")}`);
+    assert.doesNotMatch(keyOrder.sql, /row_number\(\)/, keyOrder.sql);
+    assert.doesNotMatch(keyOrder.sql, /SELECT \* FROM \(SELECT "q/, keyOrder.sql);
+    assert.deepEqual(
+      keyOrder.ids,
+      await rows(`SELECT i."id" FROM "ITEM" i JOIN "AUTHOR" a ON a."id" = i."author" WHERE i."KIND" = 'BOOK' AND a."name" = 'Ann' ORDER BY i."id"`),
+    );
+    // Another order, or a RANGE, keeps its numbering: the place is not the key there.
+    const byTitle = await read(`/jdoql?query=${enc("SELECT FROM qp.Book WHERE price < 20 ORDER BY title DESC")}`);
+    assert.match(byTitle.sql, /row_number\(\)/, byTitle.sql);
+    assert.deepEqual(byTitle.ids, await rows(`SELECT i."id" FROM "ITEM" i WHERE i."KIND" = 'BOOK' AND i."price" < 20 ORDER BY i."title" DESC, i."id"`));
+    const ranged = await read(`/jdoql?query=${enc("SELECT FROM qp.Book WHERE price < 20 RANGE 2, 5")}`);
+    assert.deepEqual(ranged.ids, (await rows(`SELECT i."id" FROM "ITEM" i WHERE i."KIND" = 'BOOK' AND i."price" < 20 ORDER BY i."id"`)).slice(2, 5));
+  });
+
   test("a check of a row's class among three or more builds no temporary index per run (src/store/sql.ts, oneOf)", async () => {
     // SQLite compares an IN list of up to two values in place; for a longer one it fills a
     // temporary index with the values at every run and probes it per row.

@@ -168,7 +168,13 @@ export function prepareListing(model: Model, candidate: ClassMeta, filter: strin
       query,
       candidate,
       params: [...collector.specs.values()],
-      selector: { kind: "subquery", cacheKey, ordered: true, keys: () => candidateKeys(model, { ...query, listing: { keyset, orderingValues: false } }) },
+      selector: {
+        kind: "subquery",
+        cacheKey,
+        ordered: true,
+        keys: () => candidateKeys(model, { ...query, listing: { keyset, orderingValues: false } }),
+        cut: (_, limit) => candidateKeys(model, { ...query, listing: { keyset, orderingValues: false } }, limit),
+      },
       keys: compile(candidateKeys(model, query)),
       total: compile(sql`SELECT COUNT(*) FROM (${candidateKeys(model, unpaged)})`),
       orderingWidth: query.orderBy.reduce((n, o) => n + (o.expr.type.kind === "entity" ? o.expr.type.meta.keyColumns.length : 1), 0),
@@ -205,7 +211,13 @@ function compileQuery(model: Model, query: QQuery, collector: ParamCollector, ca
       candidate,
       params,
       // Built again for each read plan rather than kept: the SQL tree weighs several times the query.
-      selector: { kind: "subquery", cacheKey, ordered: true, keys: () => candidateKeys(model, query) },
+      selector: {
+        kind: "subquery",
+        cacheKey,
+        ordered: true,
+        keys: () => candidateKeys(model, query),
+        cut: (_, limit) => candidateKeys(model, query, limit),
+      },
       count: compile(sql`SELECT COUNT(*) FROM (${candidateKeys(model, query)})`),
     };
   }

@@ -30,7 +30,7 @@ export function firstCandidates(selector: SubquerySelector, size: number): Subqu
     kind: "subquery",
     cacheKey: `first:${size}:${selector.cacheKey}`,
     ordered: true,
-    keys: (meta) => sql`SELECT * FROM (${selector.keys(meta)}) LIMIT ${limit}`,
+    keys: (meta) => (selector.cut ? selector.cut(meta, limit) : sql`SELECT * FROM (${selector.keys(meta)}) LIMIT ${limit}`),
   };
 }
 

@@ -21,13 +21,15 @@ export type RootSelector =
   | { kind: "extent" }
   /** The objects whose keys are in the `keys` placeholder: a JSON array of keys (arrays for composite keys). */
   | { kind: "keys" }
-  /** The same with one key in the array (a GET by key): read without a table of keys. */
+  /** One key (a GET by key), read without a table of keys: `oneKey`'s placeholder. */
   | { kind: "key" }
   /**
    * A subquery yielding key tuples, compiled by the caller (queries, writes that read back).
    * `ordered`: its columns are `_k0`, `_k1`..., `_ord`, and the objects come back in `_ord` order.
+   * `cut`, where given, is the same keys cut to `limit` rows by the subquery itself (a LIMIT of
+   * its own costs SQLite less than a SELECT around it).
    */
-  | { kind: "subquery"; cacheKey: string; keys: (meta: ClassMeta) => SQL; ordered?: boolean };
+  | { kind: "subquery"; cacheKey: string; keys: (meta: ClassMeta) => SQL; cut?: (meta: ClassMeta, limit: SQL) => SQL; ordered?: boolean };
 
 /** A selector given by a subquery (a query's candidates). */
 export type SubquerySelector = Extract<RootSelector, { kind: "subquery" }>;
