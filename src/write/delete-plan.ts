@@ -58,7 +58,9 @@ function bindPlan(plan: DeletePlan<Compiled>, values?: Record<string, unknown>):
 /** Statements deleting one object; a guard aborts the batch when it does not exist as this class. */
 export function deleteOneStatements(model: Model, meta: ClassMeta, key: readonly unknown[]): DeletePlan {
   const compiled = plans(model).get(`one|${meta.name}`, () => {
-    const keys = sql`SELECT ${join(meta.keyColumns.map((_, i) => sql`${sql.placeholder(`k${i}`)}`))}`;
+    // Every use is `… IN (keys)`: a one-column key is the value itself (SQLite's `= ?`), a composite one a row.
+    const parts = meta.keyColumns.map((_, i) => sql`${sql.placeholder(`k${i}`)}`);
+    const keys = parts.length === 1 ? parts[0]! : sql`SELECT ${join(parts)}`;
     return compilePlan(model, deletion(model, meta, keys), [guardMissing(model, meta, keys)]);
   });
   return bindPlan(compiled, Object.fromEntries(key.map((v, i) => [`k${i}`, v])));
