@@ -58,7 +58,7 @@ interface Template {
   /** The read-back's statements: the batch's last ones. */
   backCount: number;
   root: Planned["root"];
-  rootUpdate?: number;
+  rootUpdate: number | undefined;
   /** Holes past the request's values: keys generated per write, by kind. */
   generated: ("uuid-string" | "uuid-hex")[];
 }
@@ -128,14 +128,7 @@ function build(graph: Graph, modes: readonly Resolved[], conditions: readonly Pr
   const { statements: backStatements, ...back } = planned.back;
   // Only the root's class and mode: its key in the stand-ins' plan is markers.
   const root = { meta: planned.root.meta, mode: planned.root.mode };
-  return {
-    statements,
-    back,
-    backCount: backStatements.length,
-    root,
-    generated,
-    ...(planned.rootUpdate === undefined ? {} : { rootUpdate: planned.rootUpdate }),
-  };
+  return { statements, back, backCount: backStatements.length, root, rootUpdate: planned.rootUpdate, generated };
 }
 
 function paramOf(p: unknown): Param | undefined {
@@ -171,7 +164,7 @@ function fill(t: Template, values: readonly unknown[], diagnose: () => Diagnosis
     statements[i] = statement;
   }
   const back = { ...t.back, statements: statements.slice(statements.length - t.backCount) };
-  return t.rootUpdate === undefined ? { statements, back, root: t.root, diagnose } : { statements, back, root: t.root, diagnose, rootUpdate: t.rootUpdate };
+  return { statements, back, root: t.root, diagnose, rootUpdate: t.rootUpdate };
 }
 
 function paramValue(p: Param, values: readonly unknown[]): unknown {

@@ -16,7 +16,7 @@ import type { WriteNode } from "../write/write-node.ts";
 import { assignKeys, slotPattern, slotPlaceholders, slotValues, writeStatements, newUuid } from "../write/write-plan.ts";
 import { guardExists, guardNoHiddenElements, guardVersion, keyOfWrite } from "../write/write-guards.ts";
 import { type Plan, cachedPlan } from "./write-plans.ts";
-import { join, sql } from "../store/sql.ts";
+import { oneKeyOperand } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";
 import { append } from "../util/lists.ts";
 import { type Precondition, noSuchObject, preconditionFailed } from "./absent.ts";
@@ -99,10 +99,9 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan): ObjectInBatch {
   const selector: RootSelector = {
     kind: "subquery",
     cacheKey: `readback:${slotPattern(w.key)}`,
-    // One column's key is the value itself (`IN (?)`, read as `= ?`), a composite one a row of them.
     keys: () => {
       const slot = slotPlaceholders(w.key);
-      return w.key.length === 1 ? slot(0) : sql`SELECT ${join(w.key.map((_, i) => slot(i)))}`;
+      return oneKeyOperand(w.key.map((_, i) => slot(i)));
     },
   };
   const back = objectInBatch(rt, w.meta, selector, slotValues(w.key), fetch);
@@ -159,8 +158,7 @@ function plan(rt: Runtime, fetch: FetchPlan): Plan {
     const keyBack = rt.access ? [keyOfWrite(rootWrite)] : [];
     const before = [...guards, ...allowed.before, ...prelude];
     const statements = [...before, ...written.statements, ...allowed.after, ...keyBack, ...back.statements];
-    const rootUpdate = ownRowOnly ? before.length : undefined;
-    return { statements, back, root: rootWrite, diagnose: written.diagnose, ...(rootUpdate === undefined ? {} : { rootUpdate }) };
+    return { statements, back, root: rootWrite, diagnose: written.diagnose, rootUpdate: ownRowOnly ? before.length : undefined };
   };
 }
 

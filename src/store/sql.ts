@@ -120,6 +120,14 @@ export function tuple(parts: readonly SQL[]): SQL {
 }
 
 /**
+ * One key as what `… IN (…)` takes: a single column's value itself (SQLite reads `x IN (?)` as
+ * `x = ?`), a composite key's values as a one-row `SELECT` (a row value list needs one).
+ */
+export function oneKeyOperand(parts: readonly SQL[]): SQL {
+  return parts.length === 1 ? parts[0]! : sql`SELECT ${join(parts)}`;
+}
+
+/**
  * `a AS c0, b AS c1, ...`: result columns with distinct names whatever their expressions, for
  * drivers that return rows as objects keyed by column name (D1's batch) and would otherwise keep
  * only one of two equal names.

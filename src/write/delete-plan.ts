@@ -9,7 +9,7 @@
  */
 import { type ClassMeta, type Model, classOf, subtree } from "../metadata/model.ts";
 import { guardInsert } from "../mapping/migrate.ts";
-import { type Compiled, type SQL, bind, compile, ident, join, onStoredTables, sql, tableRef, tuple } from "../store/sql.ts";
+import { type Compiled, type SQL, bind, compile, ident, join, onStoredTables, oneKeyOperand, sql, tableRef, tuple } from "../store/sql.ts";
 import type { Statement } from "../store/store.ts";
 import { DELETE_PLAN_LIMIT, perModelCache } from "../cache/bounded-cache.ts";
 import { type At, VersionSteps } from "./version-steps.ts";
@@ -58,9 +58,8 @@ function bindPlan(plan: DeletePlan<Compiled>, values?: Record<string, unknown>):
 /** Statements deleting one object; a guard aborts the batch when it does not exist as this class. */
 export function deleteOneStatements(model: Model, meta: ClassMeta, key: readonly unknown[]): DeletePlan {
   const compiled = plans(model).get(`one|${meta.name}`, () => {
-    // Every use is `… IN (keys)`: a one-column key is the value itself (SQLite's `= ?`), a composite one a row.
-    const parts = meta.keyColumns.map((_, i) => sql`${sql.placeholder(`k${i}`)}`);
-    const keys = parts.length === 1 ? parts[0]! : sql`SELECT ${join(parts)}`;
+    // Every use is `… IN (keys)`.
+    const keys = oneKeyOperand(meta.keyColumns.map((_, i) => sql`${sql.placeholder(`k${i}`)}`));
     return compilePlan(model, deletion(model, meta, keys), [guardMissing(model, meta, keys)]);
   });
   return bindPlan(compiled, Object.fromEntries(key.map((v, i) => [`k${i}`, v])));

@@ -38,7 +38,7 @@ interface Frame {
 /** FROM and WHERE of a query: candidate rows (of one table group), joined variables, the filter. */
 function frame(q: QQuery, outer: GenContext | undefined, model: Model, candidateGroup?: GroupLayout): Frame {
   const ctx = outer ? outer.subquery(q.variables) : new GenContext(model, undefined, new Set(q.variables));
-  const meta = (q.candidate.type as { meta: import("../../metadata/model.ts").ClassMeta }).meta;
+  const meta = (q.candidate.type as { meta: ClassMeta }).meta;
   const group = candidateGroup ?? singleGroup(model, meta, q.candidate.pos);
   const prefix = ctx.prefix();
   const row = rowInFrom(meta, group, prefix);
@@ -210,15 +210,9 @@ function groupSql(q: QQuery, ctx: GenContext): SQL {
  * the query for it cost SQLite 4 % of the bench's filter), a wrapping SELECT after a RANGE.
  */
 export function candidateKeys(model: Model, q: QQuery, limit?: SQL): SQL {
-  const keys = orderedKeys(model, q);
-  if (!limit) return keys;
-  return q.range || groupsOf(model, (q.candidate.type as { meta: ClassMeta }).meta).length > 1
-    ? sql`SELECT * FROM (${keys}) LIMIT ${limit}`
-    : sql`${keys} LIMIT ${limit}`;
-}
-
-function orderedKeys(model: Model, q: QQuery): SQL {
-  const meta = (q.candidate.type as { meta: import("../../metadata/model.ts").ClassMeta }).meta;
+  const meta = (q.candidate.type as { meta: ClassMeta }).meta;
+  const ownLimit = limit ? sql` LIMIT ${limit}` : sql``;
+  const limited = (keys: SQL) => (limit ? sql`SELECT * FROM (${keys}) LIMIT ${limit}` : keys);
   const groups = groupsOf(model, meta);
   if (groups.length === 1) {
     const f = frame(q, undefined, model, groups[0]);
@@ -235,8 +229,8 @@ function orderedKeys(model: Model, q: QQuery): SQL {
     const order = sql` ORDER BY ${join([...parts.map((p) => sql`${p.value}${p.suffix}`), ...keys])}`;
     const from = sql`${join(f.from, sql`, `)}${whereSql(f)}`;
     // In key order, a one-column key is its own place (no window to number the rows: 5 % of the bench's filter in SQLite).
-    if (!q.range && !parts.length && keys.length === 1) return sql`SELECT ${join(columns)}, ${keys[0]!} AS _ord FROM ${from}${order}`;
-    if (!q.range) return sql`SELECT ${join(columns)}, row_number() OVER (${order}) AS _ord FROM ${from}${order}`;
+    if (!q.range && !parts.length && keys.length === 1) return sql`SELECT ${join(columns)}, ${keys[0]!} AS _ord FROM ${from}${order}${ownLimit}`;
+    if (!q.range) return sql`SELECT ${join(columns)}, row_number() OVER (${order}) AS _ord FROM ${from}${order}${ownLimit}`;
     // With a RANGE, the rows are numbered after it: SQLite keeps the few rows the RANGE takes as
     // it sorts (ORDER BY … LIMIT), where numbering every match first sorts them all. The
     // ordering's values come out of the subquery (`_s<i>`), and number its rows in the same order.
@@ -244,7 +238,7 @@ function orderedKeys(model: Model, q: QQuery): SQL {
     const names = columns.map((_, i) => sql.raw(i < keys.length ? `_k${i}` : `_o${i - keys.length}`));
     const outer = sql` ORDER BY ${join([...parts.map((p, i) => sql`${sql.raw(`_s${i}`)}${p.suffix}`), ...keys.map((_, i) => sql.raw(`_k${i}`))])}`;
     const ranged = sql`SELECT ${join([...columns, ...sorts])} FROM ${from}${order}${rangeSql(q, f.ctx)}`;
-    return sql`SELECT ${join(names)}, row_number() OVER (${outer}) AS _ord FROM (${ranged})${outer}`;
+    return limited(sql`SELECT ${join(names)}, row_number() OVER (${outer}) AS _ord FROM (${ranged})${outer}`);
   }
   if (q.listing) fail(`${meta.name} is stored in ${groups.length} tables (complete-table): its extent cannot be ordered or paged yet`, q.candidate.pos);
   // Each branch selects its keys and its ordering values; the union is ordered and ranged as one.
@@ -266,7 +260,9 @@ function orderedKeys(model: Model, q: QQuery): SQL {
     return Array.from({ length: n }, () => sql`${sql.raw(`_o${o++}`)}${item.descending ? sql` DESC` : sql``}${nulls}`);
   });
   const ordering = sql` ORDER BY ${join([...unionOrder, ...keyCols])}`;
-  return sql`SELECT ${join(keyCols)}, row_number() OVER (${ordering}) AS _ord FROM (${join(branches, sql` UNION ALL `)})${ordering}${rangeSql(q, rangeCtx!)}`;
+  return limited(
+    sql`SELECT ${join(keyCols)}, row_number() OVER (${ordering}) AS _ord FROM (${join(branches, sql` UNION ALL `)})${ordering}${rangeSql(q, rangeCtx!)}`,
+  );
 }
 
 /** The rows of a projection: one column per value, key parts for objects. */
