@@ -67,7 +67,7 @@ function resolved<T>(result: Result<T>): [T, Record<string, string | undefined>]
 
 for (const prefix of ["/api", ""]) {
   test(`the app's routes${prefix ? ` under ${prefix}` : ""} match alike by shape and by trie`, () => {
-    const app = buildApp(
+    const { app } = buildApp(
       {
         model: h.model,
         store: h.store,

@@ -1,9 +1,8 @@
 /** How routes write their answers: JSON text as it is (JSON selects write it) or from a value, and 304 for collections. */
-import type { Context } from "hono";
 import { stringify } from "../json/exact.ts";
 import { fromText } from "./compress.ts";
 import { collectionNotModified } from "./conditional.ts";
-import type { Env } from "./resource.ts";
+import type { RouteRequest } from "./resource.ts";
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -22,6 +21,6 @@ export function json(body: unknown, status = 200, headers?: Record<string, strin
 }
 
 /** A collection's answer (extent, filter, query), unless a precondition says 412 or 304. */
-export async function unlessNotModified(c: Context<Env>, what: string, answer: () => Promise<Response>): Promise<Response> {
-  return collectionNotModified(c.req.raw, what) ? new Response(null, { status: 304 }) : answer();
+export async function unlessNotModified(r: RouteRequest, what: string, answer: () => Promise<Response>): Promise<Response> {
+  return collectionNotModified(r.raw, what) ? new Response(null, { status: 304 }) : answer();
 }

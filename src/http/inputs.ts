@@ -2,7 +2,6 @@
  * What routes read from a request besides its path, each within its limits: the fetch plan, the
  * JSON body, and a query's text with its parameter values.
  */
-import type { Context } from "hono";
 import { FETCH_PLAN_QUERY_LIMIT, FETCH_PLAN_QUERY_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
 import { parseParams } from "../query/params.ts";
 import { type FetchPlan, fetchPlanOfQuery, parseFetchPlan } from "../read/fetch-plan.ts";
@@ -10,16 +9,16 @@ import { readJsonBody } from "./body.ts";
 import { HttpError } from "./problem.ts";
 import { type QueryText, queryText, searchOf } from "./query-params.ts";
 import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
-import type { Env } from "./resource.ts";
+import type { RouteRequest } from "./resource.ts";
 
 /**
  * The fetch plan of `fetchGroup`/`maxFetchDepth` (400 naming the parameter), else `fallback`:
  * from `params` when the route has read them, else from the URL's query (cached by its text).
  */
-export function fetchPlanOf(c: Context<Env>, fallback?: FetchPlan, params?: URLSearchParams): FetchPlan {
-  const rt = c.get("rt");
+export function fetchPlanOf(r: RouteRequest, fallback?: FetchPlan, params?: URLSearchParams): FetchPlan {
+  const rt = r.rt;
   const cap = rt.limits.maxFetchDepth;
-  const parsed = params ? parseFetchPlan(rt.model, params, fallback, cap) : fetchPlanOfQuery(rt.model, searchOf(c.req.url), fallback, cap);
+  const parsed = params ? parseFetchPlan(rt.model, params, fallback, cap) : fetchPlanOfQuery(rt.model, searchOf(r.raw.url), fallback, cap);
   if (!parsed.ok) throw new HttpError(400, parsed.message, { errors: [{ path: parsed.parameter, message: parsed.message }] });
   // The fields the access rules hide from the principal are, for its answers, fields its classes do not have.
   const hidden = rt.access?.control.hiddenFields(rt.access.principal);
@@ -27,9 +26,9 @@ export function fetchPlanOf(c: Context<Env>, fallback?: FetchPlan, params?: URLS
 }
 
 /** The JSON body within the size and shape limits (undefined when there is none and none is `required`). */
-export async function readBody(c: Context<Env>, required: boolean): Promise<unknown> {
-  const limits = c.get("rt").limits;
-  const body = await readJsonBody(c.req.raw, limits.bodyBytes, required);
+export async function readBody(r: RouteRequest, required: boolean): Promise<unknown> {
+  const limits = r.rt.limits;
+  const body = await readJsonBody(r.raw, limits.bodyBytes, required);
   checkBodyShape(body, limits);
   return body;
 }
@@ -48,10 +47,10 @@ export interface QueryOf {
 const queryTexts = perModelCache<QueryText>("queryTexts", FETCH_PLAN_QUERY_LIMIT, { limit: FETCH_PLAN_QUERY_WEIGHT, weigh: (key) => key.length });
 
 /** The query text and its parameter values, within the limits; `what` names the text in messages. */
-export function queryOf(c: Context<Env>, name: "query" | "filter", what: string): QueryOf {
-  const rt = c.get("rt");
+export function queryOf(r: RouteRequest, name: "query" | "filter", what: string): QueryOf {
+  const rt = r.rt;
   const limits = rt.limits;
-  const search = searchOf(c.req.url);
+  const search = searchOf(r.raw.url);
   const { text, params } = queryTexts(rt.model).get(`${name} ${search}`, () => queryText(search, name));
   if (text !== undefined) checkQueryLength(text, limits, what);
   const given = parseParams(params.get("params"));

@@ -10,13 +10,12 @@
  * belongs to another class, filter or ordering, is a 400. Tampering can only move where a page
  * starts within what the principal may read anyway.
  */
-import type { Context } from "hono";
 import * as v from "valibot";
 import type { ClassMeta } from "../metadata/model.ts";
 import type { After, ListingPage } from "../service/listing.ts";
 import { fromText } from "./compress.ts";
 import { HttpError } from "./problem.ts";
-import type { Env } from "./resource.ts";
+import type { RouteRequest } from "./resource.ts";
 
 /** What a request asks of a listing. */
 export interface ListingRequest {
@@ -35,7 +34,7 @@ function bad(parameter: string, message: string): never {
 }
 
 /** The listing parameters of a request, or undefined when it has none (the extent or filter as before). */
-export function listingRequest(c: Context<Env>, params: URLSearchParams, meta: ClassMeta, filter: string | undefined): ListingRequest | undefined {
+export function listingRequest(r: RouteRequest, params: URLSearchParams, meta: ClassMeta, filter: string | undefined): ListingRequest | undefined {
   const ordering = params.get("ordering") ?? undefined;
   const rangeText = params.get("range") ?? undefined;
   const afterText = params.get("after") ?? undefined;
@@ -52,19 +51,19 @@ export function listingRequest(c: Context<Env>, params: URLSearchParams, meta: C
   }
   const after = afterText === undefined ? undefined : decodeCursor(afterText, digest(meta, filter, ordering));
   if (after && !page) page = { from: 0, size: after.size };
-  const prefer = c.req.header("prefer") ?? "";
+  const prefer = r.raw.headers.get("prefer") ?? "";
   return { ordering, page, after, total: /(^|[,;\s])count=exact($|[,;\s])/i.test(prefer) };
 }
 
 /** The answer of a listing page: its array, Content-Range, Link, Preference-Applied. */
-export function listingAnswer(c: Context<Env>, request: ListingRequest, page: ListingPage, meta: ClassMeta, filter: string | undefined): Response {
+export function listingAnswer(r: RouteRequest, request: ListingRequest, page: ListingPage, meta: ClassMeta, filter: string | undefined): Response {
   const headers = new Headers({ "content-type": "application/json; charset=utf-8" });
   const first = (request.after?.position ?? 0) + request.page!.from;
   const total = page.total === undefined ? "*" : String(page.total);
   headers.set("content-range", page.count ? `items ${first}-${first + page.count - 1}/${total}` : `items */${total}`);
   if (request.total) headers.set("preference-applied", "count=exact");
   const links: string[] = [];
-  const url = new URL(c.req.url);
+  const url = new URL(r.raw.url);
   if (page.next) {
     const next = new URL(url);
     next.searchParams.delete("range");

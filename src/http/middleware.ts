@@ -1,6 +1,7 @@
 /**
- * What every request passes through around its route: one wrapper, which `mount`
- * (src/http/resource.ts) puts around each route's handler and app.ts around the 404. Each concern
+ * What every request passes through around its route: one function, which app.ts puts around
+ * each route's handler (through `mount`, src/http/resource.ts) and around the 404, and
+ * src/http/direct.ts around the routes it runs without Hono's dispatch. Each concern
  * keeps its own module (request limits, the store's clock, authentication, access scope,
  * Server-Timing, compression, error answers); here they are plain calls in one function, because
  * each step of Hono's chain is an async call and a promise more per request, and a request that
@@ -21,7 +22,6 @@ import type { Authenticator } from "./auth/authenticate.ts";
 import { accessFor } from "./auth/access-scope.ts";
 import { compressed } from "./compress.ts";
 import { errorAnswer } from "./error-status.ts";
-import type { Around } from "./resource.ts";
 import { checkUrlLength } from "./request-limits.ts";
 
 export interface Exchange {
@@ -35,40 +35,43 @@ export interface Exchange {
   compressThreshold?: number | undefined;
 }
 
-export function exchange({ shared, ready, authenticator, control, compressThreshold }: Exchange): Around {
+/** Runs a route for `request` inside what surrounds every route, with the request's runtime. */
+export type Run = (request: Request, route: (rt: Runtime) => Response | Promise<Response>) => Promise<Response>;
+
+export function exchange({ shared, ready, authenticator, control, compressThreshold }: Exchange): Run {
   // Once the store is ready, requests stop waiting on the promise (a microtask each).
   let isReady = false;
   void ready().then(
     () => (isReady = true),
     () => {},
   );
-  return async (c, route) => {
+  return async (request, route) => {
     let clock: DeadlineStore | undefined;
     let counted: CountingStore | undefined;
     let started = 0;
     let res: Response;
     try {
-      checkUrlLength(c.req.url, shared.limits);
+      checkUrlLength(request.url, shared.limits);
       if (!isReady) await ready();
       clock = new DeadlineStore(shared.store, shared.limits.requestTimeMs);
       let store: Store = clock;
       let access: Runtime["access"];
       if (authenticator) {
-        const principal = await authenticator.principal(c.req.raw);
-        c.set("principal", principal);
+        const principal = await authenticator.principal(request);
         if (control) ({ store, access } = accessFor(control, principal, store));
       }
-      if (shared.serverTiming) store = counted = new CountingStore(store);
-      c.set("rt", requestRuntime(shared, store, access));
-      started = performance.now();
-      res = await route(c);
+      if (shared.serverTiming) {
+        store = counted = new CountingStore(store);
+        started = performance.now();
+      }
+      res = await route(requestRuntime(shared, store, access));
     } catch (error) {
       res = errorAnswer(error, shared.limits);
     } finally {
       clock?.release();
     }
     if (counted) res.headers.append("server-timing", serverTiming(counted, performance.now() - started));
-    return compressThreshold === undefined ? res : compressed(c.req.raw, res, compressThreshold);
+    return compressThreshold === undefined ? res : compressed(request, res, compressThreshold);
   };
 }
 

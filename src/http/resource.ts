@@ -9,17 +9,53 @@
  * (a filter's HEAD counts matches).
  */
 import type { Context, Hono } from "hono";
-import type { Principal } from "../config/access.ts";
+import { tryDecodeURIComponent } from "hono/utils/url";
 import type { Runtime } from "../service/runtime.ts";
 import { HttpError } from "./problem.ts";
 
 /**
  * What the middleware (src/http/middleware.ts) gives each route: the runtime with the request's
- * own store and, when access control is configured (src/http/auth/), the request's principal.
+ * own store (and, when access control is configured, the request's principal and the rules).
  */
-export type Env = { Variables: { rt: Runtime; principal?: Principal } };
+export type Env = { Variables: { rt: Runtime } };
 
 export type Handler = (c: Context<Env>) => Response | Promise<Response>;
+
+/**
+ * A request as the routes of one object read it (src/http/routes/objects.ts), without Hono's
+ * Context: its runtime, the Request itself, and its path parameters, decoded as Hono decodes them.
+ */
+export interface RouteRequest {
+  readonly rt: Runtime;
+  readonly raw: Request;
+  param(name: string): string | undefined;
+}
+
+/** A route written over a RouteRequest: run by Hono (through `plain`), and without Hono's dispatch by src/http/direct.ts. */
+export type PlainHandler = (r: RouteRequest) => Response | Promise<Response>;
+
+/** A RouteRequest of a Hono Context. */
+export function routeRequest(c: Context<Env>): RouteRequest {
+  return { rt: c.get("rt"), raw: c.req.raw, param: (name) => c.req.param(name) };
+}
+
+/** A path parameter's value as Hono's `c.req.param` gives it: percent-decoded, left as it is when that fails. */
+export function decodedParam(value: string | undefined): string | undefined {
+  return value && tryDecodeURIComponent(value);
+}
+
+const plainHandlers = new WeakMap<Handler, PlainHandler>();
+
+/** `route` as a Hono handler, known to `mount` as a plain one. */
+export function plain(route: PlainHandler): Handler {
+  const handler: Handler = (c) => route(routeRequest(c));
+  plainHandlers.set(handler, route);
+  return handler;
+}
+
+/** The handlers `mount` adds for a GET, PUT or DELETE written as a PlainHandler: the app may run those directly (src/http/direct.ts). */
+const mountedPlain = new WeakMap<object, PlainHandler>();
+export const plainRouteOf = (handler: object): PlainHandler | undefined => mountedPlain.get(handler);
 
 /** A route's handler run inside what surrounds every route (src/http/middleware.ts). */
 export type Around = (c: Context<Env>, route: Handler) => Promise<Response>;
@@ -54,14 +90,16 @@ export const alwaysAnswers = (handler: object): boolean => answering.has(handler
  * general path (POST /{class}) answers before a narrower path's 405 (/jdoql), as the routes were written.
  */
 export function mount(app: Hono<Env>, resources: readonly Resource[], around: Around): void {
-  const add = (on: (path: string, handler: Handler) => unknown, path: string, route: Handler) => {
+  const add = (on: (path: string, handler: Handler) => unknown, path: string, route: Handler, direct = plainHandlers.get(route)) => {
     const handler: Handler = (c) => around(c, route);
     answering.add(handler);
+    if (direct) mountedPlain.set(handler, direct);
     on(path, handler);
   };
   for (const r of resources) {
     const { GET, HEAD } = r;
-    if (GET) add((p, h) => app.get(p, h), r.path, HEAD ? (c) => (c.req.method === "HEAD" ? HEAD(c) : GET(c)) : GET);
+    // The GET handler takes HEAD too (Hono routes HEAD as GET): only a GET runs it directly.
+    if (GET) add((p, h) => app.get(p, h), r.path, HEAD ? (c) => (c.req.method === "HEAD" ? HEAD(c) : GET(c)) : GET, plainHandlers.get(GET));
     if (r.POST) add((p, h) => app.post(p, h), r.path, r.POST);
     if (r.PUT) add((p, h) => app.put(p, h), r.path, r.PUT);
     if (r.DELETE) add((p, h) => app.delete(p, h), r.path, r.DELETE);

@@ -3,7 +3,6 @@
  * body; POST creates, DELETE deletes one or all) and `/{class}/{key}` (GET, PUT, DELETE). Each
  * route reads the class, key, fetch plan, preconditions and body, and hands them to the service.
  */
-import type { Context } from "hono";
 import type { Operation } from "../../config/access-rules.ts";
 import type { ObjectJson } from "../../json/answer.ts";
 import { stringify } from "../../json/exact.ts";
@@ -24,47 +23,45 @@ import { type QueryOf, fetchPlanOf, queryOf, readBody } from "../inputs.ts";
 import { authorize, authorizeQuery } from "../auth/access-scope.ts";
 import { keyFromObject, keyFromPath } from "../keys.ts";
 import { HttpError } from "../problem.ts";
-import type { Env, Resource } from "../resource.ts";
+import { type Resource, type RouteRequest, plain, routeRequest } from "../resource.ts";
 import { OPENAPI_NAME } from "./openapi.ts";
 import { QUERY_ALLOW, QUERY_NAMES } from "./queries.ts";
 
-type C = Context<Env>;
-
 /** The class of the path: 404 when the model has none of that name (405 under a query path). */
-function classOf(c: C): ClassMeta {
-  const name = c.req.param("class")!;
-  const meta = c.get("rt").model.classes.get(name);
+function classOf(r: RouteRequest): ClassMeta {
+  const name = r.param("class")!;
+  const meta = r.rt.model.classes.get(name);
   if (!meta || meta.embeddedOnly) {
     if (QUERY_NAMES.has(name)) {
       // GET /jdoql/x: the query path has nothing below it; another method on it is the 405.
-      if (c.req.method === "GET" || c.req.method === "HEAD")
-        throw new HttpError(404, `no resource at ${new URL(c.req.url).pathname}: give a query as /${name}?query=...`);
-      throw new HttpError(405, `${c.req.method} is not allowed on /${name}: queries are GET`, { headers: { allow: QUERY_ALLOW } });
+      if (r.raw.method === "GET" || r.raw.method === "HEAD")
+        throw new HttpError(404, `no resource at ${new URL(r.raw.url).pathname}: give a query as /${name}?query=...`);
+      throw new HttpError(405, `${r.raw.method} is not allowed on /${name}: queries are GET`, { headers: { allow: QUERY_ALLOW } });
     }
     // The document is GET only; another method on it (which `/{class}` would take) is its 405.
-    if (name === OPENAPI_NAME && !c.req.param("key"))
-      throw new HttpError(405, `${c.req.method} is not allowed on /${name}; allowed: GET, HEAD`, { headers: { allow: "GET, HEAD" } });
+    if (name === OPENAPI_NAME && !r.param("key"))
+      throw new HttpError(405, `${r.raw.method} is not allowed on /${name}; allowed: GET, HEAD`, { headers: { allow: "GET, HEAD" } });
     throw new HttpError(404, `unknown class "${name}": the model has no persistent class of that name`);
   }
   return meta;
 }
 
 /** The class of the path, once the principal may `operation` its objects at all (401/403, src/http/auth/access-scope.ts). */
-function classFor(c: C, operation: Operation): ClassMeta {
-  const meta = classOf(c);
-  authorize(c, meta, operation);
+function classFor(r: RouteRequest, operation: Operation): ClassMeta {
+  const meta = classOf(r);
+  authorize(r, meta, operation);
   return meta;
 }
 
-function pathKey(c: C, meta: ClassMeta): unknown[] {
-  const rt = c.get("rt");
-  return keyFromPath(rt.model, meta, c.req.param("key")!, rt.limits.keyBytes);
+function pathKey(r: RouteRequest, meta: ClassMeta): unknown[] {
+  const rt = r.rt;
+  return keyFromPath(rt.model, meta, r.param("key")!, rt.limits.keyBytes);
 }
 
 /** A composite key may come in the body of GET, HEAD and DELETE on the class path. */
-async function bodyKey(c: C, meta: ClassMeta): Promise<unknown[] | undefined> {
-  const body = await readBody(c, false);
-  const rt = c.get("rt");
+async function bodyKey(r: RouteRequest, meta: ClassMeta): Promise<unknown[] | undefined> {
+  const body = await readBody(r, false);
+  const rt = r.rt;
   return body === undefined ? undefined : keyFromObject(rt.model, meta, body, rt.limits.keyBytes, "body");
 }
 
@@ -75,21 +72,21 @@ function tagged(object: Pick<ObjectJson, "version">): Record<string, string> {
 }
 
 /** One object; 412 when `If-Match` fails, 304 when `If-None-Match` does (src/http/conditional.ts). */
-function objectAnswer(c: C, meta: ClassMeta, key: unknown[], object: Pick<ObjectJson, "version"> & { json?: string }): Response {
+function objectAnswer(r: RouteRequest, meta: ClassMeta, key: unknown[], object: Pick<ObjectJson, "version"> & { json?: string }): Response {
   const headers = tagged(object);
-  if (notModified(c.req.raw, headers.etag, () => `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`))
+  if (notModified(r.raw, headers.etag, () => `${meta.name} ${JSON.stringify(key.length === 1 ? key[0] : key)}`))
     return new Response(null, { status: 304, headers });
   // HEAD (no JSON read): GET's status and headers.
   return jsonText(object.json ?? "", 200, headers);
 }
 
 /** HEAD of one object: its existence and ETag, read without the object. */
-async function headAnswer(c: C, meta: ClassMeta, key: unknown[]): Promise<Response> {
-  const rt = c.get("rt");
+async function headAnswer(r: RouteRequest, meta: ClassMeta, key: unknown[]): Promise<Response> {
+  const rt = r.rt;
   const found = await objectVersion(rt, meta, key);
   // Absent: GET's 404, headers and all (the body is dropped for HEAD).
   if (!found) throw noSuchObject(rt.model, meta, key);
-  return objectAnswer(c, meta, key, found);
+  return objectAnswer(r, meta, key, found);
 }
 
 /** The path of an object, from its identity (its key fields as JSON, or `_id`). */
@@ -112,39 +109,39 @@ function location(prefix: string, meta: ClassMeta, object: Record<string, unknow
  * `GET /{class}` with `ordering`, `range` or `after` (src/http/listing.ts): an ordered listing, or a
  * page of it with its Content-Range and links; undefined when the request has none of them.
  */
-async function listingOf(c: C, meta: ClassMeta, query: QueryOf): Promise<Response | undefined> {
-  const rt = c.get("rt");
+async function listingOf(r: RouteRequest, meta: ClassMeta, query: QueryOf): Promise<Response | undefined> {
+  const rt = r.rt;
   const { text: filter, params, given } = query;
   if (filter !== undefined && !filter.trim()) throw new HttpError(400, "the filter is empty");
-  const request = listingRequest(c, params, meta, filter);
+  const request = listingRequest(r, params, meta, filter);
   if (!request) return undefined;
   const prepared = prepareListing(rt.model, meta, filter, request.ordering, request.after !== undefined);
-  authorizeQuery(c, prepared.query);
+  authorizeQuery(r, prepared.query);
   if (request.after && (request.after.key.length !== meta.keyColumns.length || request.after.ordering.length !== prepared.orderingWidth)) {
     throw new HttpError(400, "after: is not a cursor of this listing: follow the next link of a page", {
       errors: [{ path: "after", message: "does not fit the listing" }],
     });
   }
   const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
-  const fetch = fetchPlanOf(c, undefined, params);
+  const fetch = fetchPlanOf(r, undefined, params);
   if (!request.page) {
     // Ordered, not paged: the whole listing, as a filter's matches are answered.
-    return unlessNotModified(c, "a listing", async () =>
+    return unlessNotModified(r, "a listing", async () =>
       jsonText(await runQuery(rt, prepared, { ...values, ...listingValues(0, Number.MAX_SAFE_INTEGER) }, fetch)),
     );
   }
   const page = await readListing(rt, prepared, values, fetch, { ...request.page, after: request.after, total: request.total });
-  return listingAnswer(c, request, page, meta, filter);
+  return listingAnswer(r, request, page, meta, filter);
 }
 
 /** The filter of `GET /{class}?filter=F`, prepared and bound; undefined when there is none. */
-function filterOf(c: C, meta: ClassMeta, query: QueryOf) {
-  const rt = c.get("rt");
+function filterOf(r: RouteRequest, meta: ClassMeta, query: QueryOf) {
+  const rt = r.rt;
   const { text: filter, params, given } = query;
   if (filter === undefined) return { params };
   if (!filter.trim()) throw new HttpError(400, "the filter is empty");
   const prepared = prepareFilter(rt.model, meta, filter);
-  authorizeQuery(c, prepared.query);
+  authorizeQuery(r, prepared.query);
   return { params, prepared, values: bindParams(rt.model, prepared.params, given, rt.limits.keyBytes) };
 }
 
@@ -152,105 +149,105 @@ export const objects: readonly Resource[] = [
   {
     path: "/:class",
     what: "a class",
-    exists: classOf,
+    exists: (c) => classOf(routeRequest(c)),
     /** A page of an ordered or ranged listing, a filter's matches, the object of a key in the body, or the extent. */
-    GET: async (c) => {
-      const rt = c.get("rt");
-      const meta = classFor(c, "read");
+    GET: plain(async (r) => {
+      const rt = r.rt;
+      const meta = classFor(r, "read");
       // The query read once, for the listing and the filter both.
-      const query = queryOf(c, "filter", "filter");
-      const listed = await listingOf(c, meta, query);
+      const query = queryOf(r, "filter", "filter");
+      const listed = await listingOf(r, meta, query);
       if (listed) return listed;
-      const { params, prepared, values } = filterOf(c, meta, query);
-      const fetch = fetchPlanOf(c, undefined, params);
-      if (prepared) return unlessNotModified(c, "a filter's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));
-      const key = await bodyKey(c, meta);
-      if (key) return objectAnswer(c, meta, key, await getObject(rt, meta, key, fetch));
+      const { params, prepared, values } = filterOf(r, meta, query);
+      const fetch = fetchPlanOf(r, undefined, params);
+      if (prepared) return unlessNotModified(r, "a filter's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));
+      const key = await bodyKey(r, meta);
+      if (key) return objectAnswer(r, meta, key, await getObject(rt, meta, key, fetch));
       // Text when the extent fits one page, else a stream of pages (see src/service/read-extent.ts).
       return unlessNotModified(
-        c,
+        r,
         `the extent of ${meta.name}`,
         // Through jsonText: a text answer is marked as one, so compression judges it by its length, without asking for its body.
         async () => jsonText(await extentBody(rt, meta, fetch)),
       );
-    },
+    }),
     /** A filter's HEAD says how many objects match (200 for exactly one, else 404); the others read no object. */
-    HEAD: async (c) => {
-      const rt = c.get("rt");
-      const meta = classFor(c, "read");
-      const { params, prepared, values } = filterOf(c, meta, queryOf(c, "filter", "filter"));
+    HEAD: plain(async (r) => {
+      const rt = r.rt;
+      const meta = classFor(r, "read");
+      const { params, prepared, values } = filterOf(r, meta, queryOf(r, "filter", "filter"));
       if (prepared) {
-        return unlessNotModified(c, "a filter's answer", async () => {
+        return unlessNotModified(r, "a filter's answer", async () => {
           const count = await countMatches(rt, prepared, values);
           return new Response(null, { status: count === 1 ? 200 : 404, headers: { "x-match-count": String(count) } });
         });
       }
-      fetchPlanOf(c, undefined, params); // a fetch plan GET refuses is HEAD's 400 as well
-      const key = await bodyKey(c, meta);
-      if (key) return headAnswer(c, meta, key);
+      fetchPlanOf(r, undefined, params); // a fetch plan GET refuses is HEAD's 400 as well
+      const key = await bodyKey(r, meta);
+      if (key) return headAnswer(r, meta, key);
       // The extent is always there (an empty one is `[]`): HEAD answers GET's 200 without reading it.
-      return unlessNotModified(c, `the extent of ${meta.name}`, async () => jsonText(""));
-    },
-    POST: async (c) => {
-      const rt = c.get("rt");
-      const meta = classFor(c, "create");
-      const fetch = fetchPlanOf(c, rt.writeFetchPlan);
-      const body = await readBody(c, true);
-      collectionNotModified(c.req.raw, `the extent of ${meta.name}`);
+      return unlessNotModified(r, `the extent of ${meta.name}`, async () => jsonText(""));
+    }),
+    POST: plain(async (r) => {
+      const rt = r.rt;
+      const meta = classFor(r, "create");
+      const fetch = fetchPlanOf(r, rt.writeFetchPlan);
+      const body = await readBody(r, true);
+      collectionNotModified(r.raw, `the extent of ${meta.name}`);
       const result = await createObject(rt, meta, body, fetch);
       const at = { location: location(rt.prefix, result.meta, result.identity) };
       // Written, but hidden from its writer by the access rules: its Location, no body.
-      if (!result.object) return c.body(null, 201, at);
+      if (!result.object) return new Response(null, { status: 201, headers: at });
       return jsonText(result.object.json, 201, { ...at, ...tagged(result.object) });
-    },
-    DELETE: async (c) => {
-      const rt = c.get("rt");
-      const meta = classFor(c, "delete");
-      const url = new URL(c.req.url);
+    }),
+    DELETE: plain(async (r) => {
+      const rt = r.rt;
+      const meta = classFor(r, "delete");
+      const url = new URL(r.raw.url);
       if (url.search.length > 1) throw new HttpError(400, "DELETE of a class takes no query: deleting by filter is not supported");
       // `/{class}/` is an empty key, not the class: it must never delete the whole extent.
       if (url.pathname.endsWith("/"))
         throw new HttpError(400, `the key is empty: DELETE ${url.pathname}{key} deletes one object, DELETE ${url.pathname.slice(0, -1)} the whole extent`);
-      const key = await bodyKey(c, meta);
-      if (key) await deleteObject(rt, meta, key, writePreconditions(c.req.raw, meta));
+      const key = await bodyKey(r, meta);
+      if (key) await deleteObject(rt, meta, key, writePreconditions(r.raw, meta));
       else {
-        collectionNotModified(c.req.raw, `the extent of ${meta.name}`);
+        collectionNotModified(r.raw, `the extent of ${meta.name}`);
         await deleteExtent(rt, meta);
       }
-      return c.body(null, 204);
-    },
+      return new Response(null, { status: 204 });
+    }),
   },
   {
     path: "/:class/:key",
     what: "an object",
-    exists: classOf,
-    GET: async (c) => {
-      const meta = classFor(c, "read");
-      const key = pathKey(c, meta);
-      const fetch = fetchPlanOf(c);
-      return objectAnswer(c, meta, key, await getObject(c.get("rt"), meta, key, fetch));
-    },
-    HEAD: (c) => {
-      const meta = classFor(c, "read");
-      const key = pathKey(c, meta);
-      fetchPlanOf(c); // a fetch plan GET refuses is HEAD's 400 as well
-      return headAnswer(c, meta, key);
-    },
-    PUT: async (c) => {
-      const rt = c.get("rt");
-      const meta = classFor(c, "update");
-      const key = pathKey(c, meta);
-      const fetch = fetchPlanOf(c, rt.writeFetchPlan);
-      const body = await readBody(c, true);
-      const { object } = await updateObject(rt, meta, key, body, fetch, writePreconditions(c.req.raw, meta));
+    exists: (c) => classOf(routeRequest(c)),
+    GET: plain(async (r) => {
+      const meta = classFor(r, "read");
+      const key = pathKey(r, meta);
+      const fetch = fetchPlanOf(r);
+      return objectAnswer(r, meta, key, await getObject(r.rt, meta, key, fetch));
+    }),
+    HEAD: plain((r) => {
+      const meta = classFor(r, "read");
+      const key = pathKey(r, meta);
+      fetchPlanOf(r); // a fetch plan GET refuses is HEAD's 400 as well
+      return headAnswer(r, meta, key);
+    }),
+    PUT: plain(async (r) => {
+      const rt = r.rt;
+      const meta = classFor(r, "update");
+      const key = pathKey(r, meta);
+      const fetch = fetchPlanOf(r, rt.writeFetchPlan);
+      const body = await readBody(r, true);
+      const { object } = await updateObject(rt, meta, key, body, fetch, writePreconditions(r.raw, meta));
       // Changed, but hidden from its writer by the access rules now: no body.
-      if (!object) return c.body(null, 204);
+      if (!object) return new Response(null, { status: 204 });
       return jsonText(object.json, 200, tagged(object));
-    },
-    DELETE: async (c) => {
-      const meta = classFor(c, "delete");
-      await deleteObject(c.get("rt"), meta, pathKey(c, meta), writePreconditions(c.req.raw, meta));
-      return c.body(null, 204);
-    },
+    }),
+    DELETE: plain(async (r) => {
+      const meta = classFor(r, "delete");
+      await deleteObject(r.rt, meta, pathKey(r, meta), writePreconditions(r.raw, meta));
+      return new Response(null, { status: 204 });
+    }),
   },
 ];

@@ -10,7 +10,7 @@ import { runQuery } from "../../service/query.ts";
 import { jsonText, unlessNotModified } from "../answers.ts";
 import { fetchPlanOf, queryOf } from "../inputs.ts";
 import { HttpError } from "../problem.ts";
-import { type Handler, type Resource, allowOf } from "../resource.ts";
+import { type Handler, type Resource, allowOf, plain } from "../resource.ts";
 
 const PREPARE = { JDOQL: prepareJdoql, JPQL: prepareJpql };
 
@@ -18,17 +18,17 @@ function queryRoute(language: keyof typeof PREPARE): Handler {
   const prepare = PREPARE[language];
   const what = `${language} query`;
   const missing = `give the ${language} query as ?query=... (URL-encoded)`;
-  return async (c) => {
-    const rt = c.get("rt");
-    const { text, params, given } = queryOf(c, "query", what);
+  return plain(async (r) => {
+    const rt = r.rt;
+    const { text, params, given } = queryOf(r, "query", what);
     if (!text?.trim()) throw new HttpError(400, missing);
     const prepared = prepare(rt.model, text);
     // A query targets its candidate class: the other classes it reaches are filtered, never refused.
-    authorizeQuery(c, prepared.query);
+    authorizeQuery(r, prepared.query);
     const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
-    const fetch = fetchPlanOf(c, undefined, params);
-    return unlessNotModified(c, "a query's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));
-  };
+    const fetch = fetchPlanOf(r, undefined, params);
+    return unlessNotModified(r, "a query's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));
+  });
 }
 
 const jdoql = queryRoute("JDOQL");
