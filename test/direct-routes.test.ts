@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { type App, buildApp } from "../src/http/app.ts";
 import { resolveLimits } from "../src/config/limits.ts";
 import { resolveCors } from "../src/config/cors.ts";
-import { type Harness, startHarness } from "./support/harness.ts";
+import { type Harness, appRuntime, startHarness } from "./support/harness.ts";
 
 const MODEL = `<jdo><package name="d">
   <class name="Author" identity-type="application">
@@ -37,22 +37,11 @@ after(() => {
 });
 
 function appOf(h: Harness, prefix: string, cors = false): App {
-  return buildApp(
-    {
-      model: h.model,
-      store: h.store,
-      prefix,
-      limits: resolveLimits({ keyBytes: 64 }),
-      writeFetchPlan: { groups: ["all"], maxDepth: 1 },
-      serverTiming: false,
-      pageSize: 10,
-      firstPageSize: 10,
-      pageBytes: 1000,
-    },
-    () => Promise.resolve(),
-    undefined,
-    { compressThreshold: 1024, describe: () => "{}", cors: cors ? resolveCors({ origins: ["https://app.example"] }) : undefined },
-  );
+  return buildApp(appRuntime(h, prefix, resolveLimits({ keyBytes: 64 })), () => Promise.resolve(), undefined, {
+    compressThreshold: 1024,
+    describe: () => "{}",
+    cors: cors ? resolveCors({ origins: ["https://app.example"] }) : undefined,
+  });
 }
 
 type Call = [method: string, path: string, body?: unknown, headers?: Record<string, string>];

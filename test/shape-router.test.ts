@@ -14,8 +14,7 @@ import { TrieRouter } from "hono/router/trie-router";
 import { buildApp } from "../src/http/app.ts";
 import { ShapeRouter } from "../src/http/shape-router.ts";
 import { alwaysAnswers } from "../src/http/resource.ts";
-import { resolveLimits } from "../src/config/limits.ts";
-import { type Harness, startHarness } from "./support/harness.ts";
+import { type Harness, appRuntime, startHarness } from "./support/harness.ts";
 import { CACHE_MODEL } from "./models/cache-model.ts";
 
 let h: Harness;
@@ -67,22 +66,11 @@ function resolved<T>(result: Result<T>): [T, Record<string, string | undefined>]
 
 for (const prefix of ["/api", ""]) {
   test(`the app's routes${prefix ? ` under ${prefix}` : ""} match alike by shape and by trie`, () => {
-    const { app } = buildApp(
-      {
-        model: h.model,
-        store: h.store,
-        prefix,
-        limits: resolveLimits(undefined),
-        writeFetchPlan: { groups: ["all"], maxDepth: 1 },
-        serverTiming: false,
-        pageSize: 10,
-        firstPageSize: 10,
-        pageBytes: 1000,
-      },
-      () => Promise.resolve(),
-      undefined,
-      { compressThreshold: 1024, describe: () => "{}", explorer: { access: false } },
-    );
+    const { app } = buildApp(appRuntime(h, prefix), () => Promise.resolve(), undefined, {
+      compressThreshold: 1024,
+      describe: () => "{}",
+      explorer: { access: false },
+    });
     const shape = new ShapeRouter<unknown>();
     const trie = new TrieRouter<unknown>();
     assert.ok(app.routes.length > 10);

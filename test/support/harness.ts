@@ -12,6 +12,8 @@ import { EmbeddedStore } from "../../src/store/embedded-store.ts";
 import { embeddedPath } from "../../src/store/libsql-store.ts";
 import { CountingStore, type Store } from "../../src/store/store.ts";
 import { verifyWritePlans } from "../../src/service/write-plans.ts";
+import type { Runtime } from "../../src/service/runtime.ts";
+import { type Limits, resolveLimits } from "../../src/config/limits.ts";
 
 // Every write a test makes through the harness checks its cached plan against one made anew
 // (src/service/write-plans.ts): the suite's writes are the cache's test. (Off for measurements:
@@ -120,4 +122,19 @@ function checkRead(sql: string, columns: readonly string[]): void {
   if (new Set(names).size !== names.length) throw new Error(`result columns repeat a name (${columns.join(", ")}): ${sql}`);
   const planned = /\b(?:LIMIT|LIKE|GLOB)[\s(]*\?/i.exec(sql);
   if (planned) throw new Error(`"${planned[0]}": SQLite plans with this parameter's value and prepares the statement again at every run: ${sql}`);
+}
+
+/** The runtime an app built by hand (src/http/app.ts, `buildApp`) shares, over a harness's model and store. */
+export function appRuntime(h: Harness, prefix: string, limits: Limits = resolveLimits(undefined)): Runtime {
+  return {
+    model: h.model,
+    store: h.store,
+    prefix,
+    limits,
+    writeFetchPlan: { groups: ["all"], maxDepth: 1 },
+    serverTiming: false,
+    pageSize: 10,
+    firstPageSize: 10,
+    pageBytes: 1000,
+  };
 }
