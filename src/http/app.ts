@@ -3,7 +3,7 @@
  * resources by path (src/http/routes/: the root (JSON, or the explorer page for a browser), the OpenAPI document, the explorer's files, the queries, the objects of a class), mounted with
  * their HEAD, 405 and OPTIONS in one place (src/http/resource.ts), and every failure answered as
  * a problem document with its status (src/http/error-status.ts). Its `fetch` runs a request that
- * matches one plain route alone (a GET, PUT or DELETE of one object) without Hono's dispatch
+ * matches one plain route alone (the routes of objects and queries) without Hono's dispatch
  * (src/http/direct.ts), the same route inside the same middleware.
  */
 import { Hono } from "hono";

@@ -1,14 +1,15 @@
 /**
  * The routes the app runs without Hono's dispatch: a request whose path and method match one
- * handler alone, a plain route (src/http/resource.ts: the GET, PUT and DELETE of one object), runs
+ * handler alone, a plain route (src/http/resource.ts: the routes of objects and queries), runs
  * that route inside the same middleware (src/http/middleware.ts), with the parameters Hono would
  * give it. Hono's router still decides the match (the app's own `getPath` and router, so the
  * routes' order and precedence hold); what is left out is the rest of the dispatch: its Context,
  * its request wrapper and the chain around a handler. On Bun that was 17 of the 55 µs of CPU a GET
  * by key spent in Extent's JavaScript in a server (README, *Where the time goes*, thirteenth part).
  *
- * Anything else goes to Hono: a HEAD (Hono answers it as a GET without the body), a path with
- * middleware on it (CORS), a route that is not plain, and a path no route matches (the 404).
+ * Anything else goes to Hono: a HEAD (Hono answers it as a GET without the body), an OPTIONS or a
+ * method a path does not serve (405), a path with middleware on it (CORS), a route that is not
+ * plain (the root, the document, the explorer's files), and a path no route matches (the 404).
  */
 import type { Hono } from "hono";
 import type { ParamIndexMap, Result } from "hono/router";

@@ -22,8 +22,9 @@ export type Env = { Variables: { rt: Runtime } };
 export type Handler = (c: Context<Env>) => Response | Promise<Response>;
 
 /**
- * A request as the routes of one object read it (src/http/routes/objects.ts), without Hono's
- * Context: its runtime, the Request itself, and its path parameters, decoded as Hono decodes them.
+ * A request as the routes of objects and queries read it (src/http/routes/objects.ts, queries.ts),
+ * without Hono's Context: its runtime, the Request itself, and its path parameters, decoded as
+ * Hono decodes them.
  */
 export interface RouteRequest {
   readonly rt: Runtime;
@@ -53,7 +54,7 @@ export function plain(route: PlainHandler): Handler {
   return handler;
 }
 
-/** The handlers `mount` adds for a GET, PUT or DELETE written as a PlainHandler: the app may run those directly (src/http/direct.ts). */
+/** The handlers `mount` adds for a method's route written as a PlainHandler: the app may run those directly (src/http/direct.ts). */
 const mountedPlain = new WeakMap<object, PlainHandler>();
 export const plainRouteOf = (handler: object): PlainHandler | undefined => mountedPlain.get(handler);
 
