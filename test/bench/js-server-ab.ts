@@ -102,7 +102,9 @@ else {
   }
   for (const [name, xs] of cpu) {
     xs.sort((a, b) => a - b);
-    console.log(`${runtime} ${values.path}  ${name.padEnd(28)} median ${xs[Math.floor(xs.length / 2)]!.toFixed(1).padStart(6)} µs  least ${xs[0]!.toFixed(1).padStart(6)} µs CPU/req`);
+    console.log(
+      `${runtime} ${values.path}  ${name.padEnd(28)} median ${xs[Math.floor(xs.length / 2)]!.toFixed(1).padStart(6)} µs  least ${xs[0]!.toFixed(1).padStart(6)} µs CPU/req`,
+    );
   }
   for (const { server } of servers) await server.stop();
   rmSync(dir, { recursive: true, force: true });
