@@ -152,3 +152,67 @@ test("PUT of an object's own row only: the UPDATE (by key and class) and the rea
   const both = await cost("PUT", `/org.extent.sample.Book/${book.id}`, { title: "Kindred", pages: 264 });
   assert.deepEqual([both.reply.status, both.reply.body.version], [200, book.version + 2]);
 });
+
+test("DELETE without a precondition: no guard, every row found through the object's primary row and class; a missing or other-class object is 404 and deletes nothing", async () => {
+  const pets = await startHarness({
+    metadata: [
+      {
+        source: "p.jdo",
+        text: `<jdo><package name="p">
+        <class name="Pet" table="PET"><inheritance><discriminator column="KIND" value="P"/></inheritance>
+          <field name="id" field-type="long" primary-key="true" value-strategy="increment"/>
+          <field name="name" field-type="java.lang.String"/></class>
+        <class name="Cat" persistence-capable-superclass="p.Pet"><inheritance strategy="superclass-table"><discriminator value="C"/></inheritance>
+          <field name="lives" field-type="int"/></class>
+        <class name="Dog" persistence-capable-superclass="p.Pet"><inheritance strategy="superclass-table"><discriminator value="D"/></inheritance></class>
+      </package></jdo>`,
+      },
+    ],
+  });
+  try {
+    const cat = (await pets.post("/p.Cat", { name: "Tom", lives: 9 })).body.id;
+    const dog = (await pets.post("/p.Dog", { name: "Rex" })).body.id;
+    const del = async (path: string, headers?: Record<string, string>) => {
+      pets.store.reset();
+      const reply = await pets.call("DELETE", path, undefined, headers);
+      return { status: reply.status, reply, statements: pets.store.statements };
+    };
+    const table = () => pets.sql(`SELECT id, KIND, name, lives FROM PET ORDER BY id`);
+    const before = JSON.stringify(await table());
+    // PET holds Dogs too: the DELETE's class check leaves the Dog where it is.
+    const wrong = await del(`/p.Cat/${dog}`);
+    assert.deepEqual([wrong.status, wrong.statements], [404, 1]);
+    assert.equal(wrong.reply.body.detail, `no p.Cat with key ${dog}`);
+    assert.deepEqual([(await del(`/p.Cat/987654`)).status, (await del(`/p.Pet/987654`)).status], [404, 404]);
+    // A precondition is judged after the object's existence: the guard, as before. (`If-Match: *`
+    // is no precondition beyond existence, so it needs none.)
+    const ifNoneMatch = await del(`/p.Cat/${dog}`, { "if-none-match": "*" });
+    assert.deepEqual([ifNoneMatch.status, ifNoneMatch.statements], [404, 3]);
+    const ifMatch = await del(`/p.Cat/${dog}`, { "if-match": "*" });
+    assert.deepEqual([ifMatch.status, ifMatch.statements], [404, 1]);
+    assert.equal(JSON.stringify(await table()), before);
+    const own = await del(`/p.Cat/${cat}`);
+    assert.deepEqual([own.status, own.statements], [204, 1]);
+    assert.deepEqual(await table(), [[dog, "D", "Rex", null]]);
+    // The hierarchy's root deletes whichever class the object is.
+    assert.equal((await del(`/p.Pet/${dog}`)).status, 204);
+    assert.deepEqual(await table(), []);
+  } finally {
+    pets.close();
+  }
+
+  // The sample: a Book's rows in ITEM and BOOK, a Magazine's in ITEM alone.
+  const magazine = (await h.get("/org.extent.sample.Magazine")).body[0];
+  const before = await snapshot();
+  const asBook = await cost("DELETE", `/org.extent.sample.Book/${magazine.id}`);
+  const guarded = await cost("DELETE", `/org.extent.sample.Book/${magazine.id}`, undefined, { "if-none-match": "*" });
+  assert.deepEqual([asBook.reply.status, guarded.reply.status], [404, 404]);
+  // The guarded plan: the existence guard and the precondition's more.
+  assert.equal(guarded.statements, asBook.statements + 2);
+  assert.equal(await snapshot(), before);
+  const id = (await h.post("/org.extent.sample.Book", { title: "Dawn", pages: 248 })).body.id;
+  const gone = await cost("DELETE", `/org.extent.sample.Book/${id}`);
+  assert.deepEqual([gone.reply.status, gone.statements], [204, asBook.statements]);
+  assert.deepEqual([await h.sql("SELECT count(*) FROM ITEM WHERE id = ?", [id]), await h.sql("SELECT count(*) FROM BOOK WHERE id = ?", [id])], [[[0]], [[0]]]);
+  assert.equal(await snapshot(), before);
+});

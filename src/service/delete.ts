@@ -10,15 +10,18 @@ import { refused } from "../access/refusal.ts";
 import { requiredRefusal } from "./required.ts";
 
 export async function deleteObject(rt: Runtime, meta: ClassMeta, key: unknown[], conditions: readonly Precondition[] = []): Promise<void> {
-  const plan = deleteOneStatements(rt.model, meta, key);
+  // Without a precondition or access rules, nothing needs judging after the object's existence:
+  // the deletion itself can tell that it found none (src/write/delete-plan.ts).
+  const plan = deleteOneStatements(rt.model, meta, key, conditions.length === 0 && !rt.access);
   const statements = withCascadeGuards(rt, plan);
   // After the existence guard: an absent object is a 404 whatever the precondition.
   statements.splice(1, 0, ...conditions.map((c) => guardVersion(meta, keySlots(key), c)));
   // The rules judge the object as found (contract §8): after its existence, so what read hides is a 404.
   const allowed = rt.access?.control.writeGuard(rt.access.principal, meta, keySlots(key), "delete");
   if (allowed) statements.splice(1, 0, allowed);
+  let results;
   try {
-    await rt.store.batch(statements, "write");
+    results = await rt.store.batch(statements, "write");
   } catch (error) {
     if (error instanceof StoreConstraintError && error.guard === "stale") throw preconditionFailed(rt.model, meta, key, conditions);
     if (error instanceof StoreConstraintError && error.guard === "forbidden")
@@ -32,6 +35,8 @@ export async function deleteObject(rt: Runtime, meta: ClassMeta, key: unknown[],
     if (error instanceof StoreConstraintError && error.kind === "guard") throw noSuchObject(rt.model, meta, key);
     throw error;
   }
+  // No guard: no row deleted is no such object, and nothing changed.
+  if (plan.rootDelete !== undefined && results[plan.rootDelete]!.rowsAffected === 0) throw noSuchObject(rt.model, meta, key);
 }
 
 export async function deleteExtent(rt: Runtime, meta: ClassMeta): Promise<void> {

@@ -42,6 +42,11 @@ export interface DeletePlan<S = Statement> {
   diagnose: S;
   /** The required references the diagnosis counts, in its order. */
   required: { holder: string; field: string }[];
+  /**
+   * In a plan without the existence guard (`deleteOneStatements`, unguarded): the statement
+   * deleting the object's primary row, which deletes none when the object is not there as its class.
+   */
+  rootDelete?: number | undefined;
 }
 
 function compilePlan(model: Model, d: Deletion, prefix: SQL[]): DeletePlan<Compiled> {
@@ -55,14 +60,34 @@ function bindPlan(plan: DeletePlan<Compiled>, values?: Record<string, unknown>):
   return { ...plan, statements: plan.statements.map((c) => bind(c, values)), diagnose: bind(plan.diagnose, values) };
 }
 
-/** Statements deleting one object; a guard aborts the batch when it does not exist as this class. */
-export function deleteOneStatements(model: Model, meta: ClassMeta, key: readonly unknown[]): DeletePlan {
-  const compiled = plans(model).get(`one|${meta.name}`, () => {
+/**
+ * Statements deleting one object. Guarded, the first statement aborts the batch when the object
+ * does not exist as this class. `unguarded` (for a caller that adds no precondition or rule to be
+ * judged after the object's existence) drops that statement where the deletion allows: no
+ * dependent relation, and the class's objects in one table group. Every statement then reads the
+ * key through the object's primary row and its class, so one that is not there changes nothing,
+ * and the last statement, deleting that row, tells it by its count (`rootDelete`).
+ */
+export function deleteOneStatements(model: Model, meta: ClassMeta, key: readonly unknown[], unguarded = false): DeletePlan {
+  const own = unguarded && !cascades(model, meta) && groupsOf(model, meta).length === 1;
+  const compiled = plans(model).get(`one|${meta.name}${own ? "|own" : ""}`, () => {
     // Every use is `… IN (keys)`.
     const keys = oneKeyOperand(meta.keyColumns.map((_, i) => sql`${sql.placeholder(`k${i}`)}`));
-    return compilePlan(model, deletion(model, meta, keys), [guardMissing(model, meta, keys)]);
+    if (!own) return compilePlan(model, deletion(model, meta, keys), [guardMissing(model, meta, keys)]);
+    const plan = compilePlan(model, deletion(model, meta, checkedKeys(model, meta, keys)), []);
+    // The rows go last, the primary table's last of all (deletionParts): its row is read by the statements before it.
+    return { ...plan, rootDelete: plan.statements.length - 1 };
   });
   return bindPlan(compiled, Object.fromEntries(key.map((v, i) => [`k${i}`, v])));
+}
+
+/** `keys` as far as they name a stored object of `meta` (or a subclass): through its primary row and its class, in one table group. */
+function checkedKeys(model: Model, meta: ClassMeta, keys: SQL): SQL {
+  const [g] = groupsOf(model, meta);
+  const filter = discriminatorFilter(g!, subtree(model, meta.name));
+  return filter
+    ? sql`SELECT ${join(keyRefs(g!))} FROM ${ident(g!.primaryTable)} ${ident(alias(0))} WHERE ${tuple(keyRefs(g!))} IN (${keys}) AND ${filter}`
+    : keys;
 }
 
 /**
