@@ -18,7 +18,7 @@
  *   query's results need up to 4 plans (one per batch depth tried), hence more than the queries;
  * - `READ_PLAN_LIMIT` JSON selects per model (src/read/json-select.ts), keyed and bounded as the
  *   read plans (their SQL holds every level of the plan, so their weight bound fills first);
- * - `DELETE_PLAN_LIMIT` delete plans per model (src/write/delete-plan.ts), two per class at most;
+ * - `DELETE_PLAN_LIMIT` delete plans per model (src/write/delete-plan.ts), a few per class;
  * - `FETCH_PLAN_LIMIT` field lists per class (src/read/fetch-plan.ts), keyed by the fetch plan's
  *   groups and JOIN FETCH fields (as sets: the spellings of one plan share an entry).
  * - `FETCH_PLAN_QUERY_LIMIT` parsed fetch plans per model (src/read/fetch-plan.ts), keyed by the

@@ -27,7 +27,7 @@ import {
   seedsOf,
 } from "./cascade-plan.ts";
 
-/** Two per class at most (one object, the extent): bounded by the model, the limit is a backstop. */
+/** A few per class (one object, with its guard or without; the extent): bounded by the model, the limit is a backstop. */
 const plans = perModelCache<DeletePlan<Compiled>>("deletePlans", DELETE_PLAN_LIMIT);
 
 /**
