@@ -35,6 +35,21 @@ async function cost(method: string, path: string, body?: unknown, headers?: Reco
   return { reply, roundTrips: h.store.roundTrips, statements: h.store.statements };
 }
 
+/** Cats and Dogs in one table (PET), told apart by their discriminator. */
+const PETS = [
+  {
+    source: "p.jdo",
+    text: `<jdo><package name="p">
+    <class name="Pet" table="PET"><inheritance><discriminator column="KIND" value="P"/></inheritance>
+      <field name="id" field-type="long" primary-key="true" value-strategy="increment"/>
+      <field name="name" field-type="java.lang.String"/></class>
+    <class name="Cat" persistence-capable-superclass="p.Pet"><inheritance strategy="superclass-table"><discriminator value="C"/></inheritance>
+      <field name="lives" field-type="int"/></class>
+    <class name="Dog" persistence-capable-superclass="p.Pet"><inheritance strategy="superclass-table"><discriminator value="D"/></inheritance></class>
+  </package></jdo>`,
+  },
+];
+
 const category = (id: number) => `/org.extent.sample.Category/${keySegment({ id, kind: "genre" })}`;
 
 test("POST with a new key: one round trip; a duplicate is refused by the batch (409) and changes nothing", async () => {
@@ -85,21 +100,7 @@ test("PUT in a shared table: the guard checks the discriminator, so a Magazine i
 });
 
 test("PUT of an object's own row only: the UPDATE (by key and class) and the read-back, no guard; a missing or other-class object is 404 and changes nothing", async () => {
-  const pets = await startHarness({
-    metadata: [
-      {
-        source: "p.jdo",
-        text: `<jdo><package name="p">
-        <class name="Pet" table="PET"><inheritance><discriminator column="KIND" value="P"/></inheritance>
-          <field name="id" field-type="long" primary-key="true" value-strategy="increment"/>
-          <field name="name" field-type="java.lang.String"/></class>
-        <class name="Cat" persistence-capable-superclass="p.Pet"><inheritance strategy="superclass-table"><discriminator value="C"/></inheritance>
-          <field name="lives" field-type="int"/></class>
-        <class name="Dog" persistence-capable-superclass="p.Pet"><inheritance strategy="superclass-table"><discriminator value="D"/></inheritance></class>
-      </package></jdo>`,
-      },
-    ],
-  });
+  const pets = await startHarness({ metadata: PETS });
   try {
     const cat = (await pets.post("/p.Cat", { name: "Tom", lives: 9 })).body.id;
     const dog = (await pets.post("/p.Dog", { name: "Rex" })).body.id;
@@ -154,21 +155,7 @@ test("PUT of an object's own row only: the UPDATE (by key and class) and the rea
 });
 
 test("DELETE without a precondition: no guard, every row found through the object's primary row and class; a missing or other-class object is 404 and deletes nothing", async () => {
-  const pets = await startHarness({
-    metadata: [
-      {
-        source: "p.jdo",
-        text: `<jdo><package name="p">
-        <class name="Pet" table="PET"><inheritance><discriminator column="KIND" value="P"/></inheritance>
-          <field name="id" field-type="long" primary-key="true" value-strategy="increment"/>
-          <field name="name" field-type="java.lang.String"/></class>
-        <class name="Cat" persistence-capable-superclass="p.Pet"><inheritance strategy="superclass-table"><discriminator value="C"/></inheritance>
-          <field name="lives" field-type="int"/></class>
-        <class name="Dog" persistence-capable-superclass="p.Pet"><inheritance strategy="superclass-table"><discriminator value="D"/></inheritance></class>
-      </package></jdo>`,
-      },
-    ],
-  });
+  const pets = await startHarness({ metadata: PETS });
   try {
     const cat = (await pets.post("/p.Cat", { name: "Tom", lives: 9 })).body.id;
     const dog = (await pets.post("/p.Dog", { name: "Rex" })).body.id;
