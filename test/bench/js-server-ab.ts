@@ -7,7 +7,7 @@
  * in-process, this counts it with the HTTP server around it, where the same JavaScript costs about
  * twice as much (README, *Where the time goes*, thirteenth part).
  *
- *   node --import tsx test/bench/js-server-ab.ts [--runtime bun|node] [--rounds 6] [--seconds 2] [--path /bench.Book/42] CHECKOUT... [hono]
+ *   node --import tsx test/bench/js-server-ab.ts [--runtime bun|node] [--rounds 6] [--seconds 2] [--path /bench.Book/42] [--rate N] CHECKOUT... [hono]
  *
  * A checkout is a folder with Extent's src/ (a git worktree with node_modules linked, as for server-ab.ts).
  */
@@ -30,6 +30,8 @@ const { values, positionals } = parseArgs({
     rounds: { type: "string", default: "6" },
     seconds: { type: "string", default: "2" },
     path: { type: "string", default: "/bench.Book/42" },
+    /** Requests per second for every server (autocannon's overallRate), below what each can answer: unset, as many as each answers. */
+    rate: { type: "string" },
     // A server of this process's own (the child's arguments).
     serve: { type: "string" },
     db: { type: "string" },
@@ -95,7 +97,7 @@ else {
       const url = `${server.url}/api${values.path}`;
       await autocannon({ url, connections: 10, duration: 1 });
       const before = cpuMicros(server.pid) ?? NaN;
-      const run = await autocannon({ url, connections: 10, duration: seconds });
+      const run = await autocannon({ url, connections: 10, duration: seconds, ...(values.rate ? { overallRate: Number(values.rate) } : {}) });
       const after = cpuMicros(server.pid) ?? NaN;
       cpu.set(name, [...(cpu.get(name) ?? []), (after - before) / run.requests.total]);
     }
