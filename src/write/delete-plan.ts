@@ -13,7 +13,7 @@ import { type Compiled, type SQL, bind, compile, ident, join, onStoredTables, on
 import type { Statement } from "../store/store.ts";
 import { DELETE_PLAN_LIMIT, perModelCache } from "../cache/bounded-cache.ts";
 import { type At, VersionSteps } from "./version-steps.ts";
-import { alias, discriminatorFilter, extentKeys, groupsOf, keyRefs } from "../read/row-layout.ts";
+import { type GroupLayout, alias, discriminatorFilter, extentKeys, groupsOf, keyRefs } from "../read/row-layout.ts";
 import {
   cascades,
   closure,
@@ -84,10 +84,13 @@ export function deleteOneStatements(model: Model, meta: ClassMeta, key: readonly
 /** `keys` as far as they name a stored object of `meta` (or a subclass): through its primary row and its class, in one table group. */
 function checkedKeys(model: Model, meta: ClassMeta, keys: SQL): SQL {
   const [g] = groupsOf(model, meta);
-  const filter = discriminatorFilter(g!, subtree(model, meta.name));
-  return filter
-    ? sql`SELECT ${join(keyRefs(g!))} FROM ${ident(g!.primaryTable)} ${ident(alias(0))} WHERE ${tuple(keyRefs(g!))} IN (${keys}) AND ${filter}`
-    : keys;
+  return discriminatorFilter(g!, subtree(model, meta.name)) ? storedRows(model, meta, g!, keys, join(keyRefs(g!))) : keys;
+}
+
+/** `SELECT columns` of the primary rows in group `g` of the objects of `meta` (or a subclass) whose keys are `keys`. */
+function storedRows(model: Model, meta: ClassMeta, g: GroupLayout, keys: SQL, columns: SQL): SQL {
+  const filter = discriminatorFilter(g, subtree(model, meta.name));
+  return sql`SELECT ${columns} FROM ${ident(g.primaryTable)} ${ident(alias(0))} WHERE ${tuple(keyRefs(g))} IN (${keys})${filter ? sql` AND ${filter}` : sql``}`;
 }
 
 /**
@@ -119,10 +122,7 @@ function keptKeys(model: Model, meta: ClassMeta, keep: (alias: string) => SQL): 
 }
 
 function guardMissing(model: Model, meta: ClassMeta, keys: SQL): SQL {
-  const exists = groupsOf(model, meta).map((g) => {
-    const filter = discriminatorFilter(g, subtree(model, meta.name));
-    return sql`SELECT 1 FROM ${ident(g.primaryTable)} ${ident(alias(0))} WHERE ${tuple(keyRefs(g))} IN (${keys})${filter ? sql` AND ${filter}` : sql``}`;
-  });
+  const exists = groupsOf(model, meta).map((g) => storedRows(model, meta, g, keys, sql`1`));
   return guardInsert("missing", sql`NOT EXISTS (${join(exists, sql` UNION ALL `)})`);
 }
 
