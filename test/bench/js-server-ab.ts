@@ -7,7 +7,7 @@
  * in-process, this counts it with the HTTP server around it, where the same JavaScript costs about
  * twice as much (README, *Where the time goes*, thirteenth part).
  *
- *   node --import tsx test/bench/js-server-ab.ts [--runtime bun|node] [--rounds 6] [--seconds 2] [--path /bench.Book/42] [--rate N] CHECKOUT... [hono]
+ *   node --import tsx test/bench/js-server-ab.ts [--runtime bun|node] [--rounds 6] [--seconds 2] [--path /bench.Book/42] [--rate N] [--profile DIR] CHECKOUT... [hono] [hono-async]
  *
  * A checkout is a folder with Extent's src/ (a git worktree with node_modules linked, as for server-ab.ts).
  */
@@ -32,6 +32,8 @@ const { values, positionals } = parseArgs({
     path: { type: "string", default: "/bench.Book/42" },
     /** Requests per second for every server (autocannon's overallRate), below what each can answer: unset, as many as each answers. */
     rate: { type: "string" },
+    /** Each server under the CPU profiler (`--cpu-prof`, Node and Bun), its profile written to DIR/<index>-<name> when it stops. */
+    profile: { type: "string" },
     // A server of this process's own (the child's arguments).
     serve: { type: "string" },
     db: { type: "string" },
@@ -41,9 +43,12 @@ const { values, positionals } = parseArgs({
 
 const JSON_TYPE = { "content-type": "application/json; charset=utf-8" };
 
-/** The child: Extent of the checkout `values.serve` over a replaying store, or (`hono`) a bare route answering Extent's text. */
+/**
+ * The child: Extent of the checkout `values.serve` over a replaying store, or a bare route answering
+ * Extent's text: `hono` at once, `hono-async` after awaiting (as the floors await their store).
+ */
 async function serveOne(root: string): Promise<void> {
-  const hono = root === "hono";
+  const hono = root.startsWith("hono");
   const from = hono ? fileURLToPath(new URL("../../", import.meta.url)) : root;
   const { createRestHandler } = await import(join(from, "src/handler.ts"));
   const { openStore } = await import(join(from, "src/store/open-store.ts"));
@@ -68,7 +73,10 @@ async function serveOne(root: string): Promise<void> {
   const text = await (await handler.fetch(new Request(`http://bench/api${values.path}`))).text();
   const app = new Hono().basePath("/api");
   // As the floors read their requests: the path and a query parameter.
-  app.get("/*", (c) => new Response(c.req.path && c.req.query("fetchGroup") !== "-" ? text : "", { headers: JSON_TYPE }));
+  const answer = (c: { req: { path: string; query(name: string): string | undefined } }) =>
+    new Response(c.req.path && c.req.query("fetchGroup") !== "-" ? text : "", { headers: JSON_TYPE });
+  // On @hono/node-server an answer given at once goes out by a shorter path than a promise's.
+  app.get("/*", root === "hono-async" ? async (c) => (await null, answer(c)) : answer);
   await serve(hono ? app.fetch : handler.fetch, Number(values.port), "127.0.0.1");
   console.log("listening");
   process.once("SIGTERM", () => process.exit(0));
@@ -76,7 +84,7 @@ async function serveOne(root: string): Promise<void> {
 
 if (values.serve) await serveOne(values.serve);
 else {
-  if (!positionals.length) throw new Error("usage: js-server-ab.ts [--runtime bun|node] [--path P] CHECKOUT... [hono]");
+  if (!positionals.length) throw new Error("usage: js-server-ab.ts [--runtime bun|node] [--path P] CHECKOUT... [hono] [hono-async]");
   const runtime = values.runtime as Runtime;
   const dir = mkdtempSync(join(tmpdir(), "extent-js-server-ab-"));
   const data = join(dir, "bench.db");
@@ -86,8 +94,9 @@ else {
     const db = join(dir, `${i}.db`);
     copyFileSync(data, db);
     const port = await freePort();
-    const root = name === "hono" ? "hono" : resolve(name);
+    const root = name.startsWith("hono") ? name : resolve(name);
     const [cmd, args] = runtimeCommand(runtime, fileURLToPath(import.meta.url), ["--serve", root, "--db", db, "--port", String(port), "--path", values.path!]);
+    if (values.profile) args.unshift("--cpu-prof", `--cpu-prof-dir=${resolve(values.profile, `${i}-${name.replace(/\W+/g, "_")}`)}`);
     servers.push({ name, server: await startServer(cmd, args, { probe: `http://127.0.0.1:${port}/api${values.path}` }) });
   }
   const cpu = new Map<string, number[]>();
