@@ -67,14 +67,14 @@ export function chooseEncoding(header: string | undefined): string | undefined {
 }
 
 /**
- * What is known of the size of the text an answer was made from (the JSON answers of
- * src/http/answers.ts), so most answers are judged without reading their body: its length in
- * UTF-16 units, and, for a text short enough to check and all ASCII, its size in UTF-8 bytes
- * exactly. Otherwise UTF-8 takes 1 to 3 bytes per unit, so a text of `threshold` units or more is
- * large enough, and one under a third of it is too small. An answer Hono has wrapped again (when
- * middleware set headers before it) is not found here and is judged by reading it.
+ * The text an answer was made from (the JSON answers of src/http/answers.ts), so most answers are
+ * judged without reading their body: UTF-8 takes 1 to 3 bytes per UTF-16 unit, so a text of
+ * `threshold` units or more is large enough, and one under a third of it is too small; between
+ * the two, a text short enough to check and all ASCII has as many bytes as units. An answer Hono
+ * has wrapped again (when middleware set headers before it) is not found here and is judged by
+ * reading it.
  */
-const textSizes = new WeakMap<Response, { units: number; bytes: number | undefined }>();
+const texts = new WeakMap<Response, string>();
 
 /** Texts up to this many units are checked for non-ASCII characters (a regular expression over at most 8 KiB). */
 const EXACT_UNITS = 4096;
@@ -82,8 +82,7 @@ const NON_ASCII = /[^\x00-\x7f]/;
 
 /** `response`, noted as made from `text`. */
 export function fromText(response: Response, text: string): Response {
-  const units = text.length;
-  textSizes.set(response, { units, bytes: units <= EXACT_UNITS && !NON_ASCII.test(text) ? units : undefined });
+  texts.set(response, text);
   return response;
 }
 
@@ -102,13 +101,17 @@ function plainly(request: Request, res: Response, threshold: number): boolean {
 }
 
 /**
- * What the answer's text tells of its size in bytes: exact, 0 when surely under the threshold, its
- * length when surely over it, undefined when it cannot tell; null for an answer not made from a text.
+ * What the answer's text tells of its size in bytes: 0 when surely under the threshold, its length
+ * when surely over it, exact between the two for an ASCII text, else undefined (it cannot tell);
+ * null for an answer not made from a text. Most answers are decided by their length alone.
  */
 function textBytes(res: Response, threshold: number): number | undefined | null {
-  const text = textSizes.get(res);
-  if (!text) return null;
-  return text.bytes ?? (text.units * 3 < threshold ? 0 : text.units >= threshold ? text.units : undefined);
+  const text = texts.get(res);
+  if (text === undefined) return null;
+  const units = text.length;
+  if (units * 3 < threshold) return 0;
+  if (units >= threshold) return units;
+  return units <= EXACT_UNITS && !NON_ASCII.test(text) ? units : undefined;
 }
 
 /** The answer to `request` as it goes out: `response` compressed when it should be (see above), else itself. */
