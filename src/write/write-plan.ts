@@ -19,6 +19,7 @@ import { int, keyEquals, range, shaped, value } from "./shaped.ts";
 export { shaped, slotPattern, slotPlaceholders, slotValues } from "./shaped.ts";
 import { type At, type VersionSteps, clearReference, jsonKeys } from "./version-steps.ts";
 import { WriteSteps, holdingTables } from "./write-steps.ts";
+import { InsertRows } from "./insert-rows.ts";
 import { type KeyGenerator, type Slot, type WriteNode, newUuid } from "./write-node.ts";
 export { type KeyGenerator, newUuid } from "./write-node.ts";
 import { type Diagnosis, type WriteCheck, checkGuard, diagnosis, orphanDeletion, releaseCheck } from "./orphan-plan.ts";
@@ -160,6 +161,8 @@ export function writeStatements(
     }
   }
 
+  // The new objects' rows (merged by table, src/write/insert-rows.ts), and the existing objects' UPDATEs.
+  const inserts = new InsertRows();
   const out: Statement[] = [];
   for (const w of writes) {
     for (const [fieldName, target] of w.node.refs) {
@@ -198,13 +201,7 @@ export function writeStatements(
         if (i === 0 && w.meta.discriminator) columns.push([w.meta.discriminator.column, value(w.meta.discriminator.values[w.meta.name]!)]);
         if (i === 0 && w.meta.version) columns.push([w.meta.version.column, value(1)]);
         for (const [c, v] of values) if (!columns.some(([k]) => k.toLowerCase() === c.toLowerCase())) columns.push([c, v]);
-        out.push(
-          shaped(
-            `insert|${table}|${columns.map(([c]) => c).join(",")}`,
-            columns.map(([, v]) => v),
-            (slot) => sql`INSERT INTO ${ident(table)} (${join(columns.map(([c]) => ident(c)))}) VALUES (${join(range(slot, 0, columns.length))})`,
-          ),
-        );
+        inserts.add(table, columns);
       });
     } else {
       for (const [table, values] of rows) {
@@ -219,7 +216,8 @@ export function writeStatements(
   }
   const diagnose = () => orphans?.diagnose(checks) ?? diagnosis(model, checks, []);
   const primaryUpdate = (w: WriteNode) => primaryUpdates.get(w)?.update;
-  const own = writes.length === 1 && !orphans && !extra.length && out.length === 1 ? primaryUpdates.get(writes[0]!) : undefined;
+  const created = inserts.statements();
+  const own = writes.length === 1 && !orphans && !extra.length && !created.length && out.length === 1 ? primaryUpdates.get(writes[0]!) : undefined;
   if (own && own.update === out[0] && stepsInOwnRow(model, writes[0]!, own.sets)) {
     // One existing object's own row and nothing else: its version steps in that row's UPDATE,
     // which checks the row's class, where a step statement would find the row by its key alone.
@@ -233,10 +231,10 @@ export function writeStatements(
     .finish()
     .statements()
     .map((s) => shaped(s.shape, s.values, s.sql));
-  if (!orphans) return { statements: [...stepping, ...out, ...extra], diagnose, primaryUpdate };
+  if (!orphans) return { statements: [...stepping, ...created, ...out, ...extra], diagnose, primaryUpdate };
   const after = [...orphans.after];
   after.splice(orphans.accessAt, 0, ...cascadeGuards(orphans.roots));
-  return { statements: [orphans.fill, ...stepping, ...out, ...extra, ...after], diagnose, primaryUpdate };
+  return { statements: [orphans.fill, ...stepping, ...created, ...out, ...extra, ...after], diagnose, primaryUpdate };
 }
 
 /**

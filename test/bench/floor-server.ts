@@ -111,15 +111,16 @@ app.get("/bench.Publisher", async (c) => {
 
 app.post("/bench.Author", async (c) => {
   const body = (await c.req.json()) as { name: string; born: number; works: { title: string; price: number; pages: number }[] };
-  // Statements: two sequence reservations, the author, each work's ITEM and BOOK rows, the read-back.
+  // Statements: two sequence reservations, the author, the works' ITEM rows and their BOOK rows
+  // (one INSERT of as many rows as the bench's body has works), the read-back.
   const results = await run("POST a graph (1+5)", (i, p) => {
     if (i === 2) return [...p.slice(0, 3), body.name, body.born];
-    const w = Math.floor((i - 3) / 2);
-    if (i >= 3 && w < body.works.length) {
-      const work = body.works[w]!;
-      return (i - 3) % 2 === 0 ? [...p.slice(0, 4), work.title, work.price, ...p.slice(6)] : [...p.slice(0, 3), work.pages];
-    }
-    return p;
+    if (i !== 3 && i !== 4) return p;
+    const width = p.length / body.works.length;
+    return body.works.flatMap((work, w) => {
+      const row = p.slice(w * width, (w + 1) * width);
+      return i === 3 ? [...row.slice(0, 4), work.title, work.price, ...row.slice(6)] : [...row.slice(0, 3), work.pages];
+    });
   });
   const row = rowsOf(results)[0]!;
   return answer(row[0] as string, 201, { location: `/api/bench.Author/${row[3]}` });
