@@ -48,28 +48,44 @@ function describe(json: unknown): string {
 
 /** `keyBytes`: the longest key an object of the body may give (limits.keyBytes), its own or a reference's. */
 export function readGraph(model: Model, declared: ClassMeta, body: unknown, keyBytes = Infinity): Graph {
-  const nodes: GraphNode[] = [];
-  const errors: FieldError[] = [];
-  const byIdentity = new Map<string, GraphNode>();
-  // Where each node starts in the body (objects in document order), to tell which of two is the later.
-  const order = new Map<GraphNode, number>();
+  const reader = new GraphReader(model, keyBytes);
+  const root = reader.readObject(body, declared, "", 0);
+  const { nodes, errors } = reader;
+  return { root: root ?? placeholder(declared), nodes, errors: root ? errors : errors.length ? errors : [{ path: "", message: "expected an object" }] };
+}
 
-  const readObject = (json: unknown, declaredType: ClassMeta, path: string, depth: number): GraphNode | undefined => {
+/**
+ * One body's reading: the nodes and errors found so far. A class, not closures in `readGraph`: on
+ * Node, tsx names each named closure as it is made (an `Object.defineProperty`), per request.
+ */
+class GraphReader {
+  readonly nodes: GraphNode[] = [];
+  readonly errors: FieldError[] = [];
+  private readonly byIdentity = new Map<string, GraphNode>();
+  // Where each node starts in the body (objects in document order), to tell which of two is the later.
+  private readonly order = new Map<GraphNode, number>();
+
+  constructor(
+    private readonly model: Model,
+    private readonly keyBytes: number,
+  ) {}
+
+  readObject(json: unknown, declaredType: ClassMeta, path: string, depth: number): GraphNode | undefined {
     if (json === null || typeof json !== "object" || Array.isArray(json) || json instanceof JsonNumber) {
-      errors.push({ path, message: `expected an object of class ${declaredType.name}, got ${describe(json)}` });
+      this.errors.push({ path, message: `expected an object of class ${declaredType.name}, got ${describe(json)}` });
       return undefined;
     }
     if (depth > MAX_NESTING) {
-      errors.push({ path, message: `objects are nested more than ${MAX_NESTING} levels deep` });
+      this.errors.push({ path, message: `objects are nested more than ${MAX_NESTING} levels deep` });
       return undefined;
     }
     const obj = json as Record<string, unknown>;
-    const meta = chooseClass(model, declaredType, obj.class, path, errors);
+    const meta = chooseClass(this.model, declaredType, obj.class, path, this.errors);
     if (!meta) return undefined;
     const node: GraphNode = { meta, declared: declaredType, explicitClass: obj.class !== undefined, path, values: new Map(), refs: new Map(), many: new Map() };
 
-    nodes.push(node);
-    order.set(node, order.size);
+    this.nodes.push(node);
+    this.order.set(node, this.order.size);
     const parts = keyFieldColumns(meta);
     const key: unknown[] = [];
     let given = 0;
@@ -79,15 +95,15 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown, keyB
         if (part.type.kind === "key") key[i] = ""; // no ancestor
         continue;
       }
-      const decoded = decodeKeyPart(model, meta, part.type, obj[part.field], pointer(path, part.field));
-      if (!decoded.ok) errors.push(decoded.error);
+      const decoded = decodeKeyPart(this.model, meta, part.type, obj[part.field], pointer(path, part.field));
+      if (!decoded.ok) this.errors.push(decoded.error);
       else key[i] = decoded.value;
     }
     for (let i = 0; i < parts.length; i++) if (key[i] !== undefined) given++;
     if (given === parts.length) node.key = key;
     // The parts given (a generated part is short), at the key field's path or, composite, the object's.
-    const tooLong = given ? keyLengthProblem(given === parts.length ? key : key.filter((v) => v !== undefined), keyBytes) : undefined;
-    if (tooLong) errors.push({ path: parts.length === 1 ? pointer(path, parts[0]!.field) : path, message: tooLong });
+    const tooLong = given ? keyLengthProblem(given === parts.length ? key : key.filter((v) => v !== undefined), this.keyBytes) : undefined;
+    if (tooLong) this.errors.push({ path: parts.length === 1 ? pointer(path, parts[0]!.field) : path, message: tooLong });
 
     for (const name of Object.keys(obj)) {
       const value = obj[name];
@@ -95,80 +111,77 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown, keyB
       const field = meta.fields.get(name);
       const at = pointer(path, name);
       if (!field) {
-        errors.push({ path: at, message: `unknown field "${name}" of class ${meta.name}` });
+        this.errors.push({ path: at, message: `unknown field "${name}" of class ${meta.name}` });
         continue;
       }
       if (field.isVersionField) continue;
-      readField(field, value, at, node, depth);
+      this.readField(field, value, at, node, depth);
     }
 
     if (node.key) {
-      const id = keyString(keySpace(model, meta), node.key);
-      const known = byIdentity.get(id);
+      const id = keyString(keySpace(this.model, meta), node.key);
+      const known = this.byIdentity.get(id);
       if (known) {
-        nodes.splice(nodes.indexOf(node), 1);
-        return mergeInto(model, known, node, order.get(node)! > order.get(known)!, errors);
+        this.nodes.splice(this.nodes.indexOf(node), 1);
+        return mergeInto(this.model, known, node, this.order.get(node)! > this.order.get(known)!, this.errors);
       }
-      byIdentity.set(id, node);
+      this.byIdentity.set(id, node);
     }
     return node;
-  };
+  }
 
-  const readField = (field: FieldMeta, value: unknown, at: string, node: GraphNode, depth: number): void => {
+  private readField(field: FieldMeta, value: unknown, at: string, node: GraphNode, depth: number): void {
     const type = field.type;
     if (field.relation) {
-      const target = classOf(model, field.relation.target);
+      const target = classOf(this.model, field.relation.target);
       if (type.kind === "collection") {
         if (value === null) return void node.many.set(field.name, []);
-        if (!Array.isArray(value)) return void errors.push({ path: at, message: `expected an array of ${target.name} objects, got ${describe(value)}` });
+        if (!Array.isArray(value)) return void this.errors.push({ path: at, message: `expected an array of ${target.name} objects, got ${describe(value)}` });
         const items: GraphNode[] = [];
         for (let i = 0; i < value.length; i++) {
-          const item = readObject(value[i], target, pointer(at, i), depth + 1);
+          const item = this.readObject(value[i], target, pointer(at, i), depth + 1);
           if (item) items.push(item);
         }
         // A List in a join table may hold an object twice; anywhere else an object is there once.
-        const keepsDuplicates = (type.collection === "list" || type.collection === "array") && isOwningJoinTable(model, field);
+        const keepsDuplicates = (type.collection === "list" || type.collection === "array") && isOwningJoinTable(this.model, field);
         node.many.set(field.name, keepsDuplicates ? items : distinct(items));
       } else if (value === null) {
-        if (storedByOthers(model, field)) node.many.set(field.name, []);
+        if (storedByOthers(this.model, field)) node.many.set(field.name, []);
         else node.refs.set(field.name, null);
       } else {
-        const child = readObject(value, target, at, depth + 1);
+        const child = this.readObject(value, target, at, depth + 1);
         if (!child) return;
-        if (storedByOthers(model, field)) node.many.set(field.name, [child]);
+        if (storedByOthers(this.model, field)) node.many.set(field.name, [child]);
         else node.refs.set(field.name, child);
       }
       return;
     }
     if (value === null) {
-      if (!field.nullable) errors.push({ path: at, message: `${field.name} must not be null` });
+      if (!field.nullable) this.errors.push({ path: at, message: `${field.name} must not be null` });
       else node.values.set(field.name, null);
       return;
     }
     if (type.kind === "collection" || type.kind === "map") {
       const decoded = decodeContainer(value, type);
       if (decoded.ok) node.values.set(field.name, decoded.value);
-      else for (const e of decoded.errors) errors.push({ path: at + e.path, message: e.message });
+      else for (const e of decoded.errors) this.errors.push({ path: at + e.path, message: e.message });
       return;
     }
     if (type.kind === "embedded") {
-      const embedded = readEmbedded(classOf(model, type.class), value, at, errors);
+      const embedded = readEmbedded(classOf(this.model, type.class), value, at, this.errors);
       if (embedded) node.values.set(field.name, embedded);
       return;
     }
     if (type.kind === "key") {
-      const decoded = decodeKeyPart(model, classOf(model, field.declaringClass), type, value, at);
-      if (!decoded.ok) errors.push(decoded.error);
+      const decoded = decodeKeyPart(this.model, classOf(this.model, field.declaringClass), type, value, at);
+      if (!decoded.ok) this.errors.push(decoded.error);
       else node.values.set(field.name, decoded.value);
       return;
     }
     const decoded = decodeValue(value, type as ValueType, field.enumOrdinal);
     if (decoded.ok) node.values.set(field.name, decoded.value);
-    else errors.push({ path: at, message: decoded.message });
-  };
-
-  const root = readObject(body, declared, "", 0);
-  return { root: root ?? placeholder(declared), nodes, errors: root ? errors : errors.length ? errors : [{ path: "", message: "expected an object" }] };
+    else this.errors.push({ path: at, message: decoded.message });
+  }
 }
 
 const keySpaces = new WeakMap<Model, Map<string, string>>();

@@ -108,14 +108,25 @@ export class CountingStore implements Store {
 
 /** The store as seen by reads whose cost the client decides (its queries): every statement is marked `unbounded`. */
 export function unboundedReads(store: Store): Store {
-  return {
-    interrupts: store.interrupts,
-    batch: (statements, mode) =>
-      store.batch(
-        statements.map((s) => ({ ...s, unbounded: true })),
-        mode,
-      ),
-    migrate: (statements) => store.migrate(statements),
-    close: () => store.close(),
-  };
+  return new UnboundedReads(store);
+}
+
+/** A class, not an object of arrow functions: on Node, tsx names each such function as it is made, per query. */
+class UnboundedReads implements Store {
+  readonly interrupts: Store["interrupts"];
+  constructor(private readonly store: Store) {
+    this.interrupts = store.interrupts;
+  }
+  batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
+    return this.store.batch(
+      statements.map((s) => ({ ...s, unbounded: true })),
+      mode,
+    );
+  }
+  migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
+    return this.store.migrate(statements);
+  }
+  close(): void {
+    this.store.close();
+  }
 }
