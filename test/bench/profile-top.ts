@@ -3,7 +3,10 @@
  * function (name, file and line), by file, and the inclusive time of Extent's own functions, as percentages of the busy samples (idle ones left
  * out: a server under a load generator on the same CPUs waits part of the time), to paste in a note.
  *
- *   node --import tsx test/bench/profile-top.ts PROFILE.cpuprofile [--top 25]
+ *   node --import tsx test/bench/profile-top.ts PROFILE.cpuprofile [--top 25] [--callers NAME]
+ *
+ * `--callers NAME` adds the time of the frames named NAME (with what they call) by the function
+ * that called them: e.g. `--callers __name`, where on Node tsx names a function made per call.
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -19,7 +22,7 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: "string", default: "25" } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: "string", default: "25" }, callers: { type: "string" } } });
 const top = Number(values.top);
 
 for (const file of positionals) {
@@ -66,8 +69,22 @@ for (const file of positionals) {
       if (!seen.has(key)) (seen.add(key), inclusive.set(key, (inclusive.get(key) ?? 0) + t));
     }
   }
+  // The frames named --callers (and what they call), by the function that called them.
+  const callers = new Map<string, number>();
+  if (values.callers) {
+    for (const [id, t] of selfTime) {
+      let at: number | undefined = id;
+      while (at !== undefined && byId.get(at)!.callFrame.functionName !== values.callers) at = parent.get(at);
+      const caller = at === undefined ? undefined : parent.get(at);
+      if (caller === undefined) continue;
+      const { functionName, url, lineNumber } = byId.get(caller)!.callFrame;
+      const key = `${functionName || "(anonymous)"}  ${short(url)}${url ? `:${lineNumber + 1}` : ""}`;
+      callers.set(key, (callers.get(key) ?? 0) + t);
+    }
+  }
   console.log(`${file}: ${(total / 1000).toFixed(0)} ms busy`);
   print("self time by function", byFunction);
   print("self time by file or package", byFile);
   print("inclusive time of Extent's functions (src/)", inclusive);
+  if (values.callers) print(`${values.callers}, by caller`, callers);
 }
