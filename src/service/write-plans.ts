@@ -222,51 +222,47 @@ function describe(
   values: unknown[],
   copy: boolean,
 ): { key: string; count: number; graph?: Graph; modes?: Resolved[]; conditions?: Precondition[] } {
-  // The markers stand in the copy only: a write of a known shape just gathers its values.
-  const take = copy ? (v: unknown): unknown => (values.push(v), marker(values.length - 1)) : (v: unknown): unknown => values.push(v);
+  const shape = new Shape(values, copy);
   const at = nodeIndex(graph.nodes);
   const copies = copy ? graph.nodes.map((n): GraphNode => ({ ...n, values: new Map(), refs: new Map(), many: new Map() })) : [];
-  // The parts joined by U+0001 as they come (a write's key is made per request: no list to join).
-  let key = "";
-  const part = (text: string) => (key = key ? `${key}\u0001${text}` : text);
   let modeKeyed = false;
   for (const m of modes) {
     const n = m.node;
     const i = at(n);
     const c = copies[i];
-    part(`${i}:${n.meta.name}>${m.meta.name}:${m.mode}`);
+    shape.part(`${i}:${n.meta.name}>${m.meta.name}:${m.mode}`);
     // Key values: their types decide whether a given number moves the sequence (write-plan.ts assignKeys).
     if (n.key) {
-      part(`k${typeChars(n.key)}`);
-      if (c) c.key = n.key.map(take);
+      shape.part(`k${typeChars(n.key)}`);
+      if (c) c.key = n.key.map((v) => shape.take(v));
       else for (const v of n.key) values.push(v);
     }
     if (m.key && m.key !== n.key) {
-      part(`K${typeChars(m.key)}`);
+      shape.part(`K${typeChars(m.key)}`);
       modeKeyed = true;
     }
     for (const [name, v] of n.values) {
       const embedded = (m.meta.fields.get(name) ?? n.meta.fields.get(name))?.embeddedColumns;
-      part(`v${name}`);
+      shape.part(`v${name}`);
       if (embedded && v !== null && typeof v === "object") {
         // An embedded object's columns each take one of its fields (or null).
-        part("{");
+        shape.part("{");
         const record: Record<string, unknown> = {};
-        for (const sub of Object.keys(embedded)) record[sub] = take((v as Record<string, unknown>)[sub] ?? null);
+        for (const sub of Object.keys(embedded)) record[sub] = shape.take((v as Record<string, unknown>)[sub] ?? null);
         c?.values.set(name, record);
       } else {
-        const stand = take(v);
+        const stand = shape.take(v);
         c?.values.set(name, stand);
       }
     }
     for (const [name, t] of n.refs) {
-      part(`r${name}=${t ? at(t) : "-"}`);
+      shape.part(`r${name}=${t ? at(t) : "-"}`);
       c?.refs.set(name, t ? copies[at(t)]! : null);
     }
     for (const [name, elements] of n.many) {
       let list = "";
       for (let e = 0; e < elements.length; e++) list += e ? `,${at(elements[e]!)}` : `${at(elements[e]!)}`;
-      part(`m${name}=${list}`);
+      shape.part(`m${name}=${list}`);
       c?.many.set(
         name,
         elements.map((e) => copies[at(e)]!),
@@ -274,20 +270,43 @@ function describe(
     }
   }
   // The root's key from the path (an update's), after the nodes'.
-  const modeKeys = modeKeyed ? modes.map((m) => (m.key && m.key !== m.node.key ? m.key.map(take) : undefined)) : undefined;
+  const modeKeys = modeKeyed ? modes.map((m) => (m.key && m.key !== m.node.key ? m.key.map((v) => shape.take(v)) : undefined)) : undefined;
   // An If-Match's versions: the batch's guard holds them as one JSON list.
   const standConditions = conditions.map((c) => {
-    part(`c${c.want}:${c.versions === "*" ? "*" : c.versions.length}`);
-    return { ...c, versions: c.versions === "*" ? ("*" as const) : (c.versions.map(take) as unknown as number[]) };
+    shape.part(`c${c.want}:${c.versions === "*" ? "*" : c.versions.length}`);
+    return { ...c, versions: c.versions === "*" ? ("*" as const) : (c.versions.map((v) => shape.take(v)) as unknown as number[]) };
   });
   const count = values.length;
-  if (!copy) return { key, count };
+  if (!copy) return { key: shape.key, count };
   const standModes = modes.map((m, i): Resolved => {
     const c = copies[at(m.node)]!;
     return { node: c, meta: m.meta, mode: m.mode, key: m.key === m.node.key ? c.key : modeKeys?.[i] };
   });
   const standGraph: Graph = { root: copies[at(graph.root)]!, nodes: copies, errors: [] };
-  return { key, count, graph: standGraph, modes: standModes, conditions: standConditions };
+  return { key: shape.key, count, graph: standGraph, modes: standModes, conditions: standConditions };
+}
+
+/**
+ * A write's shape as it is described: the key's parts joined by U+0001 as they come (a write's key
+ * is made per request: no list to join), and its values gathered in order, each a marker in the
+ * copy (the markers stand in the copy only: a write of a known shape just gathers its values). A
+ * class, not closures in `describe`: on Node, tsx names each named closure as it is made.
+ */
+class Shape {
+  key = "";
+  constructor(
+    private readonly values: unknown[],
+    private readonly copy: boolean,
+  ) {}
+
+  part(text: string): void {
+    this.key = this.key ? `${this.key}\u0001${text}` : text;
+  }
+
+  take(v: unknown): unknown {
+    this.values.push(v);
+    return this.copy ? marker(this.values.length - 1) : undefined;
+  }
 }
 
 /** A node's place in the graph: found by a scan in a small graph (most writes), by a map in a large one. */
