@@ -60,9 +60,8 @@ export class InsertRows {
 /** `INSERT INTO table (columns) VALUES (…), (…)`: a shape per table, columns and number of rows. */
 function insert(table: string, columns: readonly string[], rows: readonly Slot[][]): Statement {
   const width = columns.length;
-  const key = rows.length === 1 ? `insert|${table}|${columns.join(",")}` : `insert|${table}|${columns.join(",")}|${rows.length}`;
   return shaped(
-    key,
+    `insert|${table}|${columns.join(",")}|${rows.length}`,
     rows.flat(),
     (slot) =>
       sql`INSERT INTO ${ident(table)} (${join(columns.map((c) => ident(c)))}) VALUES ${join(rows.map((_, r) => sql`(${join(range(slot, r * width, width))})`))}`,
