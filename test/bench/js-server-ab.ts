@@ -7,7 +7,7 @@
  * in-process, this counts it with the HTTP server around it, where the same JavaScript costs about
  * twice as much (README, *Where the time goes*, thirteenth part).
  *
- *   node --import tsx test/bench/js-server-ab.ts [--runtime bun|node] [--rounds 6] [--seconds 2] [--path /bench.Book/42] [--rate N] [--profile DIR] CHECKOUT... [hono] [hono-async]
+ *   node --import tsx test/bench/js-server-ab.ts [--runtime bun|node] [--rounds 6] [--seconds 2] [--path /bench.Book/42] [--rate N] [--profile DIR] CHECKOUT... [hono] [hono-async] [hono-headers]
  *
  * A checkout is a folder with Extent's src/ (a git worktree with node_modules linked, as for server-ab.ts).
  */
@@ -45,7 +45,8 @@ const JSON_TYPE = { "content-type": "application/json; charset=utf-8" };
 
 /**
  * The child: Extent of the checkout `values.serve` over a replaying store, or a bare route answering
- * Extent's text: `hono` at once, `hono-async` after awaiting (as the floors await their store).
+ * Extent's text: `hono` at once, `hono-async` after awaiting (as the floors await their store),
+ * `hono-headers` after awaiting and reading a request header (as Extent reads its conditions).
  */
 async function serveOne(root: string): Promise<void> {
   const hono = root.startsWith("hono");
@@ -76,7 +77,8 @@ async function serveOne(root: string): Promise<void> {
   const answer = (c: { req: { path: string; query(name: string): string | undefined } }) =>
     new Response(c.req.path && c.req.query("fetchGroup") !== "-" ? text : "", { headers: JSON_TYPE });
   // On @hono/node-server an answer given at once goes out by a shorter path than a promise's.
-  app.get("/*", root === "hono-async" ? async (c) => (await null, answer(c)) : answer);
+  const headers = (c: { req: { raw: Request } }) => c.req.raw.headers.get("if-none-match");
+  app.get("/*", root === "hono" ? answer : async (c) => (await null, root === "hono-headers" && headers(c), answer(c)));
   await serve(hono ? app.fetch : handler.fetch, Number(values.port), "127.0.0.1");
   console.log("listening");
   process.once("SIGTERM", () => process.exit(0));
@@ -84,7 +86,7 @@ async function serveOne(root: string): Promise<void> {
 
 if (values.serve) await serveOne(values.serve);
 else {
-  if (!positionals.length) throw new Error("usage: js-server-ab.ts [--runtime bun|node] [--path P] CHECKOUT... [hono] [hono-async]");
+  if (!positionals.length) throw new Error("usage: js-server-ab.ts [--runtime bun|node] [--path P] CHECKOUT... [hono] [hono-async] [hono-headers]");
   const runtime = values.runtime as Runtime;
   const dir = mkdtempSync(join(tmpdir(), "extent-js-server-ab-"));
   const data = join(dir, "bench.db");
