@@ -13,7 +13,7 @@ import { test } from "node:test";
 const SRC = join(import.meta.dirname, "..", "src");
 
 /** What runs a read's path: a JSON select and its rows, the loader, an extent page's rows. */
-const PATHS = ["read/json-select.ts", "read/json-rows.ts", "read/load.ts"];
+const PATHS = ["read/json-select.ts", "read/json-select-writer.ts", "read/json-rows.ts", "read/load.ts"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
