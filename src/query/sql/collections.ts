@@ -1,8 +1,8 @@
 /**
  * Collections inside generated SQL: a collection's elements as a subquery (the foreign key or join
  * table of a relation, the JSON of a collection of values, a parameter's array), in list order
- * when asked, and whether a row is one of them. The expression compiler (expressions.ts) extends
- * it with values and conditions.
+ * when asked, and whether a row is one of them. The variables' ranges (ranges.ts) extend it, and
+ * the expression compiler (expressions.ts) extends those with values and conditions.
  */
 import { classOf } from "../../metadata/model.ts";
 import { relationStorage } from "../../mapping/relation-storage.ts";

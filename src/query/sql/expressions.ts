@@ -4,10 +4,9 @@
  */
 import { valueArrayJson } from "../../mapping/value-tables.ts";
 import { keyFieldColumns } from "../../mapping/keys.ts";
-import { type ClassMeta, type FieldMeta, subtree } from "../../metadata/model.ts";
-import { type GroupLayout, discriminatorFilter } from "../../read/row-layout.ts";
+import type { ClassMeta, FieldMeta } from "../../metadata/model.ts";
 import { relationStorage } from "../../mapping/relation-storage.ts";
-import { type SQL, ident, join, qualified, sql, tuple } from "../../store/sql.ts";
+import { type SQL, join, qualified, sql, tuple } from "../../store/sql.ts";
 import { fail, internal } from "../shared/errors.ts";
 import { decimalKey as decimalKeyOf } from "../../json/decimal.ts";
 import { decimalOf } from "../../json/exact.ts";
@@ -15,37 +14,22 @@ import { decimalRealSql } from "../../json/sql-values.ts";
 import type { Binding, QExpr, QType } from "../shared/model.ts";
 import type { GenContext } from "./context.ts";
 import { placeholder } from "./context.ts";
-import {
-  type EntityRef,
-  classNameOf,
-  columnOf,
-  instanceOf,
-  keyEquals,
-  keyOf,
-  fromItem,
-  narrow,
-  rowInFrom,
-  rowsOfClass,
-  singleGroup,
-  tableOfField,
-  versionOf,
-} from "./entities.ts";
+import { type EntityRef, classNameOf, columnOf, instanceOf, keyEquals, keyOf, narrow, rowsOfClass, tableOfField, versionOf } from "./entities.ts";
 import { fnSql } from "./functions.ts";
 import { listIndexSql } from "./list-index.ts";
 import { longArith } from "./long-arith.ts";
 import { numberOfTextSql } from "./number-text.ts";
 import { computedOnce } from "./once.ts";
 import { semijoin } from "./semijoin.ts";
-import { CollectionCompiler } from "./collections.ts";
+import { RangeCompiler, unboundVariables } from "./ranges.ts";
 import { isIntegral } from "../shared/types.ts";
-import { forEachChild } from "../shared/walk.ts";
 
 const isLong = (e: QExpr) => e.type.kind === "number" && e.type.numeric === "long";
 
 /** Compiles subqueries (`select.ts` provides it; passed in to keep the modules acyclic). */
 export type SubqueryCompiler = (query: import("../shared/model.ts").QQuery, ctx: GenContext, mode: "scalar" | "exists") => SQL;
 
-export class ExprCompiler extends CollectionCompiler {
+export class ExprCompiler extends RangeCompiler {
   constructor(readonly subquery: SubqueryCompiler) {
     super();
   }
@@ -474,82 +458,6 @@ export class ExprCompiler extends CollectionCompiler {
     return this.conjunction([e], ctx, truth);
   }
 
-  private existsOver(vars: Binding[], items: QExpr[], ctx: GenContext): SQL {
-    const inner = ctx.child();
-    const from: SQL[] = [];
-    const where: SQL[] = [];
-    const ranges = this.bindRanges(vars, items, inner, from, where);
-    where.push(...items.filter((i) => !ranges.has(i)).map((i) => this.cond(i, inner, true)));
-    return sql`EXISTS (SELECT 1 FROM ${join(from, sql`, `)}${where.length ? sql` WHERE ${join(where, sql` AND `)}` : sql``})`;
-  }
-
-  /**
-   * Binds `vars` in `ctx`, each over its range: the collection of a `coll.contains(v)` among
-   * `items` (or the map of a `containsKey(v)`/`containsValue(v)`), else its class's extent. A
-   * range is compiled only once every variable it names is bound, so the variables are taken in
-   * the order their ranges allow, whatever order the query declares or writes them in
-   * (`a.friends.contains(b) && people.contains(a)` binds a, then b); when no range is ready (none
-   * left, or ranges naming each other) an entity variable is taken from its extent, and the
-   * memberships not used stay conditions. Returns the items used as ranges.
-   */
-  bindRanges(vars: readonly Binding[], items: readonly QExpr[], ctx: GenContext, from: SQL[], where: SQL[]): Set<QExpr> {
-    const used = new Set<QExpr>();
-    const ready = (e: QExpr) => !unboundVariables(e, ctx).length;
-    const rangeOf = (v: Binding) =>
-      items.find((i) => !used.has(i) && i.kind === "contains" && i.element.kind === "binding" && i.element.binding === v && ready(i.collection)) ??
-      items.find(
-        (i) =>
-          !used.has(i) &&
-          ((i.kind === "containsKey" && i.key.kind === "binding" && i.key.binding === v) ||
-            (i.kind === "containsValue" && i.value.kind === "binding" && i.value.binding === v)) &&
-          ready(i.map),
-      );
-    const pending = [...vars];
-    while (pending.length) {
-      let v = pending.find((p) => rangeOf(p));
-      const range = v && rangeOf(v);
-      v ??= pending.find((p) => p.type.kind === "entity") ?? pending[0]!;
-      pending.splice(pending.indexOf(v), 1);
-      if (range) used.add(range);
-      from.push(...this.range(v, range?.kind === "contains" ? range.collection : undefined, range?.kind === "contains" ? undefined : range, ctx, where));
-    }
-    return used;
-  }
-
-  /** FROM items for a variable, binding it in `ctx`; its membership condition goes into `where`. */
-  range(v: Binding, collection: QExpr | undefined, mapRange: QExpr | undefined, ctx: GenContext, where: SQL[]): SQL[] {
-    const x = ctx.nextAlias();
-    if (mapRange && (mapRange.kind === "containsKey" || mapRange.kind === "containsValue")) {
-      const source = this.value(mapRange.map, ctx);
-      ctx.bind(v, { kind: "value", value: sql`${ident(x)}.${sql.raw(mapRange.kind === "containsKey" ? "key" : "value")}` });
-      return [sql`json_each(${source}) ${ident(x)}`];
-    }
-    if (v.type.kind === "entity") {
-      const meta = v.type.meta;
-      const prefix = ctx.prefix();
-      const group = singleGroup(ctx.model, meta, v.pos);
-      const row = rowInFrom(meta, group, prefix);
-      const { ref } = row;
-      ctx.bind(v, { kind: "entity", ref });
-      const filter = classFilter(ctx, meta, group, prefix);
-      if (filter) where.push(filter);
-      // A class declared without an extent gives an unconstrained variable nothing to range over.
-      if (!collection && !meta.requiresExtent) where.push(sql`0`);
-      if (collection) where.push(this.membership(ref, collection, ctx));
-      return [fromItem(row)];
-    }
-    if (!collection) fail(`variable "${v.name}" must be taken from a collection with contains()`, v.pos);
-    // json_each in FROM may read columns of the other FROM items and of outer queries; over a map
-    // it also gives each entry's key.
-    ctx.bind(v, {
-      kind: "value",
-      value: sql`${ident(x)}.${ident("value")}`,
-      // Over a map it is the entry's key; over a list the element's position (JPQL INDEX).
-      key: collection.type.kind === "map" || (collection.type.kind === "collection" && collection.type.ordered) ? sql`${ident(x)}.${ident("key")}` : undefined,
-    });
-    return [sql`json_each(${this.jsonSource(collection, ctx)}) ${ident(x)}`];
-  }
-
   /** A literal list's items as BigDecimal sort keys, when each has one. */
   private listKeys(list: Extract<QExpr, { kind: "list" }>, ctx: GenContext): SQL | undefined {
     const keys = list.items.map((i) => this.decimalKey(i, ctx));
@@ -557,33 +465,8 @@ export class ExprCompiler extends CollectionCompiler {
   }
 }
 
-/** Restricts a group's rows to a class's extent (and, when asked, leaves subclasses out). */
-export function classFilter(ctx: GenContext, meta: ClassMeta, group: GroupLayout, prefix: string, excludeSubclasses = false): SQL | undefined {
-  return discriminatorFilter(group, excludeSubclasses ? [meta] : subtree(ctx.model, meta.name), prefix);
-}
-
 /** JDOQL's `==`: null equals null. Where only truth matters, SQLite's `IS`, which an index serves. */
 const nullSafeEquals = (l: SQL, r: SQL, truth: boolean): SQL => (truth ? sql`(${l} IS ${r})` : sql`(${l} = ${r} OR (${l} IS NULL AND ${r} IS NULL))`);
 
 /** A BigDecimal: its column holds a sort key and its number (src/json/decimal.ts). */
 const isDecimal = (t: QType): boolean => t.kind === "number" && t.numeric === "decimal";
-
-/** Variables an expression uses that no enclosing scope has bound yet. */
-export function unboundVariables(e: QExpr, ctx: GenContext): Binding[] {
-  return ctx.variables.size ? bindingsIn(e).filter((b) => ctx.variables.has(b) && !ctx.lookup(b)) : [];
-}
-
-/**
- * The bindings a subtree names, in the order a walk meets them, worked out once per node: the
- * compiler asks again at every level of a nesting (`!!!!…`), which walked the subtree anew each
- * time, quadratic in the depth (a 1,500-character filter took 1.1 s).
- */
-const bindingsOfNode = new WeakMap<QExpr, Binding[]>();
-function bindingsIn(e: QExpr): Binding[] {
-  let out = bindingsOfNode.get(e);
-  if (out) return out;
-  const seen = new Set<Binding>(e.kind === "binding" ? [e.binding] : []);
-  forEachChild(e, (child) => bindingsIn(child).forEach((b) => seen.add(b)));
-  bindingsOfNode.set(e, (out = [...seen]));
-  return out;
-}
