@@ -24,6 +24,7 @@ import type { HiddenFields } from "../read/fetch-plan.ts";
 
 const NONE: ReadonlySet<string> = new Set();
 import type { Slot } from "../write/write-node.ts";
+import { withFields } from "../util/objects.ts";
 
 export class AccessControl {
   readonly policy: Policy;
@@ -191,6 +192,6 @@ function scopeOf(views: RoleViews, claims: Record<string, unknown>): (statement:
     if (!scoped.views.length) return s;
     const first = scoped.views.flatMap((v) => params.get(v)!);
     // A view's filter may read other rows for each row read (a navigation, a contains): not fixed-cost.
-    return { ...s, sql: scoped.sql, params: first.length ? [...first, ...s.params] : s.params, fixedCost: false };
+    return withFields(s, { sql: scoped.sql, params: first.length ? [...first, ...s.params] : s.params, fixedCost: false });
   };
 }

@@ -10,6 +10,7 @@ import { HttpError } from "./problem.ts";
 import { type QueryText, queryText, searchOf } from "./query-params.ts";
 import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
 import type { RouteRequest } from "./resource.ts";
+import { withFields } from "../util/objects.ts";
 
 /**
  * The fetch plan of `fetchGroup`/`maxFetchDepth` (400 naming the parameter), else `fallback`:
@@ -22,7 +23,7 @@ export function fetchPlanOf(r: RouteRequest, fallback?: FetchPlan, params?: URLS
   if (!parsed.ok) throw new HttpError(400, parsed.message, { errors: [{ path: parsed.parameter, message: parsed.message }] });
   // The fields the access rules hide from the principal are, for its answers, fields its classes do not have.
   const hidden = rt.access?.control.hiddenFields(rt.access.principal);
-  return hidden ? { ...parsed.plan, hidden } : parsed.plan;
+  return hidden ? withFields(parsed.plan, { hidden }) : parsed.plan;
 }
 
 /** The JSON body within the size and shape limits (undefined when there is none and none is `required`). */

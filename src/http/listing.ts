@@ -16,6 +16,7 @@ import type { After, ListingPage } from "../service/listing.ts";
 import { fromText } from "./compress.ts";
 import { HttpError } from "./problem.ts";
 import type { RouteRequest } from "./resource.ts";
+import { withFields } from "../util/objects.ts";
 
 /** What a request asks of a listing. */
 export interface ListingRequest {
@@ -69,7 +70,7 @@ export function listingAnswer(r: RouteRequest, request: ListingRequest, page: Li
     next.searchParams.delete("range");
     next.searchParams.set(
       "after",
-      encodeCursor({ ...page.next, position: first + page.count, size: request.page!.size }, digest(meta, filter, request.ordering)),
+      encodeCursor(withFields(page.next, { position: first + page.count, size: request.page!.size }), digest(meta, filter, request.ordering)),
     );
     links.push(`<${next.pathname}${next.search}>; rel="next"`);
   }

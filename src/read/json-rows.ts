@@ -80,7 +80,9 @@ export interface JsonArray {
 }
 
 export async function readJsonArray(store: Store, select: JsonSelect, values: Record<string, unknown>): Promise<JsonArray> {
-  const [result] = await store.batch([{ ...bind(select.array!, values), oneRow: true }], "read");
+  const statement = bind(select.array!, values);
+  statement.oneRow = true;
+  const [result] = await store.batch([statement], "read");
   const [a, n, m, k, t] = result!.rows[0]!;
   return {
     text: a === null ? "" : base64Marks(a as string),

@@ -12,6 +12,7 @@ import { type SQL, bind, boundedText, compile, join, param, sql, unplanned } fro
 import type { Statement, StatementResult } from "../store/store.ts";
 import type { ReadPlan, RootSelector, SubquerySelector } from "./read-plan.ts";
 import { readKey } from "./row-layout.ts";
+import { withFields } from "../util/objects.ts";
 
 /** The placeholders these statements add (a `$`, which no query parameter's name has). */
 const MOST_KEYS = "$mostKeys";
@@ -50,7 +51,9 @@ export function candidateKeysStatement(meta: ClassMeta, selector: SubquerySelect
   const keys = sql`SELECT ${key} AS j FROM (${selector.keys(meta)}) ORDER BY _ord LIMIT ${unplanned(param(MOST_KEYS))}`;
   const joined = sql`group_concat(j, ',')`;
   const statement = sql`SELECT ${boundedText(joined, param(KEYS_BYTES))} AS a, count(*) AS n FROM (${keys})`;
-  return { ...bind(compile(statement), { ...values, [MOST_KEYS]: most + 1, [KEYS_BYTES]: bytes }), oneRow: true };
+  const bound = bind(compile(statement), withFields(values, { [MOST_KEYS]: most + 1, [KEYS_BYTES]: bytes }));
+  bound.oneRow = true;
+  return bound;
 }
 
 /** The keys `candidateKeysStatement` read (its row), in the query's order: scalars, arrays for composite keys. */

@@ -26,6 +26,7 @@ import { QueryError } from "../errors/query-error.ts";
 import type { QType } from "../query/shared/model.ts";
 import type { PreparedQuery } from "../query/prepare.ts";
 import type { ResultColumn } from "../query/sql/select.ts";
+import { withFields } from "../util/objects.ts";
 
 /**
  * What the database refuses in a query that compiled (src/store/store-errors.ts reads which): a
@@ -79,10 +80,9 @@ async function run(
   if (json) {
     // Written by SQL, held to answerBytes there.
     const most = Math.floor(budget.limit / json.rowBytes);
-    const [result] = await rt.store.batch(
-      [{ ...bind(json.compiled, { ...values, [ANSWER_BYTES]: budget.limit, [MOST_ROWS]: most + 1 }), oneRow: true }],
-      "read",
-    );
+    const statement = bind(json.compiled, withFields(values, { [ANSWER_BYTES]: budget.limit, [MOST_ROWS]: most + 1 }));
+    statement.oneRow = true;
+    const [result] = await rt.store.batch([statement], "read");
     const [text, n] = result!.rows[0]!;
     if (Number(n) > most) throw new AnswerTooLargeError(budget.limit);
     const items = text === null ? "" : base64Marks(text as string);
@@ -113,7 +113,9 @@ function capped(read: Statement, most: number): Statement {
 
 /** How many candidates match (HEAD with a filter). */
 export async function countMatches(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>): Promise<number> {
-  const [result] = await refusalIs400(() => rt.store.batch([{ ...bind(prepared.count!, values), unbounded: true }], "read"));
+  const statement = bind(prepared.count!, values);
+  statement.unbounded = true;
+  const [result] = await refusalIs400(() => rt.store.batch([statement], "read"));
   return Number(result!.rows[0]![0]);
 }
 

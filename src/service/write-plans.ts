@@ -163,7 +163,7 @@ function fill(t: Template, values: readonly unknown[], diagnose: () => Diagnosis
     if (s.unbounded) statement.unbounded = true;
     statements[i] = statement;
   }
-  const back = { ...t.back, statements: statements.slice(statements.length - t.backCount) };
+  const back: ObjectInBatch = Object.assign({ statements: statements.slice(statements.length - t.backCount) }, t.back);
   return { statements, back, root: t.root, diagnose, rootUpdate: t.rootUpdate };
 }
 

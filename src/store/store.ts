@@ -3,6 +3,7 @@
  * request costs one round trip per batch whatever the driver (embedded libSQL, libSQL over HTTP,
  * and later D1, which has no interactive transactions). A batch is atomic: all or nothing.
  */
+import { withFields } from "../util/objects.ts";
 
 /** A compiled statement: SQL text with `?` parameters, and their values. */
 export interface Statement {
@@ -111,6 +112,8 @@ export function unboundedReads(store: Store): Store {
   return new UnboundedReads(store);
 }
 
+const UNBOUNDED = { unbounded: true } as const;
+
 /** A class, not an object of arrow functions: on Node, tsx names each such function as it is made, per query. */
 class UnboundedReads implements Store {
   readonly interrupts: Store["interrupts"];
@@ -119,7 +122,7 @@ class UnboundedReads implements Store {
   }
   batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
     return this.store.batch(
-      statements.map((s) => ({ ...s, unbounded: true })),
+      statements.map((s) => withFields(s, UNBOUNDED)),
       mode,
     );
   }

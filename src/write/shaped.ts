@@ -7,6 +7,7 @@ import type { Statement } from "../store/store.ts";
 import { STATEMENT_SHAPE_LIMIT, STATEMENT_SHAPE_WEIGHT, processCache } from "../cache/bounded-cache.ts";
 import { SEQUENCE_TABLE } from "../store/reserved-tables.ts";
 import type { Slot } from "./write-node.ts";
+import { withFields } from "../util/objects.ts";
 
 /**
  * Drivers bind a JavaScript number as a REAL (all of them: the embedded binding, @libsql/client,
@@ -31,7 +32,7 @@ const shapes = processCache<Compiled>("statementShapes", STATEMENT_SHAPE_LIMIT, 
 export function shaped(key: string, slots: readonly Slot[], build: (slot: (i: number) => SQL) => SQL, values?: Record<string, unknown>): Statement {
   const shape = `${key}\u0000${slotPattern(slots)}`;
   const compiled = shapes.get(shape, () => compile(build(slotPlaceholders(slots))));
-  return bind(compiled, values ? { ...values, ...slotValues(slots) } : slotValues(slots));
+  return bind(compiled, values ? withFields(values, slotValues(slots)) : slotValues(slots));
 }
 
 /** Which slots are values (`v`) and which sequence numbers (`s`): what a shape depends on. */

@@ -26,6 +26,7 @@ import { HttpError } from "../problem.ts";
 import { type Resource, type RouteRequest, plain, routeRequest } from "../resource.ts";
 import { OPENAPI_NAME } from "./openapi.ts";
 import { QUERY_ALLOW, QUERY_NAMES } from "./queries.ts";
+import { withFields } from "../../util/objects.ts";
 
 /** The class of the path: 404 when the model has none of that name (405 under a query path). */
 function classOf(r: RouteRequest): ClassMeta {
@@ -127,10 +128,10 @@ async function listingOf(r: RouteRequest, meta: ClassMeta, query: QueryOf): Prom
   if (!request.page) {
     // Ordered, not paged: the whole listing, as a filter's matches are answered.
     return unlessNotModified(r, "a listing", async () =>
-      jsonText(await runQuery(rt, prepared, { ...values, ...listingValues(0, Number.MAX_SAFE_INTEGER) }, fetch)),
+      jsonText(await runQuery(rt, prepared, withFields(values, listingValues(0, Number.MAX_SAFE_INTEGER)), fetch)),
     );
   }
-  const page = await readListing(rt, prepared, values, fetch, { ...request.page, after: request.after, total: request.total });
+  const page = await readListing(rt, prepared, values, fetch, withFields(request.page, { after: request.after, total: request.total }));
   return listingAnswer(r, request, page, meta, filter);
 }
 
@@ -198,7 +199,7 @@ export const objects: readonly Resource[] = [
       const at = { location: location(rt.prefix, result.meta, result.identity) };
       // Written, but hidden from its writer by the access rules: its Location, no body.
       if (!result.object) return new Response(null, { status: 201, headers: at });
-      return jsonText(result.object.json, 201, { ...at, ...tagged(result.object) });
+      return jsonText(result.object.json, 201, withFields(at, tagged(result.object)));
     }),
     DELETE: plain(async (r) => {
       const rt = r.rt;
