@@ -7,7 +7,11 @@
  * `withFields(base, extra)`, or sets the property on an object it has just made.
  */
 
-/** A new object with `base`'s own fields, then `extra`'s (which win): `{ ...base, ...extra }`. */
+/**
+ * A new object with `base`'s own fields, then `extra`'s (which win): `{ ...base, ...extra }` for
+ * the code's own field names. (`Object.assign` sets where a spread defines: a `__proto__` field
+ * would set the prototype. Query parameters are named `p.<name>` in what reaches here.)
+ */
 export function withFields<A extends object, B extends object>(base: A, extra: B): A & B {
   return Object.assign({}, base, extra);
 }
