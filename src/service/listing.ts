@@ -42,14 +42,14 @@ export async function readListing(
   // The keys cross into JavaScript: no more than the page's objects could be within answerBytes
   // (a larger page is refused by their read anyway), whatever TO a client asks for.
   const most = mostObjects(rt, listing.candidate);
-  const extra = [bind(listing.keys, withFields(withFields(values, cursor), listingValues(page.from, page.from + Math.min(page.size, most) + 1)))];
+  const extra = [bind(listing.keys, withFields(values, cursor, listingValues(page.from, page.from + Math.min(page.size, most) + 1)))];
   if (page.total) extra.push(bind(listing.total, values));
   const carried = piggyback(rt.store, extra);
   const body = await readCandidates(
     { ...rt, store: carried.store },
     listing.candidate,
     listing.selector,
-    withFields(withFields(values, cursor), listingValues(page.from, page.from + page.size)),
+    withFields(values, cursor, listingValues(page.from, page.from + page.size)),
     fetch,
   );
   const [keys, total] = carried.results();

@@ -8,10 +8,11 @@
  */
 
 /**
- * A new object with `base`'s own fields, then `extra`'s (which win): `{ ...base, ...extra }` for
- * the code's own field names. (`Object.assign` sets where a spread defines: a `__proto__` field
- * would set the prototype. Query parameters are named `p.<name>` in what reaches here.)
+ * A new object with `base`'s own fields, then `extra`'s and `more`'s (the later win):
+ * `{ ...base, ...extra, ...more }` for the code's own field names. (`Object.assign` sets where a
+ * spread defines: a `__proto__` field would set the prototype. Query parameters are named
+ * `p.<name>` in what reaches here.)
  */
-export function withFields<A extends object, B extends object>(base: A, extra: B): A & B {
-  return Object.assign({}, base, extra);
+export function withFields<A extends object, B extends object, C extends object = object>(base: A, extra: B, more?: C): A & B & C {
+  return Object.assign({}, base, extra, more);
 }
