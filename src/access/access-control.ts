@@ -21,10 +21,10 @@ import type { GraphNode } from "../mapping/read-graph.ts";
 import type { QQuery } from "../query/shared/model.ts";
 import { fieldsNavigated } from "../query/shared/walk.ts";
 import type { HiddenFields } from "../read/fetch-plan.ts";
-
-const NONE: ReadonlySet<string> = new Set();
 import type { Slot } from "../write/write-node.ts";
 import { withFields } from "../util/objects.ts";
+
+const NONE: ReadonlySet<string> = new Set();
 
 export class AccessControl {
   readonly policy: Policy;

@@ -23,7 +23,7 @@ import { bind } from "../store/sql.ts";
 import { type Statement, StoreRefusalError, unboundedReads } from "../store/store.ts";
 import type { Runtime } from "./runtime.ts";
 import { QueryError } from "../errors/query-error.ts";
-import type { QType } from "../query/shared/model.ts";
+import type { QQuery, QType } from "../query/shared/model.ts";
 import type { PreparedQuery } from "../query/prepare.ts";
 import type { ResultColumn } from "../query/sql/select.ts";
 import { withFields } from "../util/objects.ts";
@@ -70,8 +70,7 @@ async function run(
 ): Promise<string | ReadableStream<Uint8Array>> {
   const rt = { ...bounded, store: unboundedReads(bounded.store) };
   const q = prepared.query;
-  // JOIN FETCH adds its relations to the fetch plan.
-  const fetch = q.fetchFields?.length ? { ...requested, fields: [...(requested.fields ?? []), ...q.fetchFields] } : requested;
+  const fetch = q.fetchFields?.length ? joinFetched(q, requested) : requested;
   // Candidates: objects, as the read façade reads them (src/read/read-objects.ts); UNIQUE answers one.
   if (prepared.selector && q.unique) return readCandidates(rt, prepared.candidate, prepared.selector, values, fetch, checkUnique);
   if (prepared.selector) return candidatesBody(rt, bounded, prepared.candidate, prepared.selector, values, fetch);
@@ -98,6 +97,21 @@ async function run(
   const objects = await loadObjects(rt, rows, columns, fetch, budget);
   const shaped = rows.map((row) => shapeRow(row, columns, q.shape, objects));
   return budget.checked(stringify(q.unique ? unique(shaped) : shaped));
+}
+
+/**
+ * The fetch plan with a query's JOIN FETCH relations added, made once per query and requested
+ * plan (both are cached objects: prepared queries by text, fetch plans by query string), so the
+ * caches keyed by a plan (JSON selects, field lists) find it again rather than a new plan each
+ * request. Held weakly by both, so it lives no longer than they do.
+ */
+const joinFetchedPlans = new WeakMap<QQuery, WeakMap<FetchPlan, FetchPlan>>();
+function joinFetched(q: QQuery, requested: FetchPlan): FetchPlan {
+  let byPlan = joinFetchedPlans.get(q);
+  if (!byPlan) joinFetchedPlans.set(q, (byPlan = new WeakMap()));
+  let plan = byPlan.get(requested);
+  if (!plan) byPlan.set(requested, (plan = withFields(requested, { fields: [...(requested.fields ?? []), ...q.fetchFields!] })));
+  return plan;
 }
 
 /** What a projected row takes in memory at least: an array, and a slot a column (and the objects it names). */

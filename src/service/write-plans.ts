@@ -26,6 +26,7 @@ import type { Statement } from "../store/store.ts";
 import { type KeyGenerator, newUuid } from "../write/write-plan.ts";
 import type { Diagnosis } from "../write/orphan-plan.ts";
 import type { Precondition } from "./absent.ts";
+import { withFields } from "../util/objects.ts";
 
 /** A node's class, mode and key as the write resolved them (src/service/write.ts resolveModes). */
 export interface Resolved {
@@ -163,7 +164,7 @@ function fill(t: Template, values: readonly unknown[], diagnose: () => Diagnosis
     if (s.unbounded) statement.unbounded = true;
     statements[i] = statement;
   }
-  const back: ObjectInBatch = Object.assign({ statements: statements.slice(statements.length - t.backCount) }, t.back);
+  const back: ObjectInBatch = withFields(t.back, { statements: statements.slice(statements.length - t.backCount) });
   return { statements, back, root: t.root, diagnose, rootUpdate: t.rootUpdate };
 }
 

@@ -4,8 +4,7 @@
  * ranges allow, and the `EXISTS` that a condition over variables not bound yet becomes. The
  * expression compiler (expressions.ts) extends it with values and conditions.
  */
-import type { ClassMeta } from "../../metadata/model.ts";
-import { subtree } from "../../metadata/model.ts";
+import { type ClassMeta, subtree } from "../../metadata/model.ts";
 import { type GroupLayout, discriminatorFilter } from "../../read/row-layout.ts";
 import { type SQL, ident, join, sql } from "../../store/sql.ts";
 import { fail } from "../shared/errors.ts";
