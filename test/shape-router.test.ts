@@ -53,6 +53,9 @@ const PATHS = [
   "/_explorer/a\nb",
   "/_explorer/a\u2028b",
   "/cc.Book/a\rb",
+  "/_explorer/x/\u2028/y",
+  `/cc.Book/1${"/x".repeat(20)}`,
+  `/_explorer${"/".repeat(20)}a`,
 ];
 
 /** Each handler with its parameters' values, from either form of Hono's match result. */
@@ -121,4 +124,20 @@ test("a route whose parameter only some segments satisfy cannot be added", () =>
   router.add("GET", "/items/:id", "item");
   assert.deepEqual(resolved(router.match("GET", "/items/7")), [["item", { id: "7" }]]);
   assert.deepEqual(resolved(router.match("GET", "/items/8")), [["item", { id: "8" }]], "the shape kept, the value the request's");
+});
+
+test("more shapes than the router keeps still match as the trie matches them", () => {
+  const shape = new ShapeRouter<string>();
+  const trie = new TrieRouter<string>();
+  for (const path of ["/api/:class", "/api/:class/:key{.+}", "/api/jdoql", "/api/_explorer/*"])
+    for (const method of ["GET", "PUT"]) {
+      shape.add(method, path, `${method} ${path}`);
+      trie.add(method, path, `${method} ${path}`);
+    }
+  // 1,200 shapes of 13 segments (each segment empty or a stand-in), past the 512 kept, twice over:
+  // the second pass finds the first shapes dropped and learns them again.
+  const paths = Array.from({ length: 1200 }, (_, n) => `/api${Array.from({ length: 11 }, (_, b) => ((n >> b) & 1 ? "/s" : "/")).join("")}`);
+  for (let round = 0; round < 2; round++)
+    for (const path of paths) assert.deepEqual(resolved(shape.match("GET", path)), resolved(trie.match("GET", path)), path);
+  assert.deepEqual(resolved(shape.match("PUT", "/api/a/b")), [["PUT /api/:class/:key{.+}", { class: "a", key: "b" }]]);
 });

@@ -19,10 +19,11 @@
  */
 import type { ParamIndexMap, Result, Router } from "hono/router";
 import { TrieRouter } from "hono/router/trie-router";
-import { BoundedCache } from "../cache/bounded-cache.ts";
 
-/** Shapes kept: a path's shape is bounded by its segment count, which a client chooses. */
+/** Shapes kept: a client chooses how many there are, so a full tree is dropped and grown again. */
 const SHAPE_LIMIT = 512;
+/** Paths of more segments than this (deeper than any route but a wildcard's) are matched by the trie, and never kept. */
+const SHAPE_SEGMENTS = 16;
 
 /** A segment of a route: static text, or a parameter that accepts any segment. */
 const PLAIN = /^(?:[^:*{}]*|:[^:*{}/?]+|:[^:*{}/?]+\{\.\+\}|\*)$/;
@@ -31,12 +32,25 @@ const STAND_IN = "\u0000";
 /** What `.` in a route's `{.+}` does not match. */
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
+/**
+ * The shapes kept, as a tree of segments: a request walks it segment by segment (a Map lookup of
+ * a segment kept as it is, else the stand-in's branch), so no shape text is built and hashed per
+ * request. `found` is the match of the shape that ends at the node, once known.
+ */
+class ShapeNode<T> {
+  readonly kept = new Map<string, ShapeNode<T>>();
+  standIn: ShapeNode<T> | undefined;
+  found: [T, ParamIndexMap][] | null | undefined;
+}
+
 export class ShapeRouter<T> implements Router<T> {
   readonly name = "ShapeRouter";
   readonly #trie = new TrieRouter<T>();
   /** The static segments routes name at each place (index as in `path.split("/")`). */
   readonly #statics: Set<string>[] = [];
-  readonly #shapes = new BoundedCache<[T, ParamIndexMap][] | null>(SHAPE_LIMIT);
+  /** The tree of the shapes matched, one root per method; dropped whole when it holds SHAPE_LIMIT shapes. */
+  #roots = new Map<string, ShapeNode<T>>();
+  #shapes = 0;
 
   /**
    * `answers`: whether a handler always answers (never calls `next`): the handlers a shape
@@ -52,6 +66,8 @@ export class ShapeRouter<T> implements Router<T> {
       (this.#statics[i] ??= new Set()).add(s);
     }
     this.#trie.add(method, path, handler);
+    this.#roots = new Map();
+    this.#shapes = 0;
   }
 
   /** Whether segment `i` stays as it is in its shape: static text a route names there, or empty (which no parameter takes). */
@@ -61,19 +77,46 @@ export class ShapeRouter<T> implements Router<T> {
 
   match(method: string, path: string): Result<T> {
     const segments = path.split("/");
+    if (segments.length > SHAPE_SEGMENTS) return this.#matchPath(method, path);
     // A line break is rare: one test of the path, not one per stand-in.
     const breaks = LINE_BREAK.test(path);
-    let shape = method;
+    let node = this.#roots.get(method);
+    for (let i = 0; node && i < segments.length; i++) {
+      const s = segments[i]!;
+      // A segment found among the node's kept ones is kept; one that is not is a stand-in's, unless a route names it there.
+      const next = node.kept.get(s);
+      if (next) node = next;
+      else if (this.#kept(s, i)) node = undefined;
+      else if (breaks && LINE_BREAK.test(s)) return this.#matchPath(method, path);
+      else node = node.standIn;
+    }
+    const found = node?.found !== undefined ? node.found : this.#learn(method, segments, breaks);
+    if (!found) return this.#matchPath(method, path);
+    return [found, segments];
+  }
+
+  /** The match of a shape not in the tree yet, added to it (the tree dropped first when full); null when no shape fits the path. */
+  #learn(method: string, segments: readonly string[], breaks: boolean): [T, ParamIndexMap][] | null {
+    if (breaks && segments.some((s, i) => !this.#kept(s, i) && LINE_BREAK.test(s))) return null;
+    if (this.#shapes >= SHAPE_LIMIT) {
+      this.#roots = new Map();
+      this.#shapes = 0;
+    }
+    let node = this.#roots.get(method);
+    if (!node) this.#roots.set(method, (node = new ShapeNode<T>()));
     for (let i = 0; i < segments.length; i++) {
       const s = segments[i]!;
-      if (this.#kept(s, i)) shape += `/${s}`;
-      else if (breaks && LINE_BREAK.test(s)) return this.#matchPath(method, path);
-      else shape += `/${STAND_IN}${i}`;
+      if (this.#kept(s, i)) {
+        let next: ShapeNode<T> | undefined = node.kept.get(s);
+        if (!next) node.kept.set(s, (next = new ShapeNode<T>()));
+        node = next;
+      } else node = node.standIn ??= new ShapeNode<T>();
     }
-    // Found without a closure on the way of every request; made with one on a new shape.
-    const handlers = this.#shapes.find(shape) ?? this.#shapes.get(shape, () => this.#matchShape(method, segments));
-    if (!handlers) return this.#matchPath(method, path);
-    return [handlers, segments];
+    if (node.found === undefined) {
+      node.found = this.#matchShape(method, segments);
+      this.#shapes++;
+    }
+    return node.found;
   }
 
   /** The trie's match of the path itself (no shape fits it), up to the first handler that answers. */

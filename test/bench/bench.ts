@@ -27,7 +27,7 @@ import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 import { ROOT, type Running, cpuMicros, freePort, startServer } from "../support/processes.ts";
 import { COUNTS, type DataSet, generate } from "./data.ts";
-import type { Captured } from "./floor-server.ts";
+import type { Captured } from "./floor-app.ts";
 import { OPERATIONS, type Operation } from "./operations.ts";
 import { type Runtime, benchRequest, capture, metadata, startExtent, startFloor, startHand } from "./servers.ts";
 import { spawnSync } from "node:child_process";

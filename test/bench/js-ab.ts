@@ -11,7 +11,10 @@
  *   bun test/bench/js-ab.ts [--only TEXT] [--rounds 20] CHECKOUT [CHECKOUT]
  *   node --import tsx test/bench/js-ab.ts …   (Node's Request and Response cost more than the rest)
  *
- * A checkout is a folder with Extent's src/ (a git worktree with node_modules linked, as for ab.ts).
+ * A checkout is a folder with Extent's src/ (a git worktree with node_modules linked, as for ab.ts),
+ * or the word `floor`: the native floor's routes (test/bench/floor-app.ts) over this checkout's
+ * captured statements, their results replayed in the same way, so that Extent's JavaScript can be
+ * set against the floor's for the same request (both without their store's driver).
  * What this cannot see is what the replayed store leaves out: SQLite's own time, and how Extent's
  * code around a statement slows the statement (README, *Where the time goes*, fifth part).
  */
@@ -22,7 +25,8 @@ import { parseArgs } from "node:util";
 import type { Statement, StatementResult, Store } from "../../src/store/store.ts";
 import { generate } from "./data.ts";
 import { OPERATIONS, type Operation } from "./operations.ts";
-import { metadata } from "./servers.ts";
+import { type Captured, type Results, type Run, floorApp } from "./floor-app.ts";
+import { capture, metadata } from "./servers.ts";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -62,7 +66,56 @@ interface Contender {
   close: () => void;
 }
 
+/** The request of `op` to a handler, its answer read; throws on an answer that is not 2xx. */
+function requestOf(name: string, op: Operation, fetch: (request: Request) => Response | Promise<Response>): () => Promise<void> {
+  const body = op.body === undefined ? undefined : JSON.stringify(op.body);
+  const headers: Record<string, string> =
+    body === undefined ? {} : { "content-type": "application/json", "content-length": String(new TextEncoder().encode(body).length) };
+  return async () => {
+    const response: Response = await fetch(new Request(`http://bench/api${op.path}`, { method: op.method, body, headers }));
+    if (!response.ok) throw new Error(`${name} ${op.name}: ${response.status} ${await response.text()}`);
+    await response.text();
+  };
+}
+
+/** Warm: the JIT's tiers, every cache filled. */
+async function warm(once: () => Promise<void>): Promise<void> {
+  for (let i = 0; i < 3000; i++) await once();
+}
+
+let captured: Record<string, Captured> | undefined;
+
+/**
+ * The native floor's routes over a Run that binds each statement's values as the floor's driver
+ * is given them, and answers what the statements answered on a real file the first time.
+ */
+async function floorContender(op: Operation, n: number): Promise<Contender> {
+  const file = join(dir, `${n}.db`);
+  copyFileSync(data, file);
+  captured ??= await capture(data);
+  const { default: Database } = (await import("libsql")) as unknown as { default: new (path: string) => any };
+  const db = new Database(file);
+  const answered = new Map<string, Results>();
+  const run: Run = async (name, params) => {
+    const c = captured![name]!;
+    const args = c.statements.map((s, i) => (params ? params(i, s.params) : s.params));
+    let results = answered.get(name);
+    if (!results) {
+      results = c.statements.map((s, i) => {
+        const stmt = db.prepare(s.sql);
+        return { rows: stmt.reader ? stmt.raw(true).all(args[i]) : (stmt.run(args[i]), []) };
+      });
+      answered.set(name, results);
+    }
+    return results;
+  };
+  const once = requestOf("floor", op, floorApp(run).fetch);
+  await warm(once);
+  return { root: "floor", once, times: [], close: () => db.close() };
+}
+
 async function contender(root: string, op: Operation, n: number): Promise<Contender> {
+  if (root === "floor") return floorContender(op, n);
   const file = join(dir, `${n}.db`);
   copyFileSync(data, file);
   const { openStore } = await import(join(root, "src/store/open-store.ts"));
@@ -70,18 +123,10 @@ async function contender(root: string, op: Operation, n: number): Promise<Conten
   const store = replaying(openStore({ name: "bench", url: `file:${file}` }));
   const handler = createRestHandler({ context: { name: "bench", url: `file:${file}`, metadata }, prefix: "/api", store });
   await handler.ready;
-  const body = op.body === undefined ? undefined : JSON.stringify(op.body);
-  const headers: Record<string, string> =
-    body === undefined ? {} : { "content-type": "application/json", "content-length": String(new TextEncoder().encode(body).length) };
-  const once = async () => {
-    const response: Response = await handler.fetch(new Request(`http://bench/api${op.path}`, { method: op.method, body, headers }));
-    if (!response.ok) throw new Error(`${root} ${op.name}: ${response.status} ${await response.text()}`);
-    await response.text();
-  };
+  const once = requestOf(root, op, (request) => handler.fetch(request));
   await once();
   store.replay = true;
-  // Warm: the JIT's tiers, every cache filled.
-  for (let i = 0; i < 3000; i++) await once();
+  await warm(once);
   return { root, once, times: [], close: () => handler.close() };
 }
 
@@ -89,7 +134,7 @@ const median = (v: readonly number[]) => [...v].sort((a, b) => a - b)[v.length >
 
 for (const op of OPERATIONS.filter((o) => o.name.includes(values.only!))) {
   const contenders: Contender[] = [];
-  for (const [i, root] of positionals.entries()) contenders.push(await contender(resolve(root), op, i));
+  for (const [i, root] of positionals.entries()) contenders.push(await contender(root === "floor" ? root : resolve(root), op, i));
   for (let round = 0; round < rounds; round++)
     for (const c of round % 2 ? [...contenders].reverse() : contenders) {
       let count = 0;

@@ -10,7 +10,7 @@ import { createRestHandler } from "../../src/handler.ts";
 import { openLibsqlStore } from "../../src/store/libsql-store.ts";
 import type { Statement, Store } from "../../src/store/store.ts";
 import { BIN, ROOT, type Running, TSX_LOADER, freePort, startServer } from "../support/processes.ts";
-import type { Captured } from "./floor-server.ts";
+import type { Captured } from "./floor-app.ts";
 import { OPERATIONS } from "./operations.ts";
 
 export type Runtime = "node" | "bun";

@@ -6,7 +6,7 @@
  * Every one of these reads answers one row (Extent's in one text), fetched with `get`, as Extent
  * fetches it: the binding's `all` would add its row iterator's cost (about 13 µs) to both.
  */
-import type { Captured } from "./floor-server.ts";
+import type { Captured } from "./floor-app.ts";
 import { HAND_READS } from "./hand-sql.ts";
 
 export async function measureSqlCost(dbFile: string, captured: Record<string, Captured>, rounds = 9, roundMs = 100): Promise<void> {
