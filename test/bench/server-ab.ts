@@ -4,7 +4,7 @@
  * its threads; Linux only). A change worth a few per cent of a request is lost in requests/s on a
  * shared machine; CPU per request, measured in alternating rounds, keeps it.
  *
- *   node --import tsx test/bench/server-ab.ts [--runtime node|bun] [--only TEXT | --path /bench.Book/42 [--method HEAD]] [--rounds 5] [--seconds 3] [--connections 10] [--threads] CHECKOUT... [floor] [hand]
+ *   node --import tsx test/bench/server-ab.ts [--runtime node|bun] [--only TEXT | --path /bench.Book/42 [--method HEAD]] [--rounds 5] [--seconds 3] [--connections 10] [--processes 1] [--threads] CHECKOUT... [floor] [hand]
  *
  * A checkout is a folder holding Extent's src/ (a git worktree: `git worktree add --detach
  * ../before <commit>`, with node_modules linked); `floor` is the native floor of this checkout
@@ -15,6 +15,12 @@
  * higher is cheaper). On a shared machine whose speed moves between runs (by 40 % within one
  * session, seen), a difference of 10 µs a request needs about 12 rounds to stand: 3 to 5 rounds
  * have put the same two servers in either order.
+ *
+ * `--processes N` starts N processes of each server (each on its own copy of the data), taken in
+ * turn in every round, and reports each server over all of them, with each process's median
+ * beside it: two processes of the same code on Bun have differed by 8–10 % in CPU per request
+ * through a whole run (their JIT's choices, where the kernel put them), so one process per server
+ * can put a difference of that size either way (README, *Where the time goes*, seventeenth part).
  *
  * `--threads` adds, per server, each thread that took at least 1 % of its CPU: the median of its
  * CPU µs and context switches per request (the binding's timer thread, the runtime's own).
@@ -43,6 +49,8 @@ const { values, positionals } = parseArgs({
     method: { type: "string", default: "GET" },
     /** Each thread's CPU and context switches per request too. */
     threads: { type: "boolean", default: false },
+    /** Processes started per server, taken in turn each round. */
+    processes: { type: "string", default: "1" },
   },
 });
 if (!positionals.length) throw new Error("usage: server-ab.ts [--runtime node|bun] [--only TEXT] CHECKOUT... [floor] [hand]");
@@ -58,7 +66,8 @@ const BASELINES = new Map<string, { name: string; start: (db: string) => Promise
   ["floor", { name: "native floor", start: (db) => startFloor(runtime, db, sqlFile, "native") }],
   ["hand", { name: "hand-written SQL", start: (db) => startHand(runtime, db) }],
 ]);
-const servers: { name: string; server: Running }[] = [];
+/** Each server process, with its server's name (shared by its processes) and its own. */
+const servers: { name: string; process: string; server: Running }[] = [];
 
 /** Per operation and server, per thread id: its name and, each round, its CPU µs and switches per request. */
 const threads = new Map<string, Map<number, { name: string; cpu: number[]; switches: number[] }>>();
@@ -85,13 +94,17 @@ function printThreads(key: string, total: number): void {
     );
 }
 try {
-  for (const [i, spec] of positionals.entries()) {
-    const db = join(dir, `server-${i}.db`);
-    copyFileSync(dbFile, db);
-    const baseline = BASELINES.get(spec);
-    const server = baseline ? await baseline.start(db) : await startExtent(runtime, dir, db, { root: resolve(spec), name: `s${i}` });
-    servers.push({ name: baseline?.name ?? spec, server });
-  }
+  const processes = Number(values.processes);
+  for (const [i, spec] of positionals.entries())
+    for (let p = 0; p < processes; p++) {
+      const db = join(dir, `server-${i}-${p}.db`);
+      copyFileSync(dbFile, db);
+      const baseline = BASELINES.get(spec);
+      const server = baseline ? await baseline.start(db) : await startExtent(runtime, dir, db, { root: resolve(spec), name: `s${i}-${p}` });
+      const name = baseline?.name ?? spec;
+      servers.push({ name, process: `${name}#${p}`, server });
+    }
+  const names = [...new Set(servers.map((s) => s.name))];
   const cpu = new Map<string, number[]>();
   const operations = values.path
     ? [{ name: `${values.method} ${values.path}`, method: values.method as "GET", path: values.path, body: undefined }]
@@ -106,13 +119,15 @@ try {
     });
     for (const { server } of servers) await autocannon({ ...options(server.url), duration: 1 });
     for (let round = 0; round < Number(values.rounds); round++)
-      for (const { name, server } of servers) {
+      for (const { name, process, server } of servers) {
         const before = cpuMicros(server.pid)!;
         const threadsBefore = values.threads ? threadStats(server.pid) : undefined;
         const out = await autocannon({ ...options(server.url), duration: Number(values.seconds) });
         if (out.non2xx || out.errors) throw new Error(`${name}, ${op.name}: ${out.non2xx} non-2xx answers, ${out.errors} errors`);
         const key = `${op.name}\u0000${name}`;
-        cpu.set(key, [...(cpu.get(key) ?? []), (cpuMicros(server.pid)! - before) / out.requests.total]);
+        const perRequest = (cpuMicros(server.pid)! - before) / out.requests.total;
+        cpu.set(key, [...(cpu.get(key) ?? []), perRequest]);
+        cpu.set(`${op.name}\u0000${process}`, [...(cpu.get(`${op.name}\u0000${process}`) ?? []), perRequest]);
         if (threadsBefore) perThread(key, threadsBefore, threadStats(server.pid), out.requests.total);
       }
     const median = (name: string) => {
@@ -120,11 +135,13 @@ try {
       return { median: all[Math.floor(all.length / 2)]!, least: all[0]! };
     };
     const floor = servers.some((s) => s.name === "native floor") ? median("native floor").median : undefined;
-    for (const { name } of servers) {
+    for (const name of names) {
       const { median: m, least } = median(name);
       const ratio = floor === undefined ? "" : `  floor/this ${(floor / m).toFixed(2)}×`;
+      const own = servers.filter((s) => s.name === name);
+      const each = own.length > 1 ? `  processes ${own.map((s) => median(s.process).median.toFixed(0)).join(" / ")}` : "";
       console.log(
-        `${runtime} ${op.name.padEnd(24)} ${name.padEnd(28)} median ${m.toFixed(0).padStart(6)} µs  least ${least.toFixed(0).padStart(6)} µs${ratio}`,
+        `${runtime} ${op.name.padEnd(24)} ${name.padEnd(28)} median ${m.toFixed(0).padStart(6)} µs  least ${least.toFixed(0).padStart(6)} µs${ratio}${each}`,
       );
       if (values.threads) printThreads(`${op.name}\u0000${name}`, m);
     }
