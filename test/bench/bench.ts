@@ -1,5 +1,8 @@
 /**
- * `npm run bench [-- --runtime all|node|bun] [--duration 5] [--warmup 1] [--connections 10] [--no-sql-cost] [--no-worker] [--no-large] [--no-wire] [--only TEXT] [--profile DIR]`
+ * `npm run bench [-- --runtime all|node|bun] [--duration 5] [--warmup 1] [--connections 10] [--processes 1] [--no-sql-cost] [--no-worker] [--no-large] [--no-wire] [--only TEXT] [--profile DIR]`
+ * (--processes N: N processes of Extent, of each floor and of the hand-written server, each
+ * operation driven on each in turn and the measures pooled; a process's own speed stays with it
+ * through a run, by up to a quarter on Bun, so one process per server can tilt a ratio by that)
  * (--profile: Extent's server and the native floor run under `--cpu-prof`, their profiles written
  * to DIR/extent-RUNTIME and DIR/native-floor-RUNTIME when the bench stops them; `node --import tsx
  * test/bench/profile-top.ts DIR/extent-node/*.cpuprofile` prints the top frames)
@@ -47,6 +50,8 @@ const duration = Number(flag("duration", "5"));
 /** Seconds of load before each measured run, not counted: JIT compilation, first statements prepared. */
 const warmup = Number(flag("warmup", "1"));
 const connections = Number(flag("connections", "10"));
+/** Processes per server (json-server aside), driven in turn and pooled. */
+const processes = Number(flag("processes", "1"));
 
 /** With --profile DIR, `argv` run under the CPU profiler, its profile written to DIR/NAME when the server stops. */
 function profiled(argv: string[], name: string): string[] {
@@ -89,6 +94,20 @@ interface Measure {
   errors: number;
   /** The server's CPU time per request, in µs (Linux): steady when other work shares the machine. */
   cpu?: number | undefined;
+}
+
+/** One server's measures over its processes: the mean of each, the worst p99, every error. */
+function pooled(measures: readonly Measure[]): Measure {
+  if (measures.length === 1) return measures[0]!;
+  const mean = (of: (m: Measure) => number) => measures.reduce((sum, m) => sum + of(m), 0) / measures.length;
+  const cpu = measures.every((m) => m.cpu !== undefined) ? mean((m) => m.cpu!) : undefined;
+  return {
+    rps: mean((m) => m.rps),
+    p50: Math.round(mean((m) => m.p50)),
+    p99: Math.max(...measures.map((m) => m.p99)),
+    errors: mean((m) => m.errors) * measures.length,
+    cpu,
+  };
 }
 
 async function load(url: string, method: string, body?: unknown, pid?: number): Promise<Measure> {
@@ -155,31 +174,43 @@ async function main(): Promise<void> {
 async function table(runtime: Runtime, dir: string, dbFile: string, sqlFile: string, captured: Record<string, Captured>, data: DataSet): Promise<void> {
   const servers: Running[] = [];
   try {
-    const [extent, floor, native, hand, jsonServer] = await Promise.all([
-      startExtent(runtime, dir, dbFile, { wrap: (argv) => profiled(argv, `extent-${runtime}`) }),
-      startFloor(runtime, dbFile, sqlFile, "client"),
-      startFloor(runtime, dbFile, sqlFile, "native", (argv) => profiled(argv, `native-floor-${runtime}`)),
-      startHand(runtime, dbFile),
-      startJsonServer(data.jsonFile),
-    ]);
-    servers.push(extent!, floor!, native!, hand!, jsonServer!);
-    await checkFloor(extent!.url, floor!);
-    await checkFloor(extent!.url, native!);
-    await checkFloor(extent!.url, hand!);
+    // One set per process: Extent, the two floors and the hand-written server (the first set profiled with --profile).
+    const sets: Running[][] = [];
+    for (let p = 0; p < processes; p++) {
+      const profile = (name: string) => (p === 0 ? (argv: string[]) => profiled(argv, `${name}-${runtime}`) : undefined);
+      const set = await Promise.all([
+        startExtent(runtime, dir, dbFile, { name: `${runtime}-${p}`, wrap: profile("extent") }),
+        startFloor(runtime, dbFile, sqlFile, "client"),
+        startFloor(runtime, dbFile, sqlFile, "native", profile("native-floor")),
+        startHand(runtime, dbFile),
+      ]);
+      servers.push(...set);
+      sets.push(set);
+    }
+    const jsonServer = await startJsonServer(data.jsonFile);
+    servers.push(jsonServer);
+    for (const [extent, ...baselines] of sets) for (const baseline of baselines) await checkFloor(extent!.url, baseline!);
+    const each = processes > 1 ? `, on each of ${processes} processes of every server but json-server in turn, pooled` : "";
     console.log(
-      `\n${runtime}: ${data.objects} objects; autocannon ${connections} connections × ${duration} s per operation and server, after ${warmup} s of warm-up; the floors and the hand-written SQL answer what Extent answers.\n`,
+      `\n${runtime}: ${data.objects} objects; autocannon ${connections} connections × ${duration} s per operation and server${each}, after ${warmup} s of warm-up; the floors and the hand-written SQL answer what Extent answers.\n`,
     );
 
     const rows: string[][] = [];
     // --only TEXT: the operations whose name holds TEXT (while working on one).
     const only = flag("only", "");
     for (const op of OPERATIONS.filter((o) => o.name.includes(only))) {
-      const e = await load(`${extent!.url}/api${op.path}`, op.method, op.body, extent!.pid);
-      const f = await load(`${floor!.url}/api${op.path}`, op.method, op.body);
-      const n = await load(`${native!.url}/api${op.path}`, op.method, op.body, native!.pid);
-      const m = await load(`${hand!.url}/api${op.path}`, op.method, op.body);
-      const j = op.jsonServer ? await load(`${jsonServer!.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body) : undefined;
-      rows.push(row(op, captured[op.name]!.statements.length, e, f, n, m, j));
+      const e: Measure[] = [];
+      const f: Measure[] = [];
+      const n: Measure[] = [];
+      const m: Measure[] = [];
+      for (const [extent, floor, native, hand] of sets) {
+        e.push(await load(`${extent!.url}/api${op.path}`, op.method, op.body, extent!.pid));
+        f.push(await load(`${floor!.url}/api${op.path}`, op.method, op.body));
+        n.push(await load(`${native!.url}/api${op.path}`, op.method, op.body, native!.pid));
+        m.push(await load(`${hand!.url}/api${op.path}`, op.method, op.body));
+      }
+      const j = op.jsonServer ? await load(`${jsonServer.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body) : undefined;
+      rows.push(row(op, captured[op.name]!.statements.length, pooled(e), pooled(f), pooled(n), pooled(m), j));
     }
     printTable(rows);
   } finally {
