@@ -8,6 +8,8 @@
 /** One page of an array's elements, each already JSON text, and how to read the page after it. */
 export interface ArrayPage {
   elements: string[];
+  /** The elements as one JSON array text, when its reader has it so: answered as it is when this is the only page. */
+  array?: string;
   /** Absent on the last page. */
   next?: () => Promise<ArrayPage>;
 }
@@ -18,7 +20,7 @@ export interface ArrayPage {
  * that fails later can only abort the stream (the status is sent), after `onError`.
  */
 export function jsonArrayBody(first: ArrayPage, onError: (error: unknown) => void): string | ReadableStream<Uint8Array> {
-  if (!first.next) return `[${first.elements.join(",")}]`;
+  if (!first.next) return first.array ?? `[${first.elements.join(",")}]`;
   const encoder = new TextEncoder();
   let next = first.next;
   // Dropped once sent: the stream's callbacks share this scope for as long as it is read.

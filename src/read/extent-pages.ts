@@ -10,7 +10,7 @@
 import { type ClassMeta, type Model, subtree } from "../metadata/model.ts";
 import type { StatementResult } from "../store/store.ts";
 import { type SQL, ident, join, param, sql, tuple, unplanned } from "../store/sql.ts";
-import { type JsonArray, type JsonRow, jsonTexts } from "./json-rows.ts";
+import { type JsonArray, type JsonRow, arrayElements, jsonTexts } from "./json-rows.ts";
 import type { IdentityMap, LoadedObject } from "./objects.ts";
 import type { ReadPlan, RootSelector } from "./read-plan.ts";
 import { type GroupLayout, discriminatorFilter, groupsOf, keyRefs, primaryOf } from "./row-layout.ts";
@@ -25,6 +25,8 @@ export interface Cursor {
 /** A page as JSON texts (each one object, or several joined by commas) and where the next starts (absent on the last page). */
 export interface PageJson {
   elements: string[];
+  /** The page's elements as one JSON array text, when SQL wrote it so (answered as it is when the page is the only one). */
+  array?: string;
   next?: Cursor;
 }
 
@@ -33,9 +35,10 @@ export interface PageJson {
  * page (which the read peeks at).
  */
 export function arrayPage(page: JsonArray, size: number): PageJson {
-  if (page.rows <= size) return { elements: page.text ? [page.text] : [] };
+  const joined = arrayElements(page.array);
+  if (page.rows <= size) return { elements: joined ? [joined] : [], array: page.array };
   // That row's text (when it is visible) ends the joined texts; the next page starts at its key.
-  const text = page.lastText === null ? page.text : page.text.slice(0, Math.max(0, page.text.length - page.lastText.length - 1));
+  const text = page.lastText === null ? joined : joined.slice(0, Math.max(0, joined.length - page.lastText.length - 1));
   return { elements: text ? [text] : [], next: { group: 0, key: [page.lastKey], inclusive: true } };
 }
 

@@ -131,10 +131,13 @@ function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: Fet
     const rows = Number.isFinite(maxRows) ? sql`SELECT * FROM (${queries[0]!}) LIMIT ${sql.raw(String(maxRows + 1))}` : queries[0]!;
     // The greatest key of a long or BigInteger, read as its digits past 2^53, is the greatest integer.
     const last = groups[0]!.wideKeys[0] ? exactIntegerSql(sql`max(k0 + 0)`) : sql`max(k0)`;
+    // The whole array, brackets too: an answer of one page is then sent as SQLite wrote it (JsonArray).
     const array =
       groups.length === 1 && meta.keyColumns.length === 1
         ? checked(
-            compile(sql`SELECT ${bounded(sql`group_concat(j, ',')`, answerBytes)} AS a, count(*) AS n, count(j) AS m, ${last} AS k, j AS t FROM (${rows})`),
+            compile(
+              sql`SELECT '[' || coalesce(${bounded(sql`group_concat(j, ',')`, answerBytes)}, '') || ']' AS a, count(*) AS n, count(j) AS m, ${last} AS k, j AS t FROM (${rows})`,
+            ),
           )
         : undefined;
     return { steps, ordered, array, maxRows, fixedCost: selector.kind === "key" && !writer.readsByForeignKey };

@@ -27,7 +27,7 @@ import type { Statement, StatementResult, Store } from "../store/store.ts";
 import { findExisting } from "./existing.ts";
 import { type Cursor, type PageJson, arrayPage, loadedPage, pageSelector, pageValues, rowsPage } from "./extent-pages.ts";
 import { DEFAULT_PLAN, type FetchPlan } from "./fetch-plan.ts";
-import { jsonRows, jsonStatements, jsonTexts, readJson, readJsonArray } from "./json-rows.ts";
+import { arrayElements, jsonRows, jsonStatements, jsonTexts, readJson, readJsonArray } from "./json-rows.ts";
 import { type JsonSelect, jsonSelect, jsonSelectTooLarge, shortestObject } from "./json-select.ts";
 import { assemble, expandFurther, firstPlan, loadPlan, planStatements, reachesFetchDepth } from "./load.ts";
 import { IdentityMap } from "./objects.ts";
@@ -183,12 +183,12 @@ async function candidatesJson(
   const select = jsonSelectOf(r.model, meta, selector, fetch, budget.limit);
   if (select?.array) {
     // One row: the texts joined by SQL, from at most maxRows + 1 candidates.
-    const { text, visible, rows } = await readJsonArray(r.store, select, values);
+    const { array, visible, rows } = await readJsonArray(r.store, select, values);
     if (rows > select.maxRows) throw new AnswerTooLargeError(budget.limit);
     if (rows > most) return undefined;
-    if (!unique) return `[${text}]`;
+    if (!unique) return array;
     unique(visible);
-    return text || "null";
+    return arrayElements(array) || "null";
   }
   if (select) {
     const rows = await readJson(r.store, r.model, select, values);
@@ -237,8 +237,8 @@ export async function readCandidatePage(r: Reading, meta: ClassMeta, keys: reado
   const values = pageKeysValues(keys);
   const select = jsonSelectOf(r.model, meta, BY_ORDERED_KEYS, fetch, budget.limit);
   if (select?.array) {
-    const { text } = await readJsonArray(r.store, select, values);
-    return text ? [text] : [];
+    const joined = arrayElements((await readJsonArray(r.store, select, values)).array);
+    return joined ? [joined] : [];
   }
   if (select) {
     const texts = jsonTexts(await readJson(r.store, r.model, select, values));

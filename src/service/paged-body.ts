@@ -15,7 +15,7 @@ import { type ArrayPage, jsonArrayBody } from "../json/array-stream.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** Reads the `size` objects from `at` (the first ones without it): their JSON texts, and where the next page starts (absent on the last). */
-export type PageReader<At> = (size: number, at: At | undefined) => Promise<{ elements: string[]; next?: At }>;
+export type PageReader<At> = (size: number, at: At | undefined) => Promise<{ elements: string[]; array?: string; next?: At }>;
 
 /** The size of the first page. */
 export const firstPageSize = (rt: Runtime): number => Math.min(rt.firstPageSize, rt.pageSize);
@@ -28,8 +28,8 @@ export async function pagedBody<At>(rt: Runtime, read: PageReader<At>, what: str
 }
 
 async function page<At>(rt: Runtime, read: PageReader<At>, size: number, at?: At): Promise<ArrayPage> {
-  const { elements, next } = await read(size, at);
-  if (next === undefined) return { elements };
+  const { elements, array, next } = await read(size, at);
+  if (next === undefined) return array === undefined ? { elements } : { elements, array };
   const bytes = elements.reduce((n, e) => n + e.length, 0);
   // A page is held to answerBytes as any answer is: aim at half of it when it is below pageBytes,
   // so that a page of objects larger than the last page's is not refused (the stream cut short).

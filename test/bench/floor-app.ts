@@ -22,9 +22,14 @@ export function floorApp(run: Run): Hono {
     new Response(body, { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 
   // Extent's reads are JSON selects: each row is [json, version, class, key...], the object's JSON
-  // text written by SQLite (null for a row of a class outside the model). The floor answers the text.
+  // text written by SQLite (null for a row of a class outside the model), or one row whose text is
+  // the whole array. The floor answers the text.
   const texts = (rows: Row[]) => rows.flatMap((r) => (r[0] === null ? [] : [r[0] as string]));
-  const array = (rows: Row[]) => `[${texts(rows).join(",")}]`;
+  // An array statement's one row is the whole array as SQL wrote it (an object's text starts with `{`).
+  const array = (rows: Row[]) => {
+    const all = texts(rows);
+    return all.length === 1 && all[0]!.startsWith("[") ? all[0]! : `[${all.join(",")}]`;
+  };
   const rowsOf = (results: Results, i = results.length - 1) => results[i]!.rows as unknown as Row[];
 
   const app = new Hono().basePath("/api");
