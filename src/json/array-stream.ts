@@ -14,6 +14,9 @@ export interface ArrayPage {
   next?: () => Promise<ArrayPage>;
 }
 
+/** The elements of a JSON array text, joined by commas as they stand between its brackets ('' for none). */
+export const arrayElements = (array: string): string => array.slice(1, -1);
+
 /**
  * The answer's body. A single page is plain text, exactly as before streaming (so small answers
  * keep their Content-Length). Otherwise a stream that starts with the page already read; a page

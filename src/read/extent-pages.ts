@@ -10,7 +10,8 @@
 import { type ClassMeta, type Model, subtree } from "../metadata/model.ts";
 import type { StatementResult } from "../store/store.ts";
 import { type SQL, ident, join, param, sql, tuple, unplanned } from "../store/sql.ts";
-import { type JsonArray, type JsonRow, arrayElements, jsonTexts } from "./json-rows.ts";
+import { arrayElements } from "../json/array-stream.ts";
+import { type JsonArray, type JsonRow, jsonTexts } from "./json-rows.ts";
 import type { IdentityMap, LoadedObject } from "./objects.ts";
 import type { ReadPlan, RootSelector } from "./read-plan.ts";
 import { type GroupLayout, discriminatorFilter, groupsOf, keyRefs, primaryOf } from "./row-layout.ts";

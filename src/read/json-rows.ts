@@ -84,9 +84,6 @@ export interface JsonArray {
   lastText: string | null;
 }
 
-/** The elements of a JSON array text, joined by commas as they stand between its brackets ('' for none). */
-export const arrayElements = (array: string): string => array.slice(1, -1);
-
 export async function readJsonArray(store: Store, select: JsonSelect, values: Record<string, unknown>): Promise<JsonArray> {
   const statement = bind(select.array!, values);
   statement.oneRow = true;

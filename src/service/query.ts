@@ -7,6 +7,7 @@
  */
 import { AnswerBudget } from "../json/answer-budget.ts";
 import { AnswerTooLargeError } from "../errors/capacity-errors.ts";
+import { arrayElements } from "../json/array-stream.ts";
 import { base64Marks } from "../json/sql-values.ts";
 import { ANSWER_BYTES, MOST_ROWS } from "../query/sql/projection-json.ts";
 import type { Serializer } from "../read/serialize.ts";
@@ -84,9 +85,10 @@ async function run(
     const [result] = await rt.store.batch([statement], "read");
     const [text, n] = result!.rows[0]!;
     if (Number(n) > most) throw new AnswerTooLargeError(budget.limit);
-    const items = text === null ? "" : base64Marks(text as string);
-    if (q.unique) checkUnique(Number(n));
-    return q.unique ? items || "null" : `[${items}]`;
+    const array = base64Marks(text as string);
+    if (!q.unique) return array;
+    checkUnique(Number(n));
+    return arrayElements(array) || "null";
   }
   // Rows cross into JavaScript as arrays: at most as many as answerBytes holds (ROW_BYTES each).
   const width = columns.reduce((n, c) => n + c.width, 0);

@@ -51,7 +51,8 @@ export function projectionJson(projection: SQL, columns: readonly ResultColumn[]
   const joined = sql`group_concat(${concat(pieces)}, ',')`;
   const rows = sql`SELECT * FROM (${projection}) LIMIT ${unplanned(param(MOST_ROWS))}`;
   return {
-    sql: sql`SELECT ${boundedText(joined, param(ANSWER_BYTES))} AS a, count(*) AS n FROM (${rows}) AS ${sql.identifier("p")}`,
+    // The whole array, brackets too, so that the answer goes out as SQLite wrote it (src/read/json-rows.ts, JsonArray).
+    sql: sql`SELECT '[' || coalesce(${boundedText(joined, param(ANSWER_BYTES))}, '') || ']' AS a, count(*) AS n FROM (${rows}) AS ${sql.identifier("p")}`,
     rowBytes,
   };
 }
