@@ -29,7 +29,7 @@ export async function pagedBody<At>(rt: Runtime, read: PageReader<At>, what: str
 
 async function page<At>(rt: Runtime, read: PageReader<At>, size: number, at?: At): Promise<ArrayPage> {
   const { elements, array, next } = await read(size, at);
-  if (next === undefined) return array === undefined ? { elements } : { elements, array };
+  if (next === undefined) return { elements, array };
   const bytes = elements.reduce((n, e) => n + e.length, 0);
   // A page is held to answerBytes as any answer is: aim at half of it when it is below pageBytes,
   // so that a page of objects larger than the last page's is not refused (the stream cut short).
