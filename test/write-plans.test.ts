@@ -108,7 +108,7 @@ describe("the check of cached plans", () => {
   // premise of the cache; the check the harness turns on must notice.
   const meta = { name: "t.C", fields: new Map() } as unknown as ClassMeta;
   const node = (name: string): GraphNode =>
-    ({ meta, declared: meta, explicitClass: false, path: "", values: new Map([["name", name]]), refs: new Map(), many: new Map() }) as GraphNode;
+    ({ meta, declared: meta, explicitClass: false, path: "", index: 0, values: new Map([["name", name]]), refs: new Map(), many: new Map() }) as GraphNode;
   const graphOf = (n: GraphNode): Graph => ({ root: n, nodes: [n], errors: [] });
   const readsValue: Plan = (graph) => {
     const name = graph.root.values.get("name") as string;

@@ -6,7 +6,7 @@
  * fields are joined, and a field given two different values, or classes neither of which is
  * the other's superclass, is an error at the later object (one object cannot be two things).
  */
-import { type KeyPart, keyClassProblem, keyFieldColumns, keyLengthProblem, keyString } from "./keys.ts";
+import { keyClassProblem, keyFieldColumns, keyLengthProblem, keyString } from "./keys.ts";
 import { relationStorage } from "./relation-storage.ts";
 import { type ClassMeta, type FieldMeta, type Model, type ValueType, classOf, isAncestor } from "../metadata/model.ts";
 import { JsonNumber, parseJson, stringify } from "../json/exact.ts";
@@ -24,6 +24,8 @@ export interface GraphNode {
   declared: ClassMeta;
   explicitClass: boolean;
   path: string;
+  /** Its place in `Graph.nodes` (numbered once the whole body is read). */
+  index: number;
   /** The identity when every key part was given, in stored form. */
   key?: unknown[];
   /** Row values present in the body, stored form, by field name. */
@@ -51,6 +53,7 @@ export function readGraph(model: Model, declared: ClassMeta, body: unknown, keyB
   const reader = new GraphReader(model, keyBytes);
   const root = reader.readObject(body, declared, "", 0);
   const { nodes, errors } = reader;
+  for (let i = 0; i < nodes.length; i++) nodes[i]!.index = i;
   return { root: root ?? placeholder(declared), nodes, errors: root ? errors : errors.length ? errors : [{ path: "", message: "expected an object" }] };
 }
 
@@ -82,7 +85,16 @@ class GraphReader {
     const obj = json as Record<string, unknown>;
     const meta = chooseClass(this.model, declaredType, obj.class, path, this.errors);
     if (!meta) return undefined;
-    const node: GraphNode = { meta, declared: declaredType, explicitClass: obj.class !== undefined, path, values: new Map(), refs: new Map(), many: new Map() };
+    const node: GraphNode = {
+      meta,
+      declared: declaredType,
+      explicitClass: obj.class !== undefined,
+      path,
+      index: 0,
+      values: new Map(),
+      refs: new Map(),
+      many: new Map(),
+    };
 
     this.nodes.push(node);
     this.order.set(node, this.order.size);
@@ -105,17 +117,11 @@ class GraphReader {
     const tooLong = given ? keyLengthProblem(given === parts.length ? key : key.filter((v) => v !== undefined), this.keyBytes) : undefined;
     if (tooLong) this.errors.push({ path: parts.length === 1 ? pointer(path, parts[0]!.field) : path, message: tooLong });
 
+    const members = membersOf(meta);
     for (const name of Object.keys(obj)) {
-      const value = obj[name];
-      if (name === "class" || name === "_version" || isKeyField(parts, name)) continue;
-      const field = meta.fields.get(name);
-      const at = pointer(path, name);
-      if (!field) {
-        this.errors.push({ path: at, message: `unknown field "${name}" of class ${meta.name}` });
-        continue;
-      }
-      if (field.isVersionField) continue;
-      this.readField(field, value, at, node, depth);
+      const field = members.get(name);
+      if (field === undefined) this.errors.push({ path: pointer(path, name), message: `unknown field "${name}" of class ${meta.name}` });
+      else if (field !== PASSED_OVER) this.readField(field, obj[name], path, node, depth);
     }
 
     if (node.key) {
@@ -130,9 +136,11 @@ class GraphReader {
     return node;
   }
 
-  private readField(field: FieldMeta, value: unknown, at: string, node: GraphNode, depth: number): void {
+  /** `path`: the object's; the field's own pointer is made only where it is needed (an error, an object below). */
+  private readField(field: FieldMeta, value: unknown, path: string, node: GraphNode, depth: number): void {
     const type = field.type;
     if (field.relation) {
+      const at = pointer(path, field.name);
       const target = classOf(this.model, field.relation.target);
       if (type.kind === "collection") {
         if (value === null) return void node.many.set(field.name, []);
@@ -157,30 +165,30 @@ class GraphReader {
       return;
     }
     if (value === null) {
-      if (!field.nullable) this.errors.push({ path: at, message: `${field.name} must not be null` });
+      if (!field.nullable) this.errors.push({ path: pointer(path, field.name), message: `${field.name} must not be null` });
       else node.values.set(field.name, null);
       return;
     }
     if (type.kind === "collection" || type.kind === "map") {
       const decoded = decodeContainer(value, type);
       if (decoded.ok) node.values.set(field.name, decoded.value);
-      else for (const e of decoded.errors) this.errors.push({ path: at + e.path, message: e.message });
+      else for (const e of decoded.errors) this.errors.push({ path: pointer(path, field.name) + e.path, message: e.message });
       return;
     }
     if (type.kind === "embedded") {
-      const embedded = readEmbedded(classOf(this.model, type.class), value, at, this.errors);
+      const embedded = readEmbedded(classOf(this.model, type.class), value, pointer(path, field.name), this.errors);
       if (embedded) node.values.set(field.name, embedded);
       return;
     }
     if (type.kind === "key") {
-      const decoded = decodeKeyPart(this.model, classOf(this.model, field.declaringClass), type, value, at);
+      const decoded = decodeKeyPart(this.model, classOf(this.model, field.declaringClass), type, value, pointer(path, field.name));
       if (!decoded.ok) this.errors.push(decoded.error);
       else node.values.set(field.name, decoded.value);
       return;
     }
     const decoded = decodeValue(value, type as ValueType, field.enumOrdinal);
     if (decoded.ok) node.values.set(field.name, decoded.value);
-    else this.errors.push({ path: at, message: decoded.message });
+    else this.errors.push({ path: pointer(path, field.name), message: decoded.message });
   }
 }
 
@@ -227,7 +235,7 @@ function isOwningJoinTable(model: Model, field: FieldMeta): boolean {
 }
 
 function placeholder(meta: ClassMeta): GraphNode {
-  return { meta, declared: meta, explicitClass: false, path: "", values: new Map(), refs: new Map(), many: new Map() };
+  return { meta, declared: meta, explicitClass: false, path: "", index: 0, values: new Map(), refs: new Map(), many: new Map() };
 }
 
 /**
@@ -293,28 +301,36 @@ function distinct(items: GraphNode[]): GraphNode[] {
   return out;
 }
 
-function isKeyField(parts: readonly KeyPart[], name: string): boolean {
-  for (const p of parts) if (p.field === name) return true;
-  return false;
+/** A body member read for nothing: `class`, `_version`, a key part (read first) and the version field. */
+const PASSED_OVER = null;
+const memberTables = new WeakMap<ClassMeta, ReadonlyMap<string, FieldMeta | typeof PASSED_OVER>>();
+
+/**
+ * What each member name of a body's object of `meta` is: a field to read, or passed over; a name
+ * not in it is an unknown field. One lookup a member, worked out once per class.
+ */
+function membersOf(meta: ClassMeta): ReadonlyMap<string, FieldMeta | typeof PASSED_OVER> {
+  let members = memberTables.get(meta);
+  if (members) return members;
+  const table = new Map<string, FieldMeta | typeof PASSED_OVER>();
+  for (const [name, field] of meta.fields) table.set(name, field.isVersionField ? PASSED_OVER : field);
+  for (const part of keyFieldColumns(meta)) table.set(part.field, PASSED_OVER);
+  table.set("class", PASSED_OVER);
+  table.set("_version", PASSED_OVER);
+  memberTables.set(meta, (members = table));
+  return members;
 }
 
 function chooseClass(model: Model, declared: ClassMeta, name: unknown, path: string, errors: FieldError[]): ClassMeta | undefined {
   if (name === undefined) return declared;
+  const meta = typeof name === "string" ? model.classes.get(name) : undefined;
+  if (meta && !meta.embeddedOnly && isAncestor(model, declared.name, meta.name)) return meta;
+  // The pointer is made only for the error.
   const at = pointer(path, "class");
-  if (typeof name !== "string") {
-    errors.push({ path: at, message: `"class" must be a class name, got ${describe(name)}` });
-    return undefined;
-  }
-  const meta = model.classes.get(name);
-  if (!meta || meta.embeddedOnly) {
-    errors.push({ path: at, message: `unknown class "${name}"` });
-    return undefined;
-  }
-  if (!isAncestor(model, declared.name, meta.name)) {
-    errors.push({ path: at, message: `class ${name} is not ${declared.name} or one of its subclasses` });
-    return undefined;
-  }
-  return meta;
+  if (typeof name !== "string") errors.push({ path: at, message: `"class" must be a class name, got ${describe(name)}` });
+  else if (!meta || meta.embeddedOnly) errors.push({ path: at, message: `unknown class "${name}"` });
+  else errors.push({ path: at, message: `class ${name} is not ${declared.name} or one of its subclasses` });
+  return undefined;
 }
 
 function readEmbedded(meta: ClassMeta, value: unknown, at: string, errors: FieldError[]): Record<string, unknown> | undefined {

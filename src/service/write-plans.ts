@@ -224,12 +224,11 @@ function describe(
   copy: boolean,
 ): { key: string; count: number; graph?: Graph; modes?: Resolved[]; conditions?: Precondition[] } {
   const shape = new Shape(values, copy);
-  const at = nodeIndex(graph.nodes);
   const copies = copy ? graph.nodes.map((n): GraphNode => ({ ...n, values: new Map(), refs: new Map(), many: new Map() })) : [];
   let modeKeyed = false;
   for (const m of modes) {
     const n = m.node;
-    const i = at(n);
+    const i = n.index;
     const c = copies[i];
     shape.part(`${i}:${n.meta.name}>${m.meta.name}:${m.mode}`);
     // Key values: their types decide whether a given number moves the sequence (write-plan.ts assignKeys).
@@ -257,16 +256,16 @@ function describe(
       }
     }
     for (const [name, t] of n.refs) {
-      shape.part(`r${name}=${t ? at(t) : "-"}`);
-      c?.refs.set(name, t ? copies[at(t)]! : null);
+      shape.part(`r${name}=${t ? t.index : "-"}`);
+      c?.refs.set(name, t ? copies[t.index]! : null);
     }
     for (const [name, elements] of n.many) {
       let list = "";
-      for (let e = 0; e < elements.length; e++) list += e ? `,${at(elements[e]!)}` : `${at(elements[e]!)}`;
+      for (let e = 0; e < elements.length; e++) list += e ? `,${elements[e]!.index}` : `${elements[e]!.index}`;
       shape.part(`m${name}=${list}`);
       c?.many.set(
         name,
-        elements.map((e) => copies[at(e)]!),
+        elements.map((e) => copies[e.index]!),
       );
     }
   }
@@ -280,10 +279,10 @@ function describe(
   const count = values.length;
   if (!copy) return { key: shape.key, count };
   const standModes = modes.map((m, i): Resolved => {
-    const c = copies[at(m.node)]!;
+    const c = copies[m.node.index]!;
     return { node: c, meta: m.meta, mode: m.mode, key: m.key === m.node.key ? c.key : modeKeys?.[i] };
   });
-  const standGraph: Graph = { root: copies[at(graph.root)]!, nodes: copies, errors: [] };
+  const standGraph: Graph = { root: copies[graph.root.index]!, nodes: copies, errors: [] };
   return { key: shape.key, count, graph: standGraph, modes: standModes, conditions: standConditions };
 }
 
@@ -308,14 +307,6 @@ class Shape {
     this.values.push(v);
     return this.copy ? marker(this.values.length - 1) : undefined;
   }
-}
-
-/** A node's place in the graph: found by a scan in a small graph (most writes), by a map in a large one. */
-function nodeIndex(nodes: readonly GraphNode[]): (node: GraphNode) => number {
-  if (nodes.length <= 16) return (node) => nodes.indexOf(node);
-  const index = new Map<GraphNode, number>();
-  for (let i = 0; i < nodes.length; i++) index.set(nodes[i]!, i);
-  return (node) => index.get(node)!;
 }
 
 function typeChars(key: readonly unknown[]): string {

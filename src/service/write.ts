@@ -7,7 +7,7 @@ import { type Graph, type GraphNode, readGraph } from "../mapping/read-graph.ts"
 import { keyFieldsJson } from "../read/serialize.ts";
 import { keyFieldColumns, keyString } from "../mapping/keys.ts";
 import { relationStorage } from "../mapping/relation-storage.ts";
-import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
+import { type ClassMeta, type FieldMeta, type Model, isAncestor } from "../metadata/model.ts";
 import type { FetchPlan } from "../read/fetch-plan.ts";
 import { type ObjectInBatch, objectFromBatch, objectInBatch } from "../read/read-objects.ts";
 import type { RootSelector } from "../read/read-plan.ts";
@@ -44,18 +44,39 @@ async function lookup(rt: Runtime, nodes: readonly GraphNode[], extra: { root: s
   return ids.length ? findExisting(rt.store, rt.model, ids) : new Map();
 }
 
-/** Decides, for each node, create or update, and with which class; every problem is a 4xx. */
-function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>, root: { mode: "create" | "update"; key?: unknown[] }) {
-  const errors: { path: string; message: string }[] = [];
-  // An element of a mapped-by collection in the body gets its reference to the owner from it.
+/** The references an element of a mapped-by collection in the body gets from its owner there, by element. */
+function referencesFromOwners(model: Model, graph: Graph): Map<GraphNode, string[]> {
   const assigned = new Map<GraphNode, string[]>();
   for (const owner of graph.nodes)
     for (const [name, elements] of owner.many) {
       const field = owner.meta.fields.get(name);
-      const s = field?.relation && relationStorage(rt.model, field);
+      const s = field?.relation && relationStorage(model, field);
       if (s?.kind !== "target-fk") continue;
       for (const e of elements) append(assigned, e, s.owning.name);
     }
+  return assigned;
+}
+
+const requiredFields = new WeakMap<ClassMeta, readonly FieldMeta[]>();
+
+/**
+ * The fields a new object of `meta` must carry (null-value="exception", optional=false, NOT NULL
+ * columns); primitives have Java's default, and keys are checked apart. Worked out once per class.
+ */
+function requiredOnCreate(meta: ClassMeta): readonly FieldMeta[] {
+  let fields = requiredFields.get(meta);
+  if (!fields) {
+    fields = [...meta.fields.values()].filter((f) => !(f.nullable || f.primaryKey || f.isVersionField || (f.type.kind === "basic" && f.type.primitive)));
+    requiredFields.set(meta, fields);
+  }
+  return fields;
+}
+
+/** Decides, for each node, create or update, and with which class; every problem is a 4xx. */
+function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>, root: { mode: "create" | "update"; key?: unknown[] }) {
+  const errors: { path: string; message: string }[] = [];
+  // Made when a new object lacks a required field (most bodies give them all).
+  let assigned: Map<GraphNode, string[]> | undefined;
   const out = graph.nodes.map((node) => {
     const isRoot = node === graph.root;
     const key = isRoot && root.key ? root.key : node.key;
@@ -80,11 +101,9 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
       if (key?.[i] === undefined && part.generation.kind === "none")
         errors.push({ path: `${node.path}/${part.field}`, message: `key field "${part.field}" is required: ${node.meta.name} does not generate it` });
     }
-    // A new object must carry its required fields (null-value="exception", optional=false, NOT NULL
-    // columns); primitives have Java's default and keys were checked above.
-    for (const field of node.meta.fields.values()) {
-      if (field.nullable || field.primaryKey || field.isVersionField || (field.type.kind === "basic" && field.type.primitive)) continue;
-      if (!node.values.has(field.name) && !node.refs.has(field.name) && !node.many.has(field.name) && !assigned.get(node)?.includes(field.name)) {
+    for (const field of requiredOnCreate(node.meta)) {
+      if (node.values.has(field.name) || node.refs.has(field.name) || node.many.has(field.name)) continue;
+      if (!(assigned ??= referencesFromOwners(rt.model, graph)).get(node)?.includes(field.name)) {
         errors.push({ path: `${node.path}/${field.name}`, message: `${field.name} is required: it must not be null` });
       }
     }
