@@ -391,3 +391,13 @@ test("a database of an earlier release (BigDecimal columns NUMERIC, holding doub
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a number a double cannot hold keeps its digits wherever its point or exponent is (the quick test before the exact one misses none)", () => {
+  const digits = "12345678901234567";
+  const texts = [digits, `-${digits}`, "1e400", "-2.5E-400", "1.0000000000000001e5"];
+  for (let point = 1; point < digits.length; point++) texts.push(`${digits.slice(0, point)}.${digits.slice(point)}`);
+  for (const text of texts) {
+    const read = (parseJson(`{"a": [0, ${text}]}`) as { a: unknown[] }).a[1];
+    assert.deepEqual(decimalOf(read instanceof JsonNumber ? read.text : String(read)), decimalOf(text), text);
+  }
+});
