@@ -9,7 +9,10 @@
  * for, and what is SQLite running slower in Extent's process (README, *Where the time goes*,
  * seventeenth part). The servers take turns, `--rounds` times each.
  *
- *   node --import tsx test/bench/perf-dso.ts [--runtime bun|node] [--path /bench.Book/42] [--seconds 5] [--rounds 2] [--sort dso|sym] [--dso NAME] [--top 12]
+ *   node --import tsx test/bench/perf-dso.ts [--runtime bun|node] [--path /bench.Book/42 | --only OPERATION] [--seconds 5] [--rounds 2] [--sort dso|sym] [--dso NAME] [--top 12]
+ *
+ * `--only` takes the first of the bench's operations whose name holds the text (test/bench/operations.ts),
+ * its method and body too: `--only PUT`, `--only POST` (each POST adds six objects to both servers' files).
  *
  * Needs `perf` (Debian's linux-perf) and leave to sample other processes (perf_event_paranoid ≤ 2
  * as root). Bun's binary is stripped, so `--sort sym` names only the binding's and libc's functions.
@@ -21,12 +24,14 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { generate } from "./data.ts";
+import { OPERATIONS } from "./operations.ts";
 import { type Runtime, capture, metadata, startExtent, startFloor } from "./servers.ts";
 
 const { values } = parseArgs({
   options: {
     runtime: { type: "string", default: "bun" },
     path: { type: "string", default: "/bench.Book/42" },
+    only: { type: "string" },
     seconds: { type: "string", default: "5" },
     rounds: { type: "string", default: "2" },
     sort: { type: "string", default: "dso" },
@@ -35,6 +40,13 @@ const { values } = parseArgs({
   },
 });
 const HZ = 2000;
+const op = values.only === undefined ? { method: "GET" as const, path: values.path!, body: undefined } : OPERATIONS.find((o) => o.name.includes(values.only!));
+if (!op) throw new Error(`no operation's name holds ${JSON.stringify(values.only)}`);
+const request = {
+  method: op.method,
+  body: op.body === undefined ? undefined : JSON.stringify(op.body),
+  headers: op.body === undefined ? {} : { "content-type": "application/json" },
+};
 const dir = mkdtempSync(join(tmpdir(), "extent-perf-dso-"));
 const db = join(dir, "bench.db");
 await generate(db, join(dir, "db.json"), metadata);
@@ -47,13 +59,13 @@ const servers = {
 try {
   for (let round = 0; round < Number(values.rounds); round++)
     for (const [name, server] of Object.entries(servers)) {
-      const url = `${server.url}/api${values.path}`;
-      await autocannon({ url, connections: 10, duration: 1 });
+      const url = `${server.url}/api${op.path}`;
+      await autocannon({ url, ...request, connections: 10, duration: 1 });
       const data = join(dir, `${name.replace(" ", "-")}-${round}.data`);
       const perf = spawn("perf", ["record", "-q", "-F", String(HZ), "-e", "cpu-clock", "-o", data, "-p", String(server.pid)], { stdio: "ignore" });
       // perf attaches to the process's threads before the load starts.
       await new Promise((started) => setTimeout(started, 300));
-      const load = await autocannon({ url, connections: 10, duration: Number(values.seconds) });
+      const load = await autocannon({ url, ...request, connections: 10, duration: Number(values.seconds) });
       perf.kill("SIGINT");
       await new Promise((stopped) => perf.on("close", stopped));
       const report = execFileSync(
