@@ -57,20 +57,13 @@ function referencesFromOwners(model: Model, graph: Graph): Map<GraphNode, string
   return assigned;
 }
 
-const requiredFields = new WeakMap<ClassMeta, readonly FieldMeta[]>();
-
 /**
- * The fields a new object of `meta` must carry (null-value="exception", optional=false, NOT NULL
- * columns); primitives have Java's default, and keys are checked apart. Worked out once per class.
+ * The fields a new object of a class must carry (null-value="exception", optional=false, NOT NULL
+ * columns); primitives have Java's default, and keys are checked apart.
  */
-function requiredOnCreate(meta: ClassMeta): readonly FieldMeta[] {
-  let fields = requiredFields.get(meta);
-  if (!fields) {
-    fields = [...meta.fields.values()].filter((f) => !(f.nullable || f.primaryKey || f.isVersionField || (f.type.kind === "basic" && f.type.primitive)));
-    requiredFields.set(meta, fields);
-  }
-  return fields;
-}
+const requiredOnCreate = perClass((_model, meta): readonly FieldMeta[] =>
+  [...meta.fields.values()].filter((f) => !(f.nullable || f.primaryKey || f.isVersionField || (f.type.kind === "basic" && f.type.primitive))),
+);
 
 /** Decides, for each node, create or update, and with which class; every problem is a 4xx. */
 function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>, root: { mode: "create" | "update"; key?: unknown[] }) {
@@ -101,7 +94,7 @@ function resolveModes(rt: Runtime, graph: Graph, existing: Map<string, Existing>
       if (key?.[i] === undefined && part.generation.kind === "none")
         errors.push({ path: `${node.path}/${part.field}`, message: `key field "${part.field}" is required: ${node.meta.name} does not generate it` });
     }
-    for (const field of requiredOnCreate(node.meta)) {
+    for (const field of requiredOnCreate(rt, node.meta)) {
       if (node.values.has(field.name) || node.refs.has(field.name) || node.many.has(field.name)) continue;
       if (!(assigned ??= referencesFromOwners(rt.model, graph)).get(node)?.includes(field.name)) {
         errors.push({ path: `${node.path}/${field.name}`, message: `${field.name} is required: it must not be null` });
@@ -305,8 +298,8 @@ const oneKeyTable = perClass(
 );
 
 /** A fact of a class that depends on the model alone: worked out once per class, not per request. */
-function perClass(decide: (model: Model, meta: ClassMeta) => boolean): (rt: Runtime, meta: ClassMeta) => boolean {
-  const known = new WeakMap<ClassMeta, boolean>();
+function perClass<T>(decide: (model: Model, meta: ClassMeta) => T): (rt: Runtime, meta: ClassMeta) => T {
+  const known = new WeakMap<ClassMeta, T>();
   return (rt, meta) => {
     let answer = known.get(meta);
     if (answer === undefined) known.set(meta, (answer = decide(rt.model, meta)));

@@ -105,7 +105,7 @@ function pooled(measures: readonly Measure[]): Measure {
     rps: mean((m) => m.rps),
     p50: Math.round(mean((m) => m.p50)),
     p99: Math.max(...measures.map((m) => m.p99)),
-    errors: mean((m) => m.errors) * measures.length,
+    errors: measures.reduce((sum, m) => sum + m.errors, 0),
     cpu,
   };
 }
