@@ -36,7 +36,13 @@ export type ColumnCheck = (sql: string, columns: readonly string[]) => void;
  */
 type Prepared<S> = { kind: "write"; stmt: S } | { kind: "read"; stmt: S; width: number; wrapper?: S | null };
 
-/** No timeout: the binding reads 0 as none (an options object is always passed: it tells options from parameters). */
+/**
+ * No timeout: the binding reads 0 as none. The worker threads' calls pass it; the synchronous calls
+ * pass no options at all (`SyncConnection.execute`), which the binding's JavaScript also takes as
+ * none, and which costs a call about 0.5 µs less (Bun: one row's `get` 3.6 µs against 4.1; Node 0.6
+ * less). Never a second argument of `undefined`: the binding takes its arguments as a list and
+ * would bind that list as the statement's parameters.
+ */
 const UNTIMED: CallOptions = { queryTimeout: 0 };
 
 /**
@@ -113,15 +119,17 @@ export class SyncConnection {
     const options = callOptions(stopAt, s);
     const p = this.statements.get(s.sql, () => this.prepare(s.sql));
     const params = s.params.map(toNative);
+    // Untimed: no options argument (see UNTIMED).
+    const timed = options !== UNTIMED;
     try {
-      if (p.kind === "write") return { rows: [], rowsAffected: p.stmt.run(params, options).changes };
+      if (p.kind === "write") return { rows: [], rowsAffected: (timed ? p.stmt.run(params, options) : p.stmt.run(params)).changes };
       if (s.oneRow) {
-        const row = p.stmt.get(params, options);
+        const row = timed ? p.stmt.get(params, options) : p.stmt.get(params);
         return { rows: row ? [row] : [], rowsAffected: 0 };
       }
       if (p.wrapper === undefined) p.wrapper = this.wrap(s.sql, p.width);
-      if (p.wrapper === null) return { rows: p.stmt.all(params, options), rowsAffected: 0 };
-      return quotedRows(p.wrapper.get(params, options)![0], p.width);
+      if (p.wrapper === null) return { rows: timed ? p.stmt.all(params, options) : p.stmt.all(params), rowsAffected: 0 };
+      return quotedRows((timed ? p.wrapper.get(params, options) : p.wrapper.get(params))![0], p.width);
     } catch (error) {
       // A statement that failed may keep failing until it is reset: prepare it anew next time.
       this.statements.delete(s.sql);
