@@ -14,6 +14,8 @@ const JSON_MEDIA = /^application\/([!#$%&'*.^_`|~0-9a-z-]+\+)?json$/;
 
 function checkMediaType(request: Request): void {
   const contentType = request.headers.get("content-type");
+  // Most clients send exactly this: no split, trim, lower case or expression.
+  if (contentType === "application/json") return;
   if (contentType !== null && JSON_MEDIA.test(contentType.split(";")[0]!.trim().toLowerCase())) return;
   const given = contentType === null ? "no Content-Type" : `Content-Type ${contentType}`;
   throw new HttpError(415, `the body must be JSON, sent with Content-Type: application/json; this request has ${given}`, {

@@ -98,6 +98,17 @@ export function parseFetchPlan(model: Model, params: URLSearchParams, fallback: 
   return { ok: true, plan: { groups, maxDepth } };
 }
 
+/**
+ * A URL without a query asks for the fallback's plan, whatever the model and the cap: one parse
+ * per fallback (a GET by key or a PUT of most clients), without building the cache's key.
+ */
+const noQuery = new WeakMap<FetchPlan, PlanParse>();
+function withoutQuery(fallback: FetchPlan): PlanParse {
+  let parsed = noQuery.get(fallback);
+  if (!parsed) noQuery.set(fallback, (parsed = { ok: true, plan: { groups: fallback.groups, maxDepth: fallback.maxDepth } }));
+  return parsed;
+}
+
 /** Parsed fetch plans per model, by query string (with the fallback and the cap they were read against). */
 const parsedPlans = perModelCache<PlanParse>("fetchPlanQueries", FETCH_PLAN_QUERY_LIMIT, { limit: FETCH_PLAN_QUERY_WEIGHT, weigh: (key) => key.length });
 
@@ -106,6 +117,7 @@ const parsedPlans = perModelCache<PlanParse>("fetchPlanQueries", FETCH_PLAN_QUER
  * query strings, and reading one builds a URLSearchParams. The plan answered is shared: not to be changed.
  */
 export function fetchPlanOfQuery(model: Model, search: string, fallback: FetchPlan = DEFAULT_PLAN, cap = -1): PlanParse {
+  if (search === "") return withoutQuery(fallback);
   const from = fallback === DEFAULT_PLAN ? "" : `${planKey(fallback)}:${fallback.maxDepth}`;
   return parsedPlans(model).get(`${cap} ${from} ${search}`, () => parseFetchPlan(model, new URLSearchParams(search), fallback, cap));
 }

@@ -70,24 +70,36 @@ const BASELINES = new Map<string, { name: string; start: (db: string) => Promise
 const servers: { name: string; process: string; server: Running }[] = [];
 
 /** Per operation and server, per thread id: its name and, each round, its CPU µs and switches per request. */
-const threads = new Map<string, Map<number, { name: string; cpu: number[]; switches: number[] }>>();
+const threads = new Map<string, Map<number, { name: string; pid: number; cpu: number[]; switches: number[] }>>();
 
-function perThread(key: string, before: Map<number, ThreadStat>, after: Map<number, ThreadStat>, requests: number): void {
+/** Per operation, server and process, the rounds measured: a thread absent from one of its process's rounds took nothing in it. */
+const roundsOf = new Map<string, number>();
+
+function perThread(key: string, pid: number, before: Map<number, ThreadStat>, after: Map<number, ThreadStat>, requests: number): void {
   const byTid = threads.get(key) ?? new Map();
   threads.set(key, byTid);
+  roundsOf.set(`${key}\u0000${pid}`, (roundsOf.get(`${key}\u0000${pid}`) ?? 0) + 1);
   for (const [tid, now] of after) {
     const then = before.get(tid) ?? { cpuMicros: 0, switches: 0 };
-    const t = byTid.get(tid) ?? { name: now.name, cpu: [], switches: [] };
+    const t = byTid.get(tid) ?? { name: now.name, pid, cpu: [], switches: [] };
     t.cpu.push((now.cpuMicros - then.cpuMicros) / requests);
     t.switches.push((now.switches - then.switches) / requests);
     byTid.set(tid, t);
   }
 }
 
-/** The threads that took at least 1 % of the server's median CPU per request, most first. */
+/**
+ * The threads that took at least 1 % of the server's median CPU per request, most first. Each
+ * thread's median is over every round, counting 0 for the rounds it was not there: the runtime's
+ * compiler threads come and go, and one seen in a single round of compiling is not a steady cost.
+ */
 function printThreads(key: string, total: number): void {
-  const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const rows = [...(threads.get(key) ?? new Map()).entries()].map(([tid, t]) => ({ tid, name: t.name, cpu: mid(t.cpu), switches: mid(t.switches) }));
+  const mid = (xs: number[], pid: number) => {
+    const rounds = roundsOf.get(`${key}\u0000${pid}`) ?? 0;
+    const all = [...xs, ...Array<number>(Math.max(0, rounds - xs.length)).fill(0)].sort((a, b) => a - b);
+    return all[Math.floor(all.length / 2)]!;
+  };
+  const rows = [...(threads.get(key) ?? new Map()).entries()].map(([tid, t]) => ({ tid, name: t.name, cpu: mid(t.cpu, t.pid), switches: mid(t.switches, t.pid) }));
   for (const r of rows.filter((r) => r.cpu >= total / 100).sort((a, b) => b.cpu - a.cpu))
     console.log(
       `    thread ${String(r.tid).padEnd(8)} ${r.name.padEnd(16)} ${r.cpu.toFixed(1).padStart(7)} µs/req  ${r.switches.toFixed(2).padStart(6)} switches/req`,
@@ -128,7 +140,7 @@ try {
         const perRequest = (cpuMicros(server.pid)! - before) / out.requests.total;
         cpu.set(key, [...(cpu.get(key) ?? []), perRequest]);
         cpu.set(`${op.name}\u0000${process}`, [...(cpu.get(`${op.name}\u0000${process}`) ?? []), perRequest]);
-        if (threadsBefore) perThread(key, threadsBefore, threadStats(server.pid), out.requests.total);
+        if (threadsBefore) perThread(key, server.pid, threadsBefore, threadStats(server.pid), out.requests.total);
       }
     const median = (name: string) => {
       const all = [...cpu.get(`${op.name}\u0000${name}`)!].sort((a, b) => a - b);
