@@ -99,7 +99,12 @@ function printThreads(key: string, total: number): void {
     const all = [...xs, ...Array<number>(Math.max(0, rounds - xs.length)).fill(0)].sort((a, b) => a - b);
     return all[Math.floor(all.length / 2)]!;
   };
-  const rows = [...(threads.get(key) ?? new Map()).entries()].map(([tid, t]) => ({ tid, name: t.name, cpu: mid(t.cpu, t.pid), switches: mid(t.switches, t.pid) }));
+  const rows = [...(threads.get(key) ?? new Map()).entries()].map(([tid, t]) => ({
+    tid,
+    name: t.name,
+    cpu: mid(t.cpu, t.pid),
+    switches: mid(t.switches, t.pid),
+  }));
   for (const r of rows.filter((r) => r.cpu >= total / 100).sort((a, b) => b.cpu - a.cpu))
     console.log(
       `    thread ${String(r.tid).padEnd(8)} ${r.name.padEnd(16)} ${r.cpu.toFixed(1).padStart(7)} µs/req  ${r.switches.toFixed(2).padStart(6)} switches/req`,
