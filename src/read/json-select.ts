@@ -112,8 +112,25 @@ export function jsonSelectRefusal(model: Model, meta: ClassMeta, selector: RootS
 
 function cached(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes: number): JsonSelect | Refused {
   if (fetch.maxDepth < 1) return { refused: "unlimited fetch depth" };
+  return selects(model).get(selectKey(meta, selector, fetch, answerBytes), () => build(model, meta, selector, fetch, answerBytes));
+}
+
+/**
+ * Each selector's last key per class, with the fetch plan and bound it was made for: a request
+ * usually repeats the one before it (the same plan object, from the fetch plans' caches), and then
+ * takes the same text, whose hash the runtime kept, instead of joining a new one and hashing it (a
+ * GET by key's and a filter's lookup). One entry per selector and class: held weakly by both.
+ */
+const lastKeys = new WeakMap<RootSelector, WeakMap<ClassMeta, { fetch: FetchPlan; answerBytes: number; key: string }>>();
+
+function selectKey(meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes: number): string {
+  let byClass = lastKeys.get(selector);
+  if (!byClass) lastKeys.set(selector, (byClass = new WeakMap()));
+  const last = byClass.get(meta);
+  if (last !== undefined && last.fetch === fetch && last.answerBytes === answerBytes) return last.key;
   const key = `${meta.name}|${selector.kind === "subquery" ? "q:" + selector.cacheKey : selector.kind}|${planKey(fetch)}|${fetch.maxDepth}|${answerBytes}`;
-  return selects(model).get(key, () => build(model, meta, selector, fetch, answerBytes));
+  byClass.set(meta, { fetch, answerBytes, key });
+  return key;
 }
 
 function build(model: Model, meta: ClassMeta, selector: RootSelector, fetch: FetchPlan, answerBytes: number): JsonSelect | Refused {

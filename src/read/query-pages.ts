@@ -26,6 +26,22 @@ const KEYS_BYTES = "$keysBytes";
  * the statement again at every run (70 µs to 220 µs for 20 matches; src/store/sql.ts, `unplanned`).
  */
 export function firstCandidates(selector: SubquerySelector, size: number): SubquerySelector {
+  let bySize = firsts.get(selector);
+  if (!bySize) firsts.set(selector, (bySize = new Map()));
+  let first = bySize.get(size);
+  if (!first) bySize.set(size, (first = firstCandidatesOf(selector, size)));
+  return first;
+}
+
+/**
+ * The selectors firstCandidates made, per query selector and page size (one size per handler, in
+ * practice): the same object for every request of a query, so what is cached by selector (its JSON
+ * select's key) is found again. Held weakly by the query's selector, which the prepared queries'
+ * cache bounds.
+ */
+const firsts = new WeakMap<SubquerySelector, Map<number, SubquerySelector>>();
+
+function firstCandidatesOf(selector: SubquerySelector, size: number): SubquerySelector {
   const limit = sql.raw(String(Math.floor(size) + 1));
   return {
     kind: "subquery",
