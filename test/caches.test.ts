@@ -11,6 +11,7 @@ import { startHarness, type Harness } from "./support/harness.ts";
 import { BoundedCache, PREPARED_QUERY_LIMIT, PREPARED_QUERY_WEIGHT, READ_PLAN_LIMIT, READ_PLAN_WEIGHT, cacheSizes } from "../src/cache/bounded-cache.ts";
 import { prepareFilter, prepareJdoql, prepareJpql } from "../src/query/prepare.ts";
 import { classOf } from "../src/metadata/model.ts";
+import { fetchPlanOfParams } from "../src/read/fetch-plan.ts";
 import { CACHE_MODEL } from "./models/cache-model.ts";
 
 const MODEL = CACHE_MODEL;
@@ -205,4 +206,20 @@ test("queries in use stay compiled while twice a cache's worth of one-off querie
     r.body.map((b: { id: number }) => b.id),
     [1],
   );
+});
+
+// A query's parameters (kept once per query string) keep their fetch plan: a repeated query gets
+// the same plan object, which what is cached by plan finds again; another cap or fallback parses anew.
+test("a query string's fetch plan is parsed once, and again for another cap or fallback", () => {
+  const params = new URLSearchParams("filter=x&fetchGroup=all&maxFetchDepth=3");
+  const first = fetchPlanOfParams(h.model, params);
+  assert.ok(first.ok);
+  assert.equal(fetchPlanOfParams(h.model, params), first, "the same parameters give the same plan object");
+  assert.deepEqual(first.plan, { groups: ["all"], maxDepth: 3 });
+  const capped = fetchPlanOfParams(h.model, params, undefined, 2);
+  assert.ok(!capped.ok, "a cap of 2 refuses maxFetchDepth=3");
+  assert.equal(capped.parameter, "maxFetchDepth");
+  const other = fetchPlanOfParams(h.model, new URLSearchParams("filter=x"), { groups: ["all"], maxDepth: 2 });
+  assert.deepEqual(other.ok && other.plan, { groups: ["all"], maxDepth: 2 }, "no parameters: the fallback's plan");
+  assert.deepEqual(fetchPlanOfParams(h.model, params), first, "back to no cap: allowed again");
 });

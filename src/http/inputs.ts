@@ -4,7 +4,7 @@
  */
 import { FETCH_PLAN_QUERY_LIMIT, FETCH_PLAN_QUERY_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
 import { parseParams } from "../query/params.ts";
-import { type FetchPlan, fetchPlanOfQuery, parseFetchPlan } from "../read/fetch-plan.ts";
+import { type FetchPlan, fetchPlanOfParams, fetchPlanOfQuery } from "../read/fetch-plan.ts";
 import { readJsonBody } from "./body.ts";
 import { HttpError } from "./problem.ts";
 import { type QueryText, queryText, searchOf } from "./query-params.ts";
@@ -19,7 +19,7 @@ import { withFields } from "../util/objects.ts";
 export function fetchPlanOf(r: RouteRequest, fallback?: FetchPlan, params?: URLSearchParams): FetchPlan {
   const rt = r.rt;
   const cap = rt.limits.maxFetchDepth;
-  const parsed = params ? parseFetchPlan(rt.model, params, fallback, cap) : fetchPlanOfQuery(rt.model, searchOf(r.raw.url), fallback, cap);
+  const parsed = params ? fetchPlanOfParams(rt.model, params, fallback, cap) : fetchPlanOfQuery(rt.model, searchOf(r.raw.url), fallback, cap);
   if (!parsed.ok) throw new HttpError(400, parsed.message, { errors: [{ path: parsed.parameter, message: parsed.message }] });
   // The fields the access rules hide from the principal are, for its answers, fields its classes do not have.
   const hidden = rt.access?.control.hiddenFields(rt.access.principal);

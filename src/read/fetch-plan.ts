@@ -99,6 +99,24 @@ export function parseFetchPlan(model: Model, params: URLSearchParams, fallback: 
 }
 
 /**
+ * `parseFetchPlan` of a query's parameters as the query-text cache keeps them (src/http/inputs.ts
+ * `queryOf`: one URLSearchParams per query string, shared), remembered with them: a repeated
+ * filter, listing, extent or query then gets the same plan object each time, which what is cached
+ * by plan finds again (its key, the JSON select's key), where a plan parsed anew per request was
+ * keyed again at every step. One plan per parameters object (for the fallback and cap it was read
+ * with), held weakly by it.
+ */
+export function fetchPlanOfParams(model: Model, params: URLSearchParams, fallback: FetchPlan = DEFAULT_PLAN, cap = -1): PlanParse {
+  const last = fromParams.get(params);
+  if (last !== undefined && last.model === model && last.fallback === fallback && last.cap === cap) return last.parsed;
+  const parsed = parseFetchPlan(model, params, fallback, cap);
+  fromParams.set(params, { model, fallback, cap, parsed });
+  return parsed;
+}
+
+const fromParams = new WeakMap<URLSearchParams, { model: Model; fallback: FetchPlan; cap: number; parsed: PlanParse }>();
+
+/**
  * A URL without a query asks for the fallback's plan, whatever the model and the cap: one parse
  * per fallback (a GET by key or a PUT of most clients), without building the cache's key.
  */
