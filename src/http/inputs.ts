@@ -39,6 +39,8 @@ export interface QueryOf {
   text?: string | undefined;
   params: URLSearchParams;
   given: ReturnType<typeof parseParams>;
+  /** Whether the parameters ask for a listing (src/http/listing.ts). */
+  listing: boolean;
 }
 
 /**
@@ -52,9 +54,9 @@ export function queryOf(r: RouteRequest, name: "query" | "filter", what: string)
   const rt = r.rt;
   const limits = rt.limits;
   const search = searchOf(r.raw.url);
-  const { text, params } = queryTexts(rt.model).get(`${name} ${search}`, () => queryText(search, name));
+  const { text, params, listing } = queryTexts(rt.model).get(`${name} ${search}`, () => queryText(search, name));
   if (text !== undefined) checkQueryLength(text, limits, what);
   const given = parseParams(params.get("params"));
   checkParameterCount(given, limits);
-  return { text, params, given };
+  return { text, params, given, listing };
 }

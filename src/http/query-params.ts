@@ -9,6 +9,8 @@ export interface QueryText {
   text?: string;
   /** The named parameters (fetch plan, params), empty in the raw form. */
   params: URLSearchParams;
+  /** Whether they ask for a listing (`ordering`, `range` or `after`): read once per query string. */
+  listing: boolean;
 }
 
 /**
@@ -34,10 +36,10 @@ const ENCODED_BY_PARSER = /["'<>\u0000-\u0020\u007f-\uffff]/;
 /** The query text of `search` (a URL's query, from searchOf) and its named parameters. */
 export function queryText(searchWithMark: string, name: "query" | "filter"): QueryText {
   const search = searchWithMark.slice(1);
-  if (!search) return { params: new URLSearchParams() };
+  if (!search) return { params: new URLSearchParams(), listing: false };
   if (NAMED.test(search)) {
     const params = new URLSearchParams(search);
-    return { text: params.get(name) ?? undefined, params };
+    return { text: params.get(name) ?? undefined, params, listing: params.has("ordering") || params.has("range") || params.has("after") };
   }
   let text: string;
   try {
@@ -45,5 +47,5 @@ export function queryText(searchWithMark: string, name: "query" | "filter"): Que
   } catch {
     text = search;
   }
-  return { text, params: new URLSearchParams() };
+  return { text, params: new URLSearchParams(), listing: false };
 }

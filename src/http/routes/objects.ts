@@ -114,6 +114,7 @@ async function listingOf(r: RouteRequest, meta: ClassMeta, query: QueryOf): Prom
   const rt = r.rt;
   const { text: filter, params, given } = query;
   if (filter !== undefined && !filter.trim()) throw new HttpError(400, "the filter is empty");
+  if (!query.listing) return undefined;
   const request = listingRequest(r, params, meta, filter);
   if (!request) return undefined;
   const prepared = prepareListing(rt.model, meta, filter, request.ordering, request.after !== undefined);
