@@ -85,7 +85,12 @@ type TextAnswer = Response & { [TEXT]?: string };
 const EXACT_UNITS = 4096;
 const NON_ASCII = /[^\x00-\x7f]/;
 
-/** `response`, noted as made from `text`. */
+/**
+ * `response`, noted as made from `text`: one of Extent's JSON answers (src/http/answers.ts,
+ * src/http/listing.ts), whose headers its maker wrote, none of them a content coding, a
+ * Cache-Control or a Vary, so that compression need not read them back (each a lookup in the
+ * answer's Headers, made for it on some runtimes).
+ */
 export function fromText(response: Response, text: string): Response {
   (response as TextAnswer)[TEXT] = text;
   return response;
@@ -123,10 +128,17 @@ function textBytes(res: Response, threshold: number): number | undefined | null 
 export async function compressAnswer(request: Request, res: Response, threshold = DEFAULT_COMPRESS_THRESHOLD): Promise<Response> {
   if (plainly(request, res, threshold)) return res;
   const bytes = textBytes(res, threshold);
-  if (res.headers.has("content-encoding") || /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("cache-control") ?? "")) return res;
-  if (!COMPRESSIBLE_CONTENT_TYPE_REGEX.test(res.headers.get("content-type") ?? "")) return res;
+  // An answer made from a text is JSON with none of these headers (fromText); any other is read.
+  if (bytes === null) {
+    if (res.headers.has("content-encoding") || /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("cache-control") ?? "")) return res;
+    if (!COMPRESSIBLE_CONTENT_TYPE_REGEX.test(res.headers.get("content-type") ?? "")) return res;
+  }
   const encoding = chooseEncoding(request.headers.get("accept-encoding") ?? undefined);
-  if (encoding === undefined) return withVary(res);
+  if (encoding === undefined) {
+    if (bytes === null) return withVary(res);
+    res.headers.set("vary", "Accept-Encoding");
+    return res;
+  }
   // Else read the body as far as the threshold: a small answer ends before it and goes out as it is.
   const reader = res.body!.getReader();
   const head: Uint8Array<ArrayBuffer>[] = [];
