@@ -114,7 +114,6 @@ async function listingOf(r: RouteRequest, meta: ClassMeta, query: QueryOf): Prom
   const rt = r.rt;
   const { text: filter, params, given } = query;
   if (filter !== undefined && !filter.trim()) throw new HttpError(400, "the filter is empty");
-  if (!query.listing) return undefined;
   const request = listingRequest(r, params, meta, filter);
   if (!request) return undefined;
   const prepared = prepareListing(rt.model, meta, filter, request.ordering, request.after !== undefined);
@@ -158,7 +157,8 @@ export const objects: readonly Resource[] = [
       const meta = classFor(r, "read");
       // The query read once, for the listing and the filter both.
       const query = queryOf(r, "filter", "filter");
-      const listed = await listingOf(r, meta, query);
+      // Most requests ask for no listing: no call and no promise for it then.
+      const listed = query.listing ? await listingOf(r, meta, query) : undefined;
       if (listed) return listed;
       const { params, prepared, values } = filterOf(r, meta, query);
       const fetch = fetchPlanOf(r, undefined, params);
