@@ -52,6 +52,11 @@ export class SchemaGate implements Store {
     return carried ?? this.inner.batch(statements, mode, deadline);
   }
 
+  /** Once the schema is settled, the inner store's (before, every batch waits for the check). */
+  batchNow(statements: readonly Statement[], mode: "read", deadline?: number): StatementResult[] | undefined {
+    return this.#settled ? this.inner.batchNow?.(statements, mode, deadline) : undefined;
+  }
+
   /** The read with the check in front: its results when the schema was current, else undefined (the schema brought up to date). */
   async #carry(check: SchemaCheck, statements: readonly Statement[], deadline: number | undefined): Promise<StatementResult[] | undefined> {
     const n = check.statements.length;

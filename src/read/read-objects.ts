@@ -67,18 +67,38 @@ const BY_KEY: RootSelector = { kind: "key" };
 /** The objects whose keys are in the `keys` placeholder. */
 const BY_KEYS: RootSelector = { kind: "keys" };
 
-/** The object of `meta` (or a subclass) with `key`, within answerBytes; undefined when there is none. One read batch for a finite fetch depth. */
-export async function readObject(r: Reading, meta: ClassMeta, key: readonly unknown[], fetch: FetchPlan): Promise<ObjectJson | undefined> {
+/**
+ * The object of `meta` (or a subclass) with `key`, within answerBytes; undefined when there is
+ * none. One read batch for a finite fetch depth. Answered at once, without a promise, when the
+ * store runs the read on the calling thread (`Store.batchNow`: an embedded file's read by key).
+ */
+export function readObject(r: Reading, meta: ClassMeta, key: readonly unknown[], fetch: FetchPlan): ObjectJson | undefined | Promise<ObjectJson | undefined> {
   const values = { keys: oneKeyParam(key) };
   const budget = new AnswerBudget(r.limits.answerBytes);
   const select = jsonSelectOf(r.model, meta, BY_KEY, fetch, budget.limit);
-  if (select) {
-    // One row per table group at most; a row of a class outside the model is no object. The batch
-    // is run here rather than by readJson: one promise fewer on the hottest read.
-    const rows = jsonRows(r.model, select, await r.store.batch(jsonStatements(select, values, true), "read"));
-    for (const row of rows) if (row.json !== null) return { json: budget.checked(row.json), version: row.version };
-    return undefined;
-  }
+  if (!select) return readObjectByPlan(r, meta, fetch, values, budget);
+  // One row per table group at most; a row of a class outside the model is no object. The batch
+  // is run here rather than by readJson: one promise fewer on the hottest read, none when the
+  // store answers at once.
+  const statements = jsonStatements(select, values, true);
+  const now = r.store.batchNow?.(statements, "read");
+  if (now) return firstObject(r.model, select, now, budget);
+  return r.store.batch(statements, "read").then((results) => firstObject(r.model, select, results, budget));
+}
+
+function firstObject(model: Model, select: JsonSelect, results: StatementResult[], budget: AnswerBudget): ObjectJson | undefined {
+  for (const row of jsonRows(model, select, results)) if (row.json !== null) return { json: budget.checked(row.json), version: row.version };
+  return undefined;
+}
+
+/** The object path's read of one object (a fetch depth no JSON select writes). */
+async function readObjectByPlan(
+  r: Reading,
+  meta: ClassMeta,
+  fetch: FetchPlan,
+  values: Record<string, unknown>,
+  budget: AnswerBudget,
+): Promise<ObjectJson | undefined> {
   const { roots, objects } = await loadPlan(r.store, r.model, objectPlanOf(r.model, meta, BY_KEY, fetch), fetch, values);
   const root = roots[0];
   return root && serialized(new Serializer(r.model, objects, fetch, budget).all([root])[0]!, budget);

@@ -149,6 +149,12 @@ export class EmbeddedStore implements Store {
     return this.inPool(statements, deadline, unbounded);
   }
 
+  /** A read `batch` runs on the main connection (see it) is run now; any other is left to `batch`. */
+  batchNow(statements: readonly Statement[], mode: "read", deadline = Infinity): StatementResult[] | undefined {
+    if (statements.length === 0 || (this.pool && !statements.every((s) => s.fixedCost))) return undefined;
+    return this.onMain(statements, mode, deadline);
+  }
+
   /** Whether reads may still run on the thread that answers requests (see OVERRUN_MS). */
   get readsOnMainThread(): boolean {
     return this.readsOnMain;

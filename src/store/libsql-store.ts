@@ -48,6 +48,10 @@ class OpeningStore implements Store {
     return this.open ? this.open.batch(statements, mode, deadline) : this.opening.then((s) => s.batch(statements, mode, deadline));
   }
 
+  batchNow(statements: readonly Statement[], mode: "read", deadline?: number): StatementResult[] | undefined {
+    return this.open?.batchNow?.(statements, mode, deadline);
+  }
+
   migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
     return this.open ? this.open.migrate(statements) : this.opening.then((s) => s.migrate(statements));
   }

@@ -227,7 +227,9 @@ export const objects: readonly Resource[] = [
       const meta = classFor(r, "read");
       const key = pathKey(r, meta);
       const fetch = fetchPlanOf(r);
-      return objectAnswer(r, meta, key, await getObject(r.rt, meta, key, fetch));
+      // Awaited only when the store answers later: an embedded file's read by key comes at once.
+      const found = getObject(r.rt, meta, key, fetch);
+      return objectAnswer(r, meta, key, found instanceof Promise ? await found : found);
     }),
     HEAD: plain((r) => {
       const meta = classFor(r, "read");

@@ -1,0 +1,146 @@
+/**
+ * A read by key that the store runs on the calling thread comes back without a promise
+ * (`Store.batchNow`: an embedded file's reads that no stored data can make long). Two handlers on
+ * one file, one over the store as it is and one over the same store without `batchNow` (which
+ * always awaits `batch`), answer every GET by key alike: objects, subclasses, fetch plans, absent
+ * keys. The at-once path is taken for a fixed-cost read only, counted as a round trip like any
+ * batch, and held to the request's deadline.
+ */
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRestHandler, type RestHandler } from "../src/handler.ts";
+import { openStore } from "../src/store/open-store.ts";
+import { DeadlineStore } from "../src/store/deadline-store.ts";
+import { TimeLimitError } from "../src/errors/capacity-errors.ts";
+import type { Statement, StatementResult, Store } from "../src/store/store.ts";
+
+const MODEL = `<jdo><package name="t">
+  <class name="Person" identity-type="application">
+    <field name="id" field-type="long" primary-key="true"/>
+    <field name="name" field-type="java.lang.String"/>
+    <field name="friend" field-type="t.Person"/>
+    <field name="pets" mapped-by="owner"><collection element-type="t.Pet"/></field>
+  </class>
+  <class name="Employee" persistence-capable-superclass="t.Person">
+    <inheritance strategy="new-table"/>
+    <field name="salary" field-type="int"/>
+  </class>
+  <class name="Pet" identity-type="application">
+    <field name="id" field-type="long" primary-key="true"/>
+    <field name="name" field-type="java.lang.String"/>
+    <field name="owner" field-type="t.Person"/>
+  </class>
+</package></jdo>`;
+
+/** The store with its calls counted: at once (`batchNow` answered) and through `batch`. */
+class Spy implements Store {
+  now = 0;
+  later = 0;
+  readonly interrupts?: boolean;
+  constructor(
+    readonly inner: Store,
+    readonly atOnce: boolean,
+  ) {
+    this.interrupts = inner.interrupts;
+  }
+  batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]> {
+    this.later++;
+    return this.inner.batch(statements, mode, deadline);
+  }
+  batchNow(statements: readonly Statement[], mode: "read", deadline?: number): StatementResult[] | undefined {
+    if (!this.atOnce) return undefined;
+    const results = this.inner.batchNow?.(statements, mode, deadline);
+    if (results) this.now++;
+    return results;
+  }
+  migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
+    return this.inner.migrate(statements);
+  }
+  close(): void {
+    this.inner.close();
+  }
+}
+
+let dir: string;
+let atOnce: Spy;
+let awaiting: Spy;
+let fast: RestHandler;
+let slow: RestHandler;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), "extent-at-once-"));
+  const url = `file:${join(dir, "t.db")}`;
+  const metadata = [{ source: "t.jdo", text: MODEL }];
+  atOnce = new Spy(openStore({ name: "t", url }), true);
+  awaiting = new Spy(openStore({ name: "t", url }), false);
+  fast = createRestHandler({ context: { name: "t", url, metadata }, store: atOnce });
+  await fast.ready;
+  slow = createRestHandler({ context: { name: "t", url, metadata }, store: awaiting });
+  await slow.ready;
+  const post = (path: string, body: unknown) =>
+    fast.fetch(new Request(`http://t${path}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } }));
+  for (const [path, body] of [
+    ["/t.Person", { id: 1, name: "Ann", pets: [{ id: 1, name: "Rex" }] }],
+    ["/t.Employee", { id: 2, name: "Bob", salary: 10, friend: { class: "t.Person", id: 1 } }],
+  ] as const)
+    assert.equal((await post(path, body)).status, 201);
+});
+
+after(() => {
+  fast?.close();
+  slow?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const answer = async (handler: RestHandler, path: string) => {
+  const r = await handler.fetch(new Request(`http://t${path}`));
+  return { status: r.status, type: r.headers.get("content-type"), etag: r.headers.get("etag"), body: await r.text() };
+};
+
+test("every GET by key answers the same at once and awaited", async () => {
+  const statuses: number[] = [];
+  for (const path of [
+    "/t.Person/1",
+    "/t.Person/2",
+    "/t.Employee/2",
+    "/t.Person/2?fetchGroup=all",
+    "/t.Person/1?fetchGroup=all&maxFetchDepth=2",
+    "/t.Person/1?maxFetchDepth=-1",
+    "/t.Pet/1",
+    "/t.Person/3",
+    "/t.Employee/1",
+    "/t.Person/x",
+  ]) {
+    const [a, b] = [await answer(fast, path), await answer(slow, path)];
+    assert.deepEqual(a, b, path);
+    statuses.push(a.status);
+  }
+  assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 200, 404, 404, 400], "objects, absent keys and a bad key all compared");
+});
+
+test("the read by key comes at once when it is fixed-cost, through batch when it reads a collection", async () => {
+  atOnce.now = atOnce.later = 0;
+  assert.equal((await answer(fast, "/t.Pet/1")).status, 200);
+  assert.deepEqual([atOnce.now, atOnce.later], [1, 0], "a Pet by key: one read, at once");
+  atOnce.now = atOnce.later = 0;
+  assert.equal((await answer(fast, "/t.Person/1?fetchGroup=all")).status, 200);
+  assert.deepEqual([atOnce.now, atOnce.later], [0, 1], "with its pets: a read whose cost the data decides goes through batch");
+  awaiting.now = awaiting.later = 0;
+  assert.equal((await answer(slow, "/t.Pet/1")).status, 200);
+  assert.deepEqual([awaiting.now, awaiting.later], [0, 1], "a store without batchNow is always asked batch");
+});
+
+test("a read at once is held to the request's deadline, as batch is", async () => {
+  const statement: Statement = { sql: "SELECT 1", params: [], fixedCost: true };
+  const late = new DeadlineStore(atOnce.inner, 0);
+  await new Promise((r) => setTimeout(r, 2));
+  assert.throws(
+    () => late.batchNow([statement], "read"),
+    (e) => e instanceof TimeLimitError && e.limitMs === 0,
+  );
+  const inTime = new DeadlineStore(atOnce.inner, 10_000);
+  assert.deepEqual(inTime.batchNow([statement], "read")?.[0]?.rows, [[1]]);
+});
