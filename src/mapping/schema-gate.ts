@@ -52,8 +52,8 @@ export class SchemaGate implements Store {
     return carried ?? this.inner.batch(statements, mode, deadline);
   }
 
-  /** Once the schema is settled, the inner store's (before, every batch waits for the check). */
-  batchNow(statements: readonly Statement[], mode: "read", deadline?: number): StatementResult[] | undefined {
+  /** Once the schema is settled, the inner store's (before it, every batch waits for the check). */
+  batchNow(statements: readonly Statement[], mode: "read" | "write", deadline?: number): StatementResult[] | undefined {
     return this.#settled ? this.inner.batchNow?.(statements, mode, deadline) : undefined;
   }
 

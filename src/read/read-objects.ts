@@ -341,20 +341,25 @@ export function objectInBatch(
 /**
  * The object `read` read, from the batch's `results` (which end with its statements); undefined
  * when it found none. The object path goes on level by level beyond the batch's depth, and writes
- * without a budget: the batch has run, and a refusal now could not undo it.
+ * without a budget: the batch has run, and a refusal now could not undo it. At once when the
+ * batch's JSON select read it (no promise); the object path's further levels are read later.
  */
-export async function objectFromBatch(
+export function objectFromBatch(
   r: Reading,
   read: ObjectInBatch,
   results: readonly StatementResult[],
   fetch: FetchPlan,
-): Promise<ObjectFromBatch | undefined> {
+): ObjectFromBatch | undefined | Promise<ObjectFromBatch | undefined> {
   const own = results.slice(results.length - read.statements.length);
   if (read.select) {
     for (const row of jsonRows(r.model, read.select, own))
       if (row.json !== null) return { object: { json: row.json, version: row.version }, meta: row.meta!, key: row.key };
     return undefined;
   }
+  return objectByPlanFromBatch(r, read, own, fetch);
+}
+
+async function objectByPlanFromBatch(r: Reading, read: ObjectInBatch, own: readonly StatementResult[], fetch: FetchPlan): Promise<ObjectFromBatch | undefined> {
   const objects = new IdentityMap();
   const root = assemble(read.plan!, own, objects)[0];
   if (!root) return undefined;

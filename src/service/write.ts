@@ -9,20 +9,20 @@ import { keyFieldColumns, keyString } from "../mapping/keys.ts";
 import { relationStorage } from "../mapping/relation-storage.ts";
 import { type ClassMeta, type FieldMeta, type Model, isAncestor } from "../metadata/model.ts";
 import type { FetchPlan } from "../read/fetch-plan.ts";
-import { type ObjectInBatch, objectFromBatch, objectInBatch } from "../read/read-objects.ts";
+import { type ObjectFromBatch, type ObjectInBatch, objectFromBatch, objectInBatch } from "../read/read-objects.ts";
 import type { RootSelector } from "../read/read-plan.ts";
 import { type Existing, findExisting } from "../read/existing.ts";
 import type { WriteNode } from "../write/write-node.ts";
 import { assignKeys, slotPattern, slotPlaceholders, slotValues, writeStatements, newUuid } from "../write/write-plan.ts";
 import { guardExists, guardNoHiddenElements, guardVersion, keyOfWrite } from "../write/write-guards.ts";
-import { type Plan, cachedPlan } from "./write-plans.ts";
+import { type Plan, type Planned, cachedPlan } from "./write-plans.ts";
 import { oneKeyOperand } from "../store/sql.ts";
 import { StoreConstraintError } from "../store/store.ts";
 import { append } from "../util/lists.ts";
 import { type Precondition, noSuchObject, preconditionFailed } from "./absent.ts";
 import { ConflictError, InvalidInputError, UnfitBodyError } from "../errors/request-errors.ts";
 import type { Runtime } from "./runtime.ts";
-import type { Statement } from "../store/store.ts";
+import type { Statement, StatementResult } from "../store/store.ts";
 import { refused } from "../access/refusal.ts";
 import { requiredRefusal } from "./required.ts";
 
@@ -130,14 +130,24 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan): ObjectInBatch {
  * principal who wrote it, only its identity (from the batch's `SELECT <key>`, the result before
  * the read-back's).
  */
-async function answer(
+function answer(
   rt: Runtime,
   back: ObjectInBatch,
-  results: Awaited<ReturnType<Runtime["store"]["batch"]>>,
+  results: readonly StatementResult[],
   fetch: FetchPlan,
   root: { meta: ClassMeta },
-): Promise<WriteResult> {
-  const read = await objectFromBatch(rt, back, results, fetch);
+): WriteResult | Promise<WriteResult> {
+  const read = objectFromBatch(rt, back, results, fetch);
+  return read instanceof Promise ? read.then((r) => answerOf(rt, back, results, root, r)) : answerOf(rt, back, results, root, read);
+}
+
+function answerOf(
+  rt: Runtime,
+  back: ObjectInBatch,
+  results: readonly StatementResult[],
+  root: { meta: ClassMeta },
+  read: ObjectFromBatch | undefined,
+): WriteResult {
   if (read) return { object: read.object, meta: read.meta, identity: keyFieldsJson(rt.model, read.meta, read.key) };
   if (!rt.access) throw new Error("internal: the written object was not read back");
   const key = results[results.length - back.statements.length - 1]!.rows[0]!;
@@ -193,13 +203,17 @@ function ownRowUpdate(
   return written.statements[0] === written.primaryUpdate(root);
 }
 
-async function execute(
+/**
+ * Plans the write and runs its batch; the written object as read back. At once, without a promise,
+ * when the store runs the batch on the calling thread (`Store.batchNow`: an embedded file).
+ */
+function execute(
   rt: Runtime,
   graph: Graph,
   modes: ReturnType<typeof resolveModes>,
   fetch: FetchPlan,
   conditions: readonly Precondition[] = [],
-): Promise<WriteResult> {
+): WriteResult | Promise<WriteResult> {
   if (rt.access) {
     const refusedFields = rt.access.control.refusedFields(rt.access.principal, graph.nodes);
     if (refusedFields.length) throw new UnfitBodyError(`the body sets fields the principal may not write`, refusedFields);
@@ -208,21 +222,35 @@ async function execute(
   const planned = rt.access
     ? plan(rt, fetch)(graph, modes, conditions, newUuid)
     : cachedPlan({ model: rt.model, answerBytes: rt.limits.answerBytes }, graph, modes, conditions, fetch, plan(rt, fetch));
-  let results;
+  let results: StatementResult[] | undefined;
   try {
-    results = await rt.store.batch(planned.statements, "write");
+    results = rt.store.batchNow?.(planned.statements, "write");
   } catch (error) {
-    if (!(error instanceof StoreConstraintError)) throw error;
-    if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(rt.model, graph.root.declared, graph.root.key!, conditions);
-    if (error.kind === "guard" && error.guard === "missing") throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
-    if (error.kind === "guard" && error.guard === "forbidden") throw refused(rt.access!.principal, graph.root.declared, planned.root.mode, "this object");
-    if (error.kind === "guard" && error.guard === "required") throw await requiredRefusal(rt, planned.diagnose(), `this write`);
-    if (error.kind === "guard" && error.guard === "sequence")
-      throw new ConflictError("a generated key would pass 9223372036854775807, the largest long: the key sequence has no numbers left (give the key instead)");
-    if (error.kind === "guard") throw new ConflictError("an object of the request was deleted or changed by another request meanwhile; retry");
-    if (error.kind === "unique") throw new ConflictError("an object with the same key already exists");
-    throw new ConflictError("the database refused the change (a constraint failed)");
+    return refusal(rt, graph, planned, conditions, error);
   }
+  if (results) return written(rt, graph, planned, results, fetch);
+  return rt.store.batch(planned.statements, "write").then(
+    (done) => written(rt, graph, planned, done, fetch),
+    (error: unknown) => refusal(rt, graph, planned, conditions, error),
+  );
+}
+
+/** What a batch's refusal means for the request: always a rejection (a constraint's 404, 409, 412, 403, 422; anything else as it came). */
+async function refusal(rt: Runtime, graph: Graph, planned: Planned, conditions: readonly Precondition[], error: unknown): Promise<never> {
+  if (!(error instanceof StoreConstraintError)) throw error;
+  if (error.kind === "guard" && error.guard === "stale") throw preconditionFailed(rt.model, graph.root.declared, graph.root.key!, conditions);
+  if (error.kind === "guard" && error.guard === "missing") throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
+  if (error.kind === "guard" && error.guard === "forbidden") throw refused(rt.access!.principal, graph.root.declared, planned.root.mode, "this object");
+  if (error.kind === "guard" && error.guard === "required") throw await requiredRefusal(rt, planned.diagnose(), `this write`);
+  if (error.kind === "guard" && error.guard === "sequence")
+    throw new ConflictError("a generated key would pass 9223372036854775807, the largest long: the key sequence has no numbers left (give the key instead)");
+  if (error.kind === "guard") throw new ConflictError("an object of the request was deleted or changed by another request meanwhile; retry");
+  if (error.kind === "unique") throw new ConflictError("an object with the same key already exists");
+  throw new ConflictError("the database refused the change (a constraint failed)");
+}
+
+/** The batch ran: the written object as it read it back. */
+function written(rt: Runtime, graph: Graph, planned: Planned, results: StatementResult[], fetch: FetchPlan): WriteResult | Promise<WriteResult> {
   // No existence guard: the root's UPDATE changed no row, so it does not exist (and nothing changed).
   if (planned.rootUpdate !== undefined && results[planned.rootUpdate]!.rowsAffected === 0) throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
   return answer(rt, planned.back, results, fetch, planned.root);
@@ -261,14 +289,21 @@ function accessGuards(rt: Runtime, writes: readonly WriteNode[], root: WriteNode
 const changesFields = (node: GraphNode): boolean =>
   node.refs.size > 0 || node.many.size > 0 || [...node.values.keys()].some((f) => !node.meta.fields.get(f)?.primaryKey);
 
-export async function createObject(rt: Runtime, meta: ClassMeta, body: unknown, fetch: FetchPlan): Promise<WriteResult> {
+/** A POST: at once (no promise) when nothing is looked up first and the store runs the batch at once. */
+export function createObject(rt: Runtime, meta: ClassMeta, body: unknown, fetch: FetchPlan): WriteResult | Promise<WriteResult> {
   const graph = readGraph(rt.model, meta, body, rt.limits.keyBytes);
   if (graph.errors.length) unprocessable(graph);
   // A new object whose whole hierarchy keeps its keys in one table, in a body naming no other
   // object: that table's PRIMARY KEY refuses a duplicate inside the batch (409), so there is
   // nothing to look up first.
   const alone = graph.root.meta.identity.kind === "application" && oneKeyTable(rt, graph.root.meta) && graph.nodes.every((n) => n === graph.root || !n.key);
-  const existing = alone ? new Map<string, Existing>() : await lookup(rt, graph.nodes);
+  if (alone) return execute(rt, graph, resolveModes(rt, graph, new Map<string, Existing>(), { mode: "create" }), fetch);
+  return createLookingUp(rt, graph, fetch);
+}
+
+/** A POST whose objects are looked up first (one read), then written. */
+async function createLookingUp(rt: Runtime, graph: Graph, fetch: FetchPlan): Promise<WriteResult> {
+  const existing = await lookup(rt, graph.nodes);
   if (graph.root.key && existing.has(keyString(graph.root.meta.root, graph.root.key))) {
     throw new ConflictError(`a ${existing.get(keyString(graph.root.meta.root, graph.root.key))!.meta.name} with this key already exists`);
   }
@@ -307,16 +342,16 @@ function perClass<T>(decide: (model: Model, meta: ClassMeta) => T): (rt: Runtime
   };
 }
 
-export async function updateObject(
+/** A PUT: at once (no promise) when nothing is looked up first and the store runs the batch at once. */
+export function updateObject(
   rt: Runtime,
   meta: ClassMeta,
   key: unknown[],
   body: unknown,
   fetch: FetchPlan,
   conditions: readonly Precondition[] = [],
-): Promise<WriteResult> {
-  const rootId = { root: meta.root, key };
-  let graph = readGraph(rt.model, meta, body, rt.limits.keyBytes);
+): WriteResult | Promise<WriteResult> {
+  const graph = readGraph(rt.model, meta, body, rt.limits.keyBytes);
   if (!graph.errors.length && guardKnowsClass(rt, meta) && graph.nodes.every((n) => n === graph.root || !n.key)) {
     // Nothing to look up: the batch's own guard answers 404 unless a `meta` has this key. One round trip.
     if (graph.root.key && keyString(meta.root, graph.root.key) !== keyString(meta.root, key)) throw keyChanged();
@@ -325,6 +360,21 @@ export async function updateObject(
     const known = new Map<string, Existing>().set(keyString(meta.root, key), { meta });
     return execute(rt, graph, resolveModes(rt, graph, known, { mode: "update", key }), fetch, conditions);
   }
+  return updateLookingUp(rt, meta, key, body, fetch, conditions, graph);
+}
+
+/** A PUT whose objects are looked up first (one read), then written. */
+async function updateLookingUp(
+  rt: Runtime,
+  meta: ClassMeta,
+  key: unknown[],
+  body: unknown,
+  fetch: FetchPlan,
+  conditions: readonly Precondition[],
+  declared: Graph,
+): Promise<WriteResult> {
+  const rootId = { root: meta.root, key };
+  let graph = declared;
   // Nested identities are looked up with the root even if the body had errors for the declared
   // class: the root may be a subclass whose fields make the body valid.
   let existing = await lookup(

@@ -50,15 +50,18 @@ export class DeadlineStore implements Store {
   }
 
   /**
-   * A read its store runs now (`Store.batchNow`), within the deadline as `batch` holds it; only over
-   * a store that stops its own statements there (else undefined: `batch` races the deadline).
+   * A batch its store runs now (`Store.batchNow`), within the deadline as `batch` holds it (a write
+   * releases it); only over a store that stops its own statements there (else undefined: `batch`
+   * races the deadline).
    */
-  batchNow(statements: readonly Statement[], mode: "read"): StatementResult[] | undefined {
+  batchNow(statements: readonly Statement[], mode: "read" | "write"): StatementResult[] | undefined {
     if (!this.inner.interrupts || !this.inner.batchNow) return undefined;
     const left = this.deadline - Date.now();
     if (left <= 0) throw new TimeLimitError(this.limitMs);
     try {
-      return this.inner.batchNow(statements, mode, left === Infinity ? undefined : this.deadline);
+      const results = this.inner.batchNow(statements, mode, left === Infinity ? undefined : this.deadline);
+      if (results && mode === "write") this.release();
+      return results;
     } catch (error) {
       throw error instanceof TimeLimitError ? new TimeLimitError(this.limitMs) : error;
     }

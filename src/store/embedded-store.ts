@@ -149,9 +149,9 @@ export class EmbeddedStore implements Store {
     return this.inPool(statements, deadline, unbounded);
   }
 
-  /** A read `batch` runs on the main connection (see it) is run now; any other is left to `batch`. */
-  batchNow(statements: readonly Statement[], mode: "read", deadline = Infinity): StatementResult[] | undefined {
-    if (statements.length === 0 || (this.pool && !statements.every((s) => s.fixedCost))) return undefined;
+  /** A batch `batch` runs on the main connection at once (see it) is run now; any other is left to `batch`. */
+  batchNow(statements: readonly Statement[], mode: "read" | "write", deadline = Infinity): StatementResult[] | undefined {
+    if (statements.length === 0 || (mode === "read" && this.pool && !statements.every((s) => s.fixedCost))) return undefined;
     return this.onMain(statements, mode, deadline);
   }
 

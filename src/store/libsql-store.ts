@@ -48,7 +48,7 @@ class OpeningStore implements Store {
     return this.open ? this.open.batch(statements, mode, deadline) : this.opening.then((s) => s.batch(statements, mode, deadline));
   }
 
-  batchNow(statements: readonly Statement[], mode: "read", deadline?: number): StatementResult[] | undefined {
+  batchNow(statements: readonly Statement[], mode: "read" | "write", deadline?: number): StatementResult[] | undefined {
     return this.open?.batchNow?.(statements, mode, deadline);
   }
 

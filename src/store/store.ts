@@ -42,13 +42,14 @@ export interface Store {
    */
   batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]>;
   /**
-   * The read's results at once, when this store would run it on the calling thread (an embedded
-   * file's reads that no stored data can make long, `Statement.fixedCost`), as `batch` would answer
-   * them; else undefined, and the caller runs `batch`. A store without it is always asked `batch`.
-   * What it saves is not the read but the promises around it: every layer from the store up to the
-   * route awaits one (README, *Where the time goes*, nineteenth part).
+   * The batch's results at once, when this store would run it on the calling thread (an embedded
+   * file's writes, and its reads that no stored data can make long: `Statement.fixedCost`), as
+   * `batch` would answer them or throw; else undefined, and the caller runs `batch`. A store
+   * without it is always asked `batch`. What it saves is not the batch but the promises around it:
+   * every layer from the store up to the route awaits one (README, *Where the time goes*,
+   * nineteenth part).
    */
-  batchNow?(statements: readonly Statement[], mode: "read", deadline?: number): StatementResult[] | undefined;
+  batchNow?(statements: readonly Statement[], mode: "read" | "write", deadline?: number): StatementResult[] | undefined;
   /**
    * The store stops its own statements at the deadline it is given, writes included (embedded
    * files: the engine interrupts a statement). Other stores cannot take back a batch once sent:
@@ -103,7 +104,7 @@ export class CountingStore implements Store {
     this.roundTrips += 1;
     return this.inner.batch(statements, mode, deadline);
   }
-  batchNow(statements: readonly Statement[], mode: "read", deadline?: number): StatementResult[] | undefined {
+  batchNow(statements: readonly Statement[], mode: "read" | "write", deadline?: number): StatementResult[] | undefined {
     const results = this.inner.batchNow?.(statements, mode, deadline);
     if (results) {
       this.statements += statements.length;

@@ -55,10 +55,10 @@ function replaying(real: Store): Store & { replay: boolean } {
   return {
     replay: false,
     interrupts: real.interrupts,
-    // As the embedded store: a read no stored data can make long is answered at once.
+    // As the embedded store: a write, and a read no stored data can make long, are answered at once.
     batchNow(statements, mode, deadline) {
       const known = this.replay ? find(statements) : undefined;
-      if (known) return statements.every((s) => s.fixedCost) ? known.results : undefined;
+      if (known) return mode === "write" || statements.every((s) => s.fixedCost) ? known.results : undefined;
       const results = real.batchNow?.(statements, mode, deadline);
       if (results) record(statements, results);
       return results;

@@ -196,7 +196,9 @@ export const objects: readonly Resource[] = [
       const fetch = fetchPlanOf(r, rt.writeFetchPlan);
       const body = await readBody(r, true);
       collectionNotModified(r.raw, `the extent of ${meta.name}`);
-      const result = await createObject(rt, meta, body, fetch);
+      // Awaited only when the write answers later (an embedded file's batch comes at once).
+      const created = createObject(rt, meta, body, fetch);
+      const result = created instanceof Promise ? await created : created;
       const at = { location: location(rt.prefix, result.meta, result.identity) };
       // Written, but hidden from its writer by the access rules: its Location, no body.
       if (!result.object) return new Response(null, { status: 201, headers: at });
@@ -243,7 +245,8 @@ export const objects: readonly Resource[] = [
       const key = pathKey(r, meta);
       const fetch = fetchPlanOf(r, rt.writeFetchPlan);
       const body = await readBody(r, true);
-      const { object } = await updateObject(rt, meta, key, body, fetch, writePreconditions(r.raw, meta));
+      const updated = updateObject(rt, meta, key, body, fetch, writePreconditions(r.raw, meta));
+      const { object } = updated instanceof Promise ? await updated : updated;
       // Changed, but hidden from its writer by the access rules now: no body.
       if (!object) return new Response(null, { status: 204 });
       return jsonText(object.json, 200, tagged(object));

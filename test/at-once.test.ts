@@ -1,10 +1,10 @@
 /**
- * A read by key that the store runs on the calling thread comes back without a promise
- * (`Store.batchNow`: an embedded file's reads that no stored data can make long). Two handlers on
- * one file, one over the store as it is and one over the same store without `batchNow` (which
- * always awaits `batch`), answer every GET by key alike: objects, subclasses, fetch plans, absent
- * keys. The at-once path is taken for a fixed-cost read only, counted as a round trip like any
- * batch, and held to the request's deadline.
+ * A batch that the store runs on the calling thread comes back without a promise
+ * (`Store.batchNow`: an embedded file's writes, and its reads that no stored data can make long).
+ * Two handlers on one file, one over the store as it is and one over the same store without
+ * `batchNow` (which always awaits `batch`), answer alike: every GET by key (objects, subclasses,
+ * fetch plans, absent keys), and PUTs and POSTs with their refusals (404, 409, 422). The at-once
+ * path is taken for a fixed-cost read and a write only, and held to the request's deadline.
  */
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -50,7 +50,7 @@ class Spy implements Store {
     this.later++;
     return this.inner.batch(statements, mode, deadline);
   }
-  batchNow(statements: readonly Statement[], mode: "read", deadline?: number): StatementResult[] | undefined {
+  batchNow(statements: readonly Statement[], mode: "read" | "write", deadline?: number): StatementResult[] | undefined {
     if (!this.atOnce) return undefined;
     const results = this.inner.batchNow?.(statements, mode, deadline);
     if (results) this.now++;
@@ -143,4 +143,38 @@ test("a read at once is held to the request's deadline, as batch is", async () =
   );
   const inTime = new DeadlineStore(atOnce.inner, 10_000);
   assert.deepEqual(inTime.batchNow([statement], "read")?.[0]?.rows, [[1]]);
+});
+
+const send = async (handler: RestHandler, method: string, path: string, body: unknown) => {
+  const r = await handler.fetch(new Request(`http://t${path}`, { method, body: JSON.stringify(body), headers: { "content-type": "application/json" } }));
+  return { status: r.status, location: r.headers.get("location"), body: await r.text() };
+};
+
+test("writes answer the same at once and awaited, refusals included", async () => {
+  atOnce.now = atOnce.later = awaiting.now = awaiting.later = 0;
+  const put = [await send(fast, "PUT", "/t.Pet/1", { name: "Rex 2" }), await send(slow, "PUT", "/t.Pet/1", { name: "Rex 2" })];
+  assert.equal(put[0]!.status, 200, put[0]!.body);
+  assert.deepEqual(put[0], put[1], "a PUT");
+  assert.deepEqual([atOnce.now, atOnce.later, awaiting.now, awaiting.later], [1, 0, 0, 1], "the PUT's batch: at once, and awaited");
+  for (const [method, path, body, status] of [
+    ["PUT", "/t.Pet/99", { name: "nobody" }, 404],
+    ["PUT", "/t.Pet/1", { name: 7, colour: "red" }, 422],
+    ["POST", "/t.Pet", { id: 1, name: "again" }, 409],
+    ["POST", "/t.Pet", { name: "no key" }, 422],
+  ] as const) {
+    const [a, b] = [await send(fast, method, path, body), await send(slow, method, path, body)];
+    assert.equal(a.status, status, `${method} ${path}: ${a.body}`);
+    assert.deepEqual(a, b, `${method} ${path}`);
+  }
+  const posted = [await send(fast, "POST", "/t.Pet", { id: 10, name: "Ten" }), await send(slow, "POST", "/t.Pet", { id: 11, name: "Ten" })];
+  assert.equal(posted[0]!.status, 201, posted[0]!.body);
+  assert.deepEqual(
+    { ...posted[0], location: posted[0]!.location?.replace("10", "N"), body: posted[0]!.body.replace("10", "N") },
+    {
+      ...posted[1],
+      location: posted[1]!.location?.replace("11", "N"),
+      body: posted[1]!.body.replace("11", "N"),
+    },
+  );
+  assert.equal((await answer(slow, "/t.Pet/10")).body, (await answer(fast, "/t.Pet/10")).body, "written once, read alike");
 });
