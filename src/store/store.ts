@@ -104,13 +104,21 @@ export class CountingStore implements Store {
     this.roundTrips += 1;
     return this.inner.batch(statements, mode, deadline);
   }
+  /** Counted as `batch` counts: a batch answered, or refused (it was sent); not one left to `batch`. */
   batchNow(statements: readonly Statement[], mode: "read" | "write", deadline?: number): StatementResult[] | undefined {
-    const results = this.inner.batchNow?.(statements, mode, deadline);
-    if (results) {
-      this.statements += statements.length;
-      this.roundTrips += 1;
+    let results: StatementResult[] | undefined;
+    try {
+      results = this.inner.batchNow?.(statements, mode, deadline);
+    } catch (error) {
+      this.count(statements);
+      throw error;
     }
+    if (results) this.count(statements);
     return results;
+  }
+  private count(statements: readonly Statement[]): void {
+    this.statements += statements.length;
+    this.roundTrips += 1;
   }
   migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
     return this.inner.migrate(statements);
