@@ -136,7 +136,8 @@ export async function compressAnswer(request: Request, res: Response, threshold 
   const encoding = chooseEncoding(request.headers.get("accept-encoding") ?? undefined);
   if (encoding === undefined) {
     if (bytes === null) return withVary(res);
-    res.headers.set("vary", "Accept-Encoding");
+    // Appended, not set: a maker's own Vary (none today) would be kept beside it.
+    res.headers.append("vary", "Accept-Encoding");
     return res;
   }
   // Else read the body as far as the threshold: a small answer ends before it and goes out as it is.
