@@ -35,6 +35,7 @@ import { IdentityMap } from "./objects.ts";
 import { BY_ORDERED_KEYS, candidateKeys, candidateKeysStatement, firstCandidates, pageKeysValues, rootRows } from "./query-pages.ts";
 import { type ReadPlan, type RootSelector, type SubquerySelector, oneKeyParam } from "./read-plan.ts";
 import { Serializer } from "./serialize.ts";
+import type { Eventually } from "../util/eventually.ts";
 
 /** What a read needs of the service's runtime (a `Runtime` is one). */
 export interface Reading {
@@ -72,7 +73,7 @@ const BY_KEYS: RootSelector = { kind: "keys" };
  * none. One read batch for a finite fetch depth. Answered at once, without a promise, when the
  * store runs the read on the calling thread (`Store.batchNow`: an embedded file's read by key).
  */
-export function readObject(r: Reading, meta: ClassMeta, key: readonly unknown[], fetch: FetchPlan): ObjectJson | undefined | Promise<ObjectJson | undefined> {
+export function readObject(r: Reading, meta: ClassMeta, key: readonly unknown[], fetch: FetchPlan): Eventually<ObjectJson | undefined> {
   const values = { keys: oneKeyParam(key) };
   const budget = new AnswerBudget(r.limits.answerBytes);
   const select = jsonSelectOf(r.model, meta, BY_KEY, fetch, budget.limit);
@@ -349,7 +350,7 @@ export function objectFromBatch(
   read: ObjectInBatch,
   results: readonly StatementResult[],
   fetch: FetchPlan,
-): ObjectFromBatch | undefined | Promise<ObjectFromBatch | undefined> {
+): Eventually<ObjectFromBatch | undefined> {
   const own = results.slice(results.length - read.statements.length);
   if (read.select) {
     for (const row of jsonRows(r.model, read.select, own))

@@ -8,16 +8,14 @@ import type { FetchPlan } from "../read/fetch-plan.ts";
 import { readObject, readVersion } from "../read/read-objects.ts";
 import { noSuchObject } from "./absent.ts";
 import type { Runtime } from "./runtime.ts";
+import { type Eventually, thenNow } from "../util/eventually.ts";
 
 /** The object, at once when the store read it at once (src/read/read-objects.ts `readObject`); 404 when there is none. */
-export function getObject(rt: Runtime, meta: ClassMeta, key: unknown[], fetch: FetchPlan): ObjectJson | Promise<ObjectJson> {
-  const read = readObject(rt, meta, key, fetch);
-  if (read instanceof Promise) return read.then((found) => found ?? absent(rt, meta, key));
-  return read ?? absent(rt, meta, key);
-}
-
-function absent(rt: Runtime, meta: ClassMeta, key: unknown[]): never {
-  throw noSuchObject(rt.model, meta, key);
+export function getObject(rt: Runtime, meta: ClassMeta, key: unknown[], fetch: FetchPlan): Eventually<ObjectJson> {
+  return thenNow(readObject(rt, meta, key, fetch), (found) => {
+    if (!found) throw noSuchObject(rt.model, meta, key);
+    return found;
+  });
 }
 
 /** Existence and version only (HEAD): reads the identity, not the object; undefined when absent. */

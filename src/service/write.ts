@@ -25,6 +25,7 @@ import type { Runtime } from "./runtime.ts";
 import type { Statement, StatementResult } from "../store/store.ts";
 import { refused } from "../access/refusal.ts";
 import { requiredRefusal } from "./required.ts";
+import { type Eventually, thenNow } from "../util/eventually.ts";
 
 export interface WriteResult {
   /** The object as the batch read it back; absent when the access rules let the principal write it but not read it. */
@@ -130,15 +131,8 @@ function readBack(rt: Runtime, w: WriteNode, fetch: FetchPlan): ObjectInBatch {
  * principal who wrote it, only its identity (from the batch's `SELECT <key>`, the result before
  * the read-back's).
  */
-function answer(
-  rt: Runtime,
-  back: ObjectInBatch,
-  results: readonly StatementResult[],
-  fetch: FetchPlan,
-  root: { meta: ClassMeta },
-): WriteResult | Promise<WriteResult> {
-  const read = objectFromBatch(rt, back, results, fetch);
-  return read instanceof Promise ? read.then((r) => answerOf(rt, back, results, root, r)) : answerOf(rt, back, results, root, read);
+function answer(rt: Runtime, back: ObjectInBatch, results: readonly StatementResult[], fetch: FetchPlan, root: { meta: ClassMeta }): Eventually<WriteResult> {
+  return thenNow(objectFromBatch(rt, back, results, fetch), (read) => answerOf(rt, back, results, root, read));
 }
 
 function answerOf(
@@ -213,7 +207,7 @@ function execute(
   modes: ReturnType<typeof resolveModes>,
   fetch: FetchPlan,
   conditions: readonly Precondition[] = [],
-): WriteResult | Promise<WriteResult> {
+): Eventually<WriteResult> {
   if (rt.access) {
     const refusedFields = rt.access.control.refusedFields(rt.access.principal, graph.nodes);
     if (refusedFields.length) throw new UnfitBodyError(`the body sets fields the principal may not write`, refusedFields);
@@ -250,7 +244,7 @@ async function refusal(rt: Runtime, graph: Graph, planned: Planned, conditions: 
 }
 
 /** The batch ran: the written object as it read it back. */
-function written(rt: Runtime, graph: Graph, planned: Planned, results: StatementResult[], fetch: FetchPlan): WriteResult | Promise<WriteResult> {
+function written(rt: Runtime, graph: Graph, planned: Planned, results: StatementResult[], fetch: FetchPlan): Eventually<WriteResult> {
   // No existence guard: the root's UPDATE changed no row, so it does not exist (and nothing changed).
   if (planned.rootUpdate !== undefined && results[planned.rootUpdate]!.rowsAffected === 0) throw noSuchObject(rt.model, graph.root.declared, graph.root.key!);
   return answer(rt, planned.back, results, fetch, planned.root);
@@ -290,7 +284,7 @@ const changesFields = (node: GraphNode): boolean =>
   node.refs.size > 0 || node.many.size > 0 || [...node.values.keys()].some((f) => !node.meta.fields.get(f)?.primaryKey);
 
 /** A POST: at once (no promise) when nothing is looked up first and the store runs the batch at once. */
-export function createObject(rt: Runtime, meta: ClassMeta, body: unknown, fetch: FetchPlan): WriteResult | Promise<WriteResult> {
+export function createObject(rt: Runtime, meta: ClassMeta, body: unknown, fetch: FetchPlan): Eventually<WriteResult> {
   const graph = readGraph(rt.model, meta, body, rt.limits.keyBytes);
   if (graph.errors.length) unprocessable(graph);
   // A new object whose whole hierarchy keeps its keys in one table, in a body naming no other
@@ -350,7 +344,7 @@ export function updateObject(
   body: unknown,
   fetch: FetchPlan,
   conditions: readonly Precondition[] = [],
-): WriteResult | Promise<WriteResult> {
+): Eventually<WriteResult> {
   const graph = readGraph(rt.model, meta, body, rt.limits.keyBytes);
   if (!graph.errors.length && guardKnowsClass(rt, meta) && graph.nodes.every((n) => n === graph.root || !n.key)) {
     // Nothing to look up: the batch's own guard answers 404 unless a `meta` has this key. One round trip.

@@ -45,7 +45,7 @@ export class DeadlineStore implements Store {
       }
       return await raceDeadline(this.inner.batch(statements, mode, this.deadline), left);
     } catch (error) {
-      throw error instanceof TimeLimitError ? new TimeLimitError(this.limitMs) : error;
+      throw this.asOwnLimit(error);
     }
   }
 
@@ -63,8 +63,13 @@ export class DeadlineStore implements Store {
       if (results && mode === "write") this.release();
       return results;
     } catch (error) {
-      throw error instanceof TimeLimitError ? new TimeLimitError(this.limitMs) : error;
+      throw this.asOwnLimit(error);
     }
+  }
+
+  /** A time limit the store reached is this request's: said with the request's own limit. */
+  private asOwnLimit(error: unknown): unknown {
+    return error instanceof TimeLimitError ? new TimeLimitError(this.limitMs) : error;
   }
 
   migrate(statements: readonly Statement[]): Promise<StatementResult[]> {

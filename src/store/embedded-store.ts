@@ -121,8 +121,7 @@ export class EmbeddedStore implements Store {
 
   async batch(statements: readonly Statement[], mode: "read" | "write", deadline = Infinity): Promise<StatementResult[]> {
     if (statements.length === 0) return [];
-    // A read no stored data can make long needs no lane: checked against its deadline, not timed.
-    if (mode === "write" || !this.pool || statements.every((s) => s.fixedCost)) return this.onMain(statements, mode, deadline);
+    if (this.runsAtOnce(statements, mode)) return this.onMain(statements, mode, deadline);
     const unbounded = statements.some((s) => s.unbounded);
     const lane = unbounded ? CLIENT_LANE_MS : MAIN_LANE_MS;
     if (!this.readsOnMain) return this.inPool(statements, deadline, unbounded);
@@ -149,10 +148,17 @@ export class EmbeddedStore implements Store {
     return this.inPool(statements, deadline, unbounded);
   }
 
-  /** A batch `batch` runs on the main connection at once (see it) is run now; any other is left to `batch`. */
+  /** What `batch` runs on the main connection without a lane is run now; any other batch is left to `batch`. */
   batchNow(statements: readonly Statement[], mode: "read" | "write", deadline = Infinity): StatementResult[] | undefined {
-    if (statements.length === 0 || (mode === "read" && this.pool && !statements.every((s) => s.fixedCost))) return undefined;
-    return this.onMain(statements, mode, deadline);
+    return statements.length && this.runsAtOnce(statements, mode) ? this.onMain(statements, mode, deadline) : undefined;
+  }
+
+  /**
+   * Whether a batch runs on the main connection with no lane: a write, any read of a store without
+   * a pool (`:memory:`), and a read no stored data can make long (checked against its deadline, not timed).
+   */
+  private runsAtOnce(statements: readonly Statement[], mode: "read" | "write"): boolean {
+    return mode === "write" || !this.pool || statements.every((s) => s.fixedCost);
   }
 
   /** Whether reads may still run on the thread that answers requests (see OVERRUN_MS). */

@@ -100,8 +100,7 @@ export class CountingStore implements Store {
     this.interrupts = inner.interrupts;
   }
   batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]> {
-    this.statements += statements.length;
-    this.roundTrips += 1;
+    this.count(statements);
     return this.inner.batch(statements, mode, deadline);
   }
   /** Counted as `batch` counts: a batch answered, or refused (it was sent); not one left to `batch`. */
