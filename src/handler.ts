@@ -8,7 +8,7 @@ import { resolveAccess } from "./config/access.ts";
 import { resolveCors } from "./config/cors.ts";
 import { DEFAULT_COMPRESS_THRESHOLD } from "./http/compress.ts";
 import { AccessControl } from "./access/access-control.ts";
-import { buildApp } from "./http/app.ts";
+import { type App, buildApp } from "./http/app.ts";
 import { openApiText } from "./describe/openapi.ts";
 import type { ExplorerAssets } from "./describe/explorer-assets.ts";
 import { Authenticator } from "./http/auth/authenticate.ts";
@@ -157,13 +157,27 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
     },
   );
   return {
-    fetch: async (request: Request) => app.fetch(request),
+    fetch: (request: Request) => answerOf(app, request),
     ready,
     model,
     store,
     limits,
     close: () => store.close(),
   };
+}
+
+/**
+ * The app's answer as a promise, without an async function around it: an async function that
+ * returns the app's promise resolves its own with it, which costs two more turns of the microtask
+ * queue a request (a thenable's job, then its `then`).
+ */
+function answerOf(app: App, request: Request): Promise<Response> {
+  try {
+    const answer = app.fetch(request);
+    return answer instanceof Promise ? answer : Promise.resolve(answer);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 export function normalizePrefix(prefix: string): string {
