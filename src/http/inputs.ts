@@ -8,7 +8,7 @@ import { type FetchPlan, fetchPlanOfParams, fetchPlanOfQuery } from "../read/fet
 import { readJsonBody } from "./body.ts";
 import { HttpError } from "./problem.ts";
 import { type QueryText, queryText, searchOf } from "./query-params.ts";
-import { checkBodyShape, checkParameterCount, checkQueryLength } from "./request-limits.ts";
+import { checkParameterCount, checkQueryLength } from "./request-limits.ts";
 import type { RouteRequest } from "./resource.ts";
 import { withFields } from "../util/objects.ts";
 
@@ -27,11 +27,9 @@ export function fetchPlanOf(r: RouteRequest, fallback?: FetchPlan, params?: URLS
 }
 
 /** The JSON body within the size and shape limits (undefined when there is none and none is `required`). */
-export async function readBody(r: RouteRequest, required: boolean): Promise<unknown> {
+export function readBody(r: RouteRequest, required: boolean): Promise<unknown> {
   const limits = r.rt.limits;
-  const body = await readJsonBody(r.raw, limits.bodyBytes, required);
-  checkBodyShape(body, limits);
-  return body;
+  return readJsonBody(r.raw, limits.bodyBytes, required, limits);
 }
 
 /** A request's query text, its named parameters and its parameter values (queryOf). */
