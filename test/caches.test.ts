@@ -11,7 +11,7 @@ import { startHarness, type Harness } from "./support/harness.ts";
 import { BoundedCache, PREPARED_QUERY_LIMIT, PREPARED_QUERY_WEIGHT, READ_PLAN_LIMIT, READ_PLAN_WEIGHT, cacheSizes } from "../src/cache/bounded-cache.ts";
 import { prepareFilter, prepareJdoql, prepareJpql } from "../src/query/prepare.ts";
 import { classOf } from "../src/metadata/model.ts";
-import { fetchPlanOfParams } from "../src/read/fetch-plan.ts";
+import { type HiddenFields, fetchPlanOfParams, narrowedPlan } from "../src/read/fetch-plan.ts";
 import { CACHE_MODEL } from "./models/cache-model.ts";
 
 const MODEL = CACHE_MODEL;
@@ -210,6 +210,21 @@ test("queries in use stay compiled while twice a cache's worth of one-off querie
 
 // A query's parameters (kept once per query string) keep their fetch plan: a repeated query gets
 // the same plan object, which what is cached by plan finds again; another cap or fallback parses anew.
+// Under access rules, a plan narrowed by a principal's hidden fields is made once per plan and
+// hidden set too (both kept objects), so what is cached by plan is found again.
+test("a plan narrowed by hidden fields is made once per plan and set of hidden fields", () => {
+  const none: ReadonlySet<string> = new Set();
+  const a: HiddenFields = { key: "h1", of: () => none };
+  const b: HiddenFields = { key: "h2", of: () => none };
+  const plan = { groups: ["all"], maxDepth: 1 };
+  const narrowed = narrowedPlan(plan, a);
+  assert.deepEqual(narrowed, { groups: ["all"], maxDepth: 1, hidden: a });
+  assert.equal(narrowedPlan(plan, a), narrowed, "the same plan and hidden set: the same object");
+  assert.notEqual(narrowedPlan(plan, b), narrowed, "another hidden set: its own plan");
+  assert.equal(narrowedPlan(plan, b).hidden, b);
+  assert.deepEqual(plan, { groups: ["all"], maxDepth: 1 }, "the plan itself unchanged");
+});
+
 test("a query string's fetch plan is parsed once, and again for another cap or fallback", () => {
   const params = new URLSearchParams("filter=x&fetchGroup=all&maxFetchDepth=3");
   const first = fetchPlanOfParams(h.model, params);

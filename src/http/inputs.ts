@@ -4,13 +4,12 @@
  */
 import { FETCH_PLAN_QUERY_LIMIT, FETCH_PLAN_QUERY_WEIGHT, perModelCache } from "../cache/bounded-cache.ts";
 import { parseParams } from "../query/params.ts";
-import { type FetchPlan, fetchPlanOfParams, fetchPlanOfQuery } from "../read/fetch-plan.ts";
+import { type FetchPlan, fetchPlanOfParams, fetchPlanOfQuery, narrowedPlan } from "../read/fetch-plan.ts";
 import { readJsonBody } from "./body.ts";
 import { HttpError } from "./problem.ts";
 import { type QueryText, queryText, searchOf } from "./query-params.ts";
 import { checkParameterCount, checkQueryLength } from "./request-limits.ts";
 import type { RouteRequest } from "./resource.ts";
-import { withFields } from "../util/objects.ts";
 
 /**
  * The fetch plan of `fetchGroup`/`maxFetchDepth` (400 naming the parameter), else `fallback`:
@@ -23,7 +22,7 @@ export function fetchPlanOf(r: RouteRequest, fallback?: FetchPlan, params?: URLS
   if (!parsed.ok) throw new HttpError(400, parsed.message, { errors: [{ path: parsed.parameter, message: parsed.message }] });
   // The fields the access rules hide from the principal are, for its answers, fields its classes do not have.
   const hidden = rt.access?.control.hiddenFields(rt.access.principal);
-  return hidden ? withFields(parsed.plan, { hidden }) : parsed.plan;
+  return hidden ? narrowedPlan(parsed.plan, hidden) : parsed.plan;
 }
 
 /** The JSON body within the size and shape limits (undefined when there is none and none is `required`). */

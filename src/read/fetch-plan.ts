@@ -49,6 +49,22 @@ function planKeyOf(plan: FetchPlan): string {
   return (fields?.length ? `${g}+${[...new Set(fields)].sort().join(",")}` : g) + h;
 }
 
+/**
+ * `plan` with the fields `hidden` hides, made once per plan and set of hidden fields (both are
+ * kept objects: plans per query string, hidden sets per set of roles), so that a principal's
+ * requests find what is cached by plan (its key, its JSON selects) as requests without rules do.
+ * Held weakly by both.
+ */
+export function narrowedPlan(plan: FetchPlan, hidden: HiddenFields): FetchPlan {
+  let byHidden = narrowedPlans.get(plan);
+  if (!byHidden) narrowedPlans.set(plan, (byHidden = new WeakMap()));
+  let narrowed = byHidden.get(hidden);
+  if (!narrowed) byHidden.set(hidden, (narrowed = { ...plan, hidden }));
+  return narrowed;
+}
+
+const narrowedPlans = new WeakMap<FetchPlan, WeakMap<HiddenFields, FetchPlan>>();
+
 export const DEFAULT_PLAN: FetchPlan = { groups: [], maxDepth: 1 };
 
 /** The fetch groups some class of the model names, gathered once per model (not at every request that names one). */
