@@ -1,10 +1,12 @@
 /**
  * A batch that the store runs on the calling thread comes back without a promise
- * (`Store.batchNow`: an embedded file's writes, and its reads that no stored data can make long).
- * Two handlers on one file, one over the store as it is and one over the same store without
- * `batchNow` (which always awaits `batch`), answer alike: every GET by key (objects, subclasses,
- * fetch plans, absent keys), and PUTs and POSTs with their refusals (404, 409, 422). The at-once
- * path is taken for a fixed-cost read and a write only, and held to the request's deadline.
+ * (`Store.batchNow`: an embedded file's writes, its reads that no stored data can make long, and
+ * its other reads while they run within their lane's time on the main connection). Two handlers
+ * on one file, one over the store as it is and one over the same store without `batchNow` (which
+ * always awaits `batch`), answer alike: every GET by key (objects, subclasses, fetch plans, absent
+ * keys), extents (streamed too), filters, listings and queries with their refusals, and PUTs and
+ * POSTs with their refusals (404, 409, 422). The at-once path is held to the request's deadline,
+ * and a read its lane stops is left to `batch`, which runs it in the reader pool.
  */
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -16,6 +18,7 @@ import { openStore } from "../src/store/open-store.ts";
 import { DeadlineStore } from "../src/store/deadline-store.ts";
 import { TimeLimitError } from "../src/errors/capacity-errors.ts";
 import type { Statement, StatementResult, Store } from "../src/store/store.ts";
+import { CLIENT_LANE_MS } from "../src/store/embedded-store.ts";
 
 const MODEL = `<jdo><package name="t">
   <class name="Person" identity-type="application">
@@ -76,9 +79,10 @@ before(async () => {
   const metadata = [{ source: "t.jdo", text: MODEL }];
   atOnce = new Spy(openStore({ name: "t", url }), true);
   awaiting = new Spy(openStore({ name: "t", url }), false);
-  fast = createRestHandler({ context: { name: "t", url, metadata }, store: atOnce });
+  // A first page of one object: an extent or a query of two streams its second page.
+  fast = createRestHandler({ context: { name: "t", url, metadata }, store: atOnce, firstPageSize: 1 });
   await fast.ready;
-  slow = createRestHandler({ context: { name: "t", url, metadata }, store: awaiting });
+  slow = createRestHandler({ context: { name: "t", url, metadata }, store: awaiting, firstPageSize: 1 });
   await slow.ready;
   const post = (path: string, body: unknown) =>
     fast.fetch(new Request(`http://t${path}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } }));
@@ -121,16 +125,64 @@ test("every GET by key answers the same at once and awaited", async () => {
   assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 200, 404, 404, 400], "objects, absent keys and a bad key all compared");
 });
 
-test("the read by key comes at once when it is fixed-cost, through batch when it reads a collection", async () => {
+const q = (text: string) => encodeURIComponent(text);
+
+test("extents, filters, listings and queries answer the same at once and awaited, refusals included", async () => {
+  const statuses: number[] = [];
+  for (const path of [
+    "/t.Person",
+    "/t.Person?fetchGroup=all",
+    "/t.Pet",
+    `/t.Person?filter=${q("name == 'Ann'")}`,
+    `/t.Person?filter=${q("pets.contains(p) && p.name == 'Rex'")}`,
+    `/t.Person?ordering=${q("name desc")}`,
+    `/t.Person?ordering=name&range=0,1`,
+    `/jdoql?query=${q("SELECT FROM t.Person ORDER BY name")}`,
+    `/jdoql?query=${q("SELECT UNIQUE FROM t.Person WHERE name == 'Bob'")}`,
+    `/jdoql?query=${q("SELECT name FROM t.Person ORDER BY name")}`,
+    `/jpql?query=${q("SELECT p.name, COUNT(x) FROM Person p LEFT JOIN p.pets x GROUP BY p.name ORDER BY p.name")}`,
+    `/jdoql?query=${q("SELECT UNIQUE FROM t.Person")}`,
+    `/jdoql?query=${q("SELECT SUM(id + 9223372036854775805) FROM t.Person")}`,
+    `/t.Person?filter=${q("name ==")}`,
+  ]) {
+    const [a, b] = [await answer(fast, path), await answer(slow, path)];
+    assert.deepEqual(a, b, path);
+    statuses.push(a.status);
+  }
+  assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 400, 400, 400], "answers, a page and refusals all compared");
+});
+
+test("a read comes at once whatever it reads; through batch only without batchNow", async () => {
   atOnce.now = atOnce.later = 0;
   assert.equal((await answer(fast, "/t.Pet/1")).status, 200);
   assert.deepEqual([atOnce.now, atOnce.later], [1, 0], "a Pet by key: one read, at once");
   atOnce.now = atOnce.later = 0;
   assert.equal((await answer(fast, "/t.Person/1?fetchGroup=all")).status, 200);
-  assert.deepEqual([atOnce.now, atOnce.later], [0, 1], "with its pets: a read whose cost the data decides goes through batch");
+  assert.deepEqual([atOnce.now, atOnce.later], [1, 0], "with its pets: a read in its lane's time, at once too");
+  atOnce.now = atOnce.later = 0;
+  assert.equal((await answer(fast, `/t.Person?filter=${q("name == 'Ann'")}`)).status, 200);
+  assert.deepEqual([atOnce.now, atOnce.later], [1, 0], "a filter: at once");
   awaiting.now = awaiting.later = 0;
   assert.equal((await answer(slow, "/t.Pet/1")).status, 200);
   assert.deepEqual([awaiting.now, awaiting.later], [0, 1], "a store without batchNow is always asked batch");
+});
+
+test("a read its lane stops is left to batch, which runs it in the pool; known as long, it is not tried at once again", async () => {
+  const store = atOnce.inner;
+  // Far longer than a client's lane on any machine (about 1 s of SQLite).
+  const long: Statement = {
+    sql: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 20000000) SELECT count(*) FROM c",
+    params: [],
+    unbounded: true,
+  };
+  const started = Date.now();
+  assert.equal(store.batchNow!([long], "read", Date.now() + 60_000), undefined, "stopped in its lane");
+  assert.ok(Date.now() - started < CLIENT_LANE_MS + 500, `stopped near its lane's time (${Date.now() - started} ms)`);
+  const again = Date.now();
+  assert.equal(store.batchNow!([long], "read", Date.now() + 60_000), undefined, "known as long: left to batch");
+  assert.ok(Date.now() - again < 50, "without running it");
+  const [result] = await store.batch([long], "read", Date.now() + 60_000);
+  assert.deepEqual(result!.rows, [[20_000_000]], "batch runs it to its end, in the pool");
 });
 
 test("a read at once is held to the request's deadline, as batch is", async () => {

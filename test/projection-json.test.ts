@@ -86,7 +86,10 @@ test("a projection's answer past answerBytes is refused in SQL, before JavaScrip
   const small: Runtime = { ...rt, limits: resolveLimits({ answerBytes: 64 }) };
   const prepared = prepareJpql(h.model, "SELECT i.title, i.id FROM Item i");
   assert.ok(prepared.projection?.json, "written by SQL");
-  await assert.rejects(runQuery(small, prepared, {}, { groups: [], maxDepth: 1 }), (e) => e instanceof StoreTooBigError || e instanceof AnswerTooLargeError);
+  await assert.rejects(
+    async () => runQuery(small, prepared, {}, { groups: [], maxDepth: 1 }),
+    (e: unknown) => e instanceof StoreTooBigError || e instanceof AnswerTooLargeError,
+  );
   const answer = JSON.parse(await new Response(await runQuery(rt, prepared, {}, { groups: [], maxDepth: 1 })).text());
   assert.ok(Array.isArray(answer) && answer.length > 2);
 });

@@ -5,7 +5,8 @@
 import { base64Marks } from "../json/sql-values.ts";
 import type { ClassMeta, Model } from "../metadata/model.ts";
 import { bind } from "../store/sql.ts";
-import type { Statement, StatementResult, Store } from "../store/store.ts";
+import { type Statement, type StatementResult, type Store, batchEventually } from "../store/store.ts";
+import { type Eventually, thenNow } from "../util/eventually.ts";
 import { type JsonSelect, KEY_COLUMN } from "./json-select.ts";
 
 /** A root row: the object's JSON (null when its class is outside the model: invisible), version, class and key. */
@@ -55,9 +56,9 @@ export function jsonRows(model: Model, select: JsonSelect, results: readonly Sta
   return rows;
 }
 
-/** Runs the select as one read batch. */
-export async function readJson(store: Store, model: Model, select: JsonSelect, values: Record<string, unknown>, oneKey = false): Promise<JsonRow[]> {
-  return jsonRows(model, select, await store.batch(jsonStatements(select, values, oneKey), "read"));
+/** Runs the select as one read batch (its rows at once when the store ran it at once). */
+export function readJson(store: Store, model: Model, select: JsonSelect, values: Record<string, unknown>, oneKey = false): Eventually<JsonRow[]> {
+  return thenNow(batchEventually(store, jsonStatements(select, values, oneKey), "read"), (results) => jsonRows(model, select, results));
 }
 
 /** The visible rows' JSON texts. */
@@ -84,10 +85,13 @@ export interface JsonArray {
   lastText: string | null;
 }
 
-export async function readJsonArray(store: Store, select: JsonSelect, values: Record<string, unknown>): Promise<JsonArray> {
+export function readJsonArray(store: Store, select: JsonSelect, values: Record<string, unknown>): Eventually<JsonArray> {
   const statement = bind(select.array!, values);
   statement.oneRow = true;
-  const [result] = await store.batch([statement], "read");
+  return thenNow(batchEventually(store, [statement], "read"), jsonArrayOf);
+}
+
+function jsonArrayOf([result]: StatementResult[]): JsonArray {
   const [a, n, m, k, t] = result!.rows[0]!;
   return {
     array: base64Marks(a as string),

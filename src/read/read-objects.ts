@@ -23,7 +23,7 @@ import { AnswerBudget } from "../json/answer-budget.ts";
 import { stringify } from "../json/exact.ts";
 import { keyString } from "../mapping/keys.ts";
 import { type ClassMeta, type Model, isAncestor } from "../metadata/model.ts";
-import type { Statement, StatementResult, Store } from "../store/store.ts";
+import { type Statement, type StatementResult, type Store, batchEventually } from "../store/store.ts";
 import { findExisting } from "./existing.ts";
 import { type Cursor, type PageJson, arrayPage, loadedPage, pageSelector, pageValues, rowsPage } from "./extent-pages.ts";
 import { DEFAULT_PLAN, type FetchPlan } from "./fetch-plan.ts";
@@ -35,7 +35,7 @@ import { IdentityMap } from "./objects.ts";
 import { BY_ORDERED_KEYS, candidateKeys, candidateKeysStatement, firstCandidates, pageKeysValues, rootRows } from "./query-pages.ts";
 import { type ReadPlan, type RootSelector, type SubquerySelector, oneKeyParam } from "./read-plan.ts";
 import { Serializer } from "./serialize.ts";
-import type { Eventually } from "../util/eventually.ts";
+import { type Eventually, thenNow } from "../util/eventually.ts";
 
 /** What a read needs of the service's runtime (a `Runtime` is one). */
 export interface Reading {
@@ -81,10 +81,7 @@ export function readObject(r: Reading, meta: ClassMeta, key: readonly unknown[],
   // One row per table group at most; a row of a class outside the model is no object. The batch
   // is run here rather than by readJson: one promise fewer on the hottest read, none when the
   // store answers at once.
-  const statements = jsonStatements(select, values, true);
-  const now = r.store.batchNow?.(statements, "read");
-  if (now) return firstObject(r.model, select, now, budget);
-  return r.store.batch(statements, "read").then((results) => firstObject(r.model, select, results, budget));
+  return thenNow(batchEventually(r.store, jsonStatements(select, values, true), "read"), (results) => firstObject(r.model, select, results, budget));
 }
 
 function firstObject(model: Model, select: JsonSelect, results: StatementResult[], budget: AnswerBudget): ObjectJson | undefined {
@@ -138,18 +135,32 @@ export async function readExtent(r: Reading, meta: ClassMeta, fetch: FetchPlan):
  * reads one object more than it answers, so whether the extent goes on is known without a round
  * trip that finds nothing, and an extent of one page costs what it always did.
  */
-export async function readExtentPage(r: Reading, meta: ClassMeta, fetch: FetchPlan, size: number, after?: Cursor): Promise<PageJson> {
+export function readExtentPage(r: Reading, meta: ClassMeta, fetch: FetchPlan, size: number, after?: Cursor): Eventually<PageJson> {
   const budget = new AnswerBudget(r.limits.answerBytes);
   const selector = pageSelector(r.model, meta, after);
   const values = pageValues(size, after);
   const select = jsonSelectOf(r.model, meta, selector, fetch, budget.limit);
   // One row: the page's texts joined by SQL.
-  if (select?.array) return arrayPage(await readJsonArray(r.store, select, values), size);
+  if (select?.array) return thenNow(readJsonArray(r.store, select, values), (array) => arrayPage(array, size));
   if (select) {
-    const rows = await readJson(r.store, r.model, select, values);
-    for (const row of rows) budget.spend(row.json?.length ?? 0);
-    return rowsPage(rows, size);
+    return thenNow(readJson(r.store, r.model, select, values), (rows) => {
+      for (const row of rows) budget.spend(row.json?.length ?? 0);
+      return rowsPage(rows, size);
+    });
   }
+  return extentPageByPlan(r, meta, fetch, size, selector, values, budget);
+}
+
+/** The object path's page of an extent (a fetch plan no JSON select writes). */
+async function extentPageByPlan(
+  r: Reading,
+  meta: ClassMeta,
+  fetch: FetchPlan,
+  size: number,
+  selector: RootSelector,
+  values: Record<string, unknown>,
+  budget: AnswerBudget,
+): Promise<PageJson> {
   const plan = objectPlanOf(r.model, meta, selector, fetch);
   const { roots, objects, results } = await loadPlan(r.store, r.model, plan, fetch, values);
   const page = loadedPage(r.model, meta, plan, results, objects, roots, size);
@@ -164,15 +175,15 @@ export async function readExtentPage(r: Reading, meta: ClassMeta, fetch: FetchPl
  * JSON text: an array, or, with `unique` (UNIQUE), the one object or null; `unique` is told how
  * many matched once the answer is within answerBytes, and throws to refuse more than one.
  */
-export async function readCandidates(
+export function readCandidates(
   r: Reading,
   meta: ClassMeta,
   selector: RootSelector,
   values: Record<string, unknown>,
   fetch: FetchPlan,
   unique?: (matches: number) => void,
-): Promise<string> {
-  return (await candidatesJson(r, meta, selector, values, fetch, Infinity, unique))!;
+): Eventually<string> {
+  return candidatesJson(r, meta, selector, values, fetch, Infinity, unique) as Eventually<string>;
 }
 
 /**
@@ -180,19 +191,22 @@ export async function readCandidates(
  * (the caller then reads them in pages: readCandidateKeys, readCandidatePage). The same
  * statements as the whole answer's, in one batch: the query's keys are cut to `size` + 1.
  */
-export async function readFirstCandidates(
+export function readFirstCandidates(
   r: Reading,
   meta: ClassMeta,
   selector: SubquerySelector,
   values: Record<string, unknown>,
   fetch: FetchPlan,
   size: number,
-): Promise<string | undefined> {
+): Eventually<string | undefined> {
   return candidatesJson(r, meta, firstCandidates(selector, size), values, fetch, size);
 }
 
-/** The candidates' JSON, or undefined when more than `most` rows are read (visible or not). */
-async function candidatesJson(
+/**
+ * The candidates' JSON, or undefined when more than `most` rows are read (visible or not); at
+ * once when the store read them at once (a JSON select's one batch).
+ */
+function candidatesJson(
   r: Reading,
   meta: ClassMeta,
   selector: RootSelector,
@@ -200,27 +214,43 @@ async function candidatesJson(
   fetch: FetchPlan,
   most: number,
   unique?: (matches: number) => void,
-): Promise<string | undefined> {
+): Eventually<string | undefined> {
   const budget = new AnswerBudget(r.limits.answerBytes);
   const select = jsonSelectOf(r.model, meta, selector, fetch, budget.limit);
   if (select?.array) {
     // One row: the texts joined by SQL, from at most maxRows + 1 candidates.
-    const { array, visible, rows } = await readJsonArray(r.store, select, values);
-    if (rows > select.maxRows) throw new AnswerTooLargeError(budget.limit);
-    if (rows > most) return undefined;
-    if (!unique) return array;
-    unique(visible);
-    return arrayElements(array) || "null";
+    return thenNow(readJsonArray(r.store, select, values), ({ array, visible, rows }) => {
+      if (rows > select.maxRows) throw new AnswerTooLargeError(budget.limit);
+      if (rows > most) return undefined;
+      if (!unique) return array;
+      unique(visible);
+      return arrayElements(array) || "null";
+    });
   }
   if (select) {
-    const rows = await readJson(r.store, r.model, select, values);
-    if (rows.length > most) return undefined;
-    const texts = jsonTexts(rows);
-    for (const t of texts) budget.spend(t.length + 1);
-    if (!unique) return `[${texts.join(",")}]`;
-    unique(texts.length);
-    return texts[0] ?? "null";
+    return thenNow(readJson(r.store, r.model, select, values), (rows) => {
+      if (rows.length > most) return undefined;
+      const texts = jsonTexts(rows);
+      for (const t of texts) budget.spend(t.length + 1);
+      if (!unique) return `[${texts.join(",")}]`;
+      unique(texts.length);
+      return texts[0] ?? "null";
+    });
   }
+  return candidatesByPlan(r, meta, selector, values, fetch, most, budget, unique);
+}
+
+/** The object path's candidates (a fetch plan no JSON select writes). */
+async function candidatesByPlan(
+  r: Reading,
+  meta: ClassMeta,
+  selector: RootSelector,
+  values: Record<string, unknown>,
+  fetch: FetchPlan,
+  most: number,
+  budget: AnswerBudget,
+  unique?: (matches: number) => void,
+): Promise<string | undefined> {
   const plan = objectPlanOf(r.model, meta, selector, fetch);
   const { roots, objects, results } = await loadPlan(r.store, r.model, plan, fetch, values);
   if (rootRows(plan, results) > most) return undefined;

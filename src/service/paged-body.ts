@@ -13,22 +13,39 @@
  */
 import { type ArrayPage, jsonArrayBody } from "../json/array-stream.ts";
 import type { Runtime } from "./runtime.ts";
+import { type Eventually, thenNow } from "../util/eventually.ts";
 
 /** Reads the `size` objects from `at` (the first ones without it): their JSON texts, and where the next page starts (absent on the last). */
-export type PageReader<At> = (size: number, at: At | undefined) => Promise<{ elements: string[]; array?: string; next?: At }>;
+export type PageReader<At> = (size: number, at: At | undefined) => Eventually<PageRead<At>>;
+
+/** A page as its reader answers it: its elements' JSON texts (and as one array, when the reader has it so), and where the next starts. */
+export interface PageRead<At> {
+  elements: string[];
+  array?: string;
+  next?: At;
+}
 
 /** The size of the first page. */
 export const firstPageSize = (rt: Runtime): number => Math.min(rt.firstPageSize, rt.pageSize);
 
-/** The JSON array `read` reads: text when it fits the first page, else a stream. `what` names it in the log when a later page fails. */
-export async function pagedBody<At>(rt: Runtime, read: PageReader<At>, what: string): Promise<string | ReadableStream<Uint8Array>> {
-  return jsonArrayBody(await page(rt, read, firstPageSize(rt)), (error) => {
-    console.error(`[extent] ${what} failed after its first page; the answer is cut short:`, error);
-  });
+/**
+ * The JSON array `read` reads: text when it fits the first page, else a stream (at once when the
+ * first page was read at once). `what` names it in the log when a later page fails.
+ */
+export function pagedBody<At>(rt: Runtime, read: PageReader<At>, what: string): Eventually<string | ReadableStream<Uint8Array>> {
+  return thenNow(page(rt, read, firstPageSize(rt)), (first) =>
+    jsonArrayBody(first, (error) => {
+      console.error(`[extent] ${what} failed after its first page; the answer is cut short:`, error);
+    }),
+  );
 }
 
-async function page<At>(rt: Runtime, read: PageReader<At>, size: number, at?: At): Promise<ArrayPage> {
-  const { elements, array, next } = await read(size, at);
+function page<At>(rt: Runtime, read: PageReader<At>, size: number, at?: At): Eventually<ArrayPage> {
+  return thenNow(read(size, at), (got) => pageOf(rt, read, size, got));
+}
+
+/** The page read, and how to read the one after it (sized by this one's bytes). */
+function pageOf<At>(rt: Runtime, read: PageReader<At>, size: number, { elements, array, next }: PageRead<At>): ArrayPage {
   if (next === undefined) return { elements, array };
   const bytes = elements.reduce((n, e) => n + e.length, 0);
   // A page is held to answerBytes as any answer is: aim at half of it when it is below pageBytes,
@@ -43,5 +60,5 @@ async function page<At>(rt: Runtime, read: PageReader<At>, size: number, at?: At
  * scope with the page's read and keep what it read alive until the next page is read.
  */
 function pageAfter<At>(rt: Runtime, read: PageReader<At>, size: number, at: At): () => Promise<ArrayPage> {
-  return () => page(rt, read, size, at);
+  return async () => page(rt, read, size, at);
 }

@@ -16,12 +16,30 @@ import type { SubquerySelector } from "../read/read-plan.ts";
 import { readCandidateKeys, readCandidatePage, readCandidates, readFirstCandidates, readsInPages } from "../read/read-objects.ts";
 import { firstPageSize, pagedBody } from "./paged-body.ts";
 import type { Runtime } from "./runtime.ts";
+import { type Eventually, thenNow } from "../util/eventually.ts";
 
 /**
  * The candidates' JSON array. `query`: the runtime the query's own reads use (its statements are
  * the client's to make costly); `pages`: the one that reads pages by key.
  */
-export async function candidatesBody(
+export function candidatesBody(
+  query: Runtime,
+  pages: Runtime,
+  meta: ClassMeta,
+  selector: SubquerySelector,
+  values: Record<string, unknown>,
+  fetch: FetchPlan,
+): Eventually<string | ReadableStream<Uint8Array>> {
+  // Where pages could answer other JSON than the answer read at once, it is read at once.
+  if (!readsInPages(fetch)) return readCandidates(query, meta, selector, values, fetch);
+  // A small answer is its first page's read: at once when the store read it at once.
+  return thenNow(readFirstCandidates(query, meta, selector, values, fetch, firstPageSize(pages)), (few) =>
+    few !== undefined ? few : pagedCandidates(query, pages, meta, selector, values, fetch),
+  );
+}
+
+/** More candidates than a first page holds: their keys read in order, then their objects page by page. */
+async function pagedCandidates(
   query: Runtime,
   pages: Runtime,
   meta: ClassMeta,
@@ -29,10 +47,6 @@ export async function candidatesBody(
   values: Record<string, unknown>,
   fetch: FetchPlan,
 ): Promise<string | ReadableStream<Uint8Array>> {
-  // Where pages could answer other JSON than the answer read at once, it is read at once.
-  if (!readsInPages(fetch)) return readCandidates(query, meta, selector, values, fetch);
-  const few = await readFirstCandidates(query, meta, selector, values, fetch, firstPageSize(pages));
-  if (few !== undefined) return few;
   const keys = await readCandidateKeys(query, meta, selector, values);
   return pagedBody<number>(pages, (size, at = 0) => keyedPage(pages, meta, keys, fetch, size, at), `the streamed answer of a query of ${meta.name}`);
 }

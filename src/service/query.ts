@@ -22,7 +22,8 @@ import { readCandidates, readObjectsByKey } from "../read/read-objects.ts";
 import { candidatesBody } from "./query-pages.ts";
 import { bind } from "../store/sql.ts";
 import { type Statement, StoreRefusalError, unboundedReads } from "../store/store.ts";
-import type { Runtime } from "./runtime.ts";
+import { type Runtime, requestRuntime } from "./runtime.ts";
+import type { Eventually } from "../util/eventually.ts";
 import { QueryError } from "../errors/query-error.ts";
 import type { QQuery, QType } from "../query/shared/model.ts";
 import type { PreparedQuery } from "../query/prepare.ts";
@@ -41,40 +42,52 @@ const REFUSED: Readonly<Record<StoreRefusalError["reason"], string>> = {
   "pattern-too-long": "a LIKE or matches() pattern is longer than the database takes (50,000 bytes)",
 };
 
-async function refusalIs400<T>(read: () => Promise<T>): Promise<T> {
+/** What `read` answers, the database's refusal of the query said as the query's error (at once, or as the promise's rejection). */
+function refusalIs400<T>(read: () => Eventually<T>): Eventually<T> {
   try {
-    return await read();
+    const answer = read();
+    return answer instanceof Promise ? answer.catch(asQueryError) : answer;
   } catch (error) {
-    throw error instanceof StoreRefusalError ? new QueryError(REFUSED[error.reason]) : error;
+    return asQueryError(error);
   }
+}
+
+function asQueryError(error: unknown): never {
+  throw error instanceof StoreRefusalError ? new QueryError(REFUSED[error.reason]) : error;
 }
 
 /**
  * The query's answer: JSON text, or, for candidates more than a first page holds, a stream of
- * pages (src/service/query-pages.ts).
+ * pages (src/service/query-pages.ts); at once when the store read it at once.
  */
 export function runQuery(
   rt: Runtime,
   prepared: PreparedQuery,
   values: Record<string, unknown>,
   requested: FetchPlan,
-): Promise<string | ReadableStream<Uint8Array>> {
+): Eventually<string | ReadableStream<Uint8Array>> {
   return refusalIs400(() => run(rt, prepared, values, requested));
 }
 
 /** `bounded`: the request's runtime, whose store the pages read by key use; the query's own reads are `unbounded`. */
-async function run(
+function run(
   bounded: Runtime,
   prepared: PreparedQuery,
   values: Record<string, unknown>,
   requested: FetchPlan,
-): Promise<string | ReadableStream<Uint8Array>> {
-  const rt = { ...bounded, store: unboundedReads(bounded.store) };
+): Eventually<string | ReadableStream<Uint8Array>> {
+  const rt = requestRuntime(bounded, unboundedReads(bounded.store), bounded.access);
   const q = prepared.query;
   const fetch = q.fetchFields?.length ? joinFetched(q, requested) : requested;
   // Candidates: objects, as the read façade reads them (src/read/read-objects.ts); UNIQUE answers one.
   if (prepared.selector && q.unique) return readCandidates(rt, prepared.candidate, prepared.selector, values, fetch, checkUnique);
   if (prepared.selector) return candidatesBody(rt, bounded, prepared.candidate, prepared.selector, values, fetch);
+  return projection(rt, prepared, values, fetch);
+}
+
+/** A projection's answer: written by SQL when it can be (one row), else its rows shaped here. */
+async function projection(rt: Runtime, prepared: PreparedQuery, values: Record<string, unknown>, fetch: FetchPlan): Promise<string> {
+  const q = prepared.query;
   const budget = new AnswerBudget(rt.limits.answerBytes);
   const { compiled, columns, json } = prepared.projection!;
   if (json) {

@@ -10,9 +10,10 @@ import type { FetchPlan } from "../read/fetch-plan.ts";
 import { readExtent, readExtentPage, readsInPages } from "../read/read-objects.ts";
 import { pagedBody } from "./paged-body.ts";
 import type { Runtime } from "./runtime.ts";
+import type { Eventually } from "../util/eventually.ts";
 
 /** The JSON array of `meta`'s extent: text when it fits one page, else a stream. */
-export async function extentBody(rt: Runtime, meta: ClassMeta, fetch: FetchPlan): Promise<string | ReadableStream<Uint8Array>> {
+export function extentBody(rt: Runtime, meta: ClassMeta, fetch: FetchPlan): Eventually<string | ReadableStream<Uint8Array>> {
   // Where pages could answer other JSON than the extent read at once, it is read at once.
   if (!readsInPages(fetch)) return readExtent(rt, meta, fetch);
   // Written by SQL or read as objects, as the read façade chooses; each page held to answerBytes.

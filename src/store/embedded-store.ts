@@ -123,19 +123,48 @@ export class EmbeddedStore implements Store {
     if (statements.length === 0) return [];
     if (this.runsAtOnce(statements, mode)) return this.onMain(statements, mode, deadline);
     const unbounded = statements.some((s) => s.unbounded);
-    const lane = unbounded ? CLIENT_LANE_MS : MAIN_LANE_MS;
     if (!this.readsOnMain) return this.inPool(statements, deadline, unbounded);
-    const long = statements.find((s) => this.longReads.has(s.sql));
+    const long = this.knownLong(statements);
     if (long) {
       // Back to the main connection when it proves short after all (a busy machine, not the read, was slow).
-      return this.inPool(statements, deadline, unbounded, (ms) => ms < lane / 2 && this.longReads.delete(long.sql));
+      return this.inPool(statements, deadline, unbounded, (ms) => ms < laneOf(unbounded) / 2 && this.longReads.delete(long.sql));
     }
-    const budget = Math.min(deadline, Date.now() + lane);
+    return this.inLane(statements, deadline, unbounded) ?? this.inPool(statements, deadline, unbounded);
+  }
+
+  /**
+   * What `batch` runs on the main connection is run now: a batch without a lane, and a read within
+   * its lane's time (undefined when the lane stopped it: it is then known as long, and `batch`
+   * sends it to the pool). Any other batch is left to `batch`.
+   */
+  batchNow(statements: readonly Statement[], mode: "read" | "write", deadline = Infinity): StatementResult[] | undefined {
+    if (statements.length === 0) return undefined;
+    if (this.runsAtOnce(statements, mode)) return this.onMain(statements, mode, deadline);
+    if (!this.readsOnMain || this.knownLong(statements)) return undefined;
+    return this.inLane(
+      statements,
+      deadline,
+      statements.some((s) => s.unbounded),
+    );
+  }
+
+  /** A statement of the batch that has proved long (it runs in the pool). */
+  private knownLong(statements: readonly Statement[]): Statement | undefined {
+    return statements.find((s) => this.longReads.has(s.sql));
+  }
+
+  /**
+   * A read on the main connection within its lane's time (or its deadline, if sooner); undefined
+   * when the lane stopped it, its statement then remembered as long.
+   */
+  private inLane(statements: readonly Statement[], deadline: number, unbounded: boolean): StatementResult[] | undefined {
+    const budget = Math.min(deadline, Date.now() + laneOf(unbounded));
     try {
       return this.main.batch(statements, "read", budget);
     } catch (error) {
       if (!(error instanceof Stopped) || budget >= deadline) throw translated(error);
       this.longReads.get(error.sql, () => true);
+      return undefined;
     } finally {
       // However it ended (answered, stopped or failed), so late a read was not stopped in time.
       if (this.readsOnMain && Date.now() > budget + OVERRUN_MS) {
@@ -145,12 +174,6 @@ export class EmbeddedStore implements Store {
         );
       }
     }
-    return this.inPool(statements, deadline, unbounded);
-  }
-
-  /** What `batch` runs on the main connection without a lane is run now; any other batch is left to `batch`. */
-  batchNow(statements: readonly Statement[], mode: "read" | "write", deadline = Infinity): StatementResult[] | undefined {
-    return statements.length && this.runsAtOnce(statements, mode) ? this.onMain(statements, mode, deadline) : undefined;
   }
 
   /**
@@ -190,6 +213,11 @@ export class EmbeddedStore implements Store {
     this.pool?.close();
     this.main.db.close();
   }
+}
+
+/** The time a read may take on the main connection: a client's query less than Extent's own reads. */
+function laneOf(unbounded: boolean): number {
+  return unbounded ? CLIENT_LANE_MS : MAIN_LANE_MS;
 }
 
 function translated(error: unknown): unknown {

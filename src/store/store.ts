@@ -3,6 +3,7 @@
  * request costs one round trip per batch whatever the driver (embedded libSQL, libSQL over HTTP,
  * and later D1, which has no interactive transactions). A batch is atomic: all or nothing.
  */
+import type { Eventually } from "../util/eventually.ts";
 import { withFields } from "../util/objects.ts";
 
 /** A compiled statement: SQL text with `?` parameters, and their values. */
@@ -131,12 +132,22 @@ export class CountingStore implements Store {
   }
 }
 
+/**
+ * The batch's results: at once when the store runs it on the calling thread (`Store.batchNow`),
+ * else `batch`'s promise. The read paths call this rather than `batch`, so that no layer above
+ * awaits a batch that has already run.
+ */
+export function batchEventually(store: Store, statements: readonly Statement[], mode: "read" | "write"): Eventually<StatementResult[]> {
+  return store.batchNow?.(statements, mode) ?? store.batch(statements, mode);
+}
+
 /** The store as seen by reads whose cost the client decides (its queries): every statement is marked `unbounded`. */
 export function unboundedReads(store: Store): Store {
   return new UnboundedReads(store);
 }
 
 const UNBOUNDED = { unbounded: true } as const;
+const marked = (statements: readonly Statement[]) => statements.map((s) => withFields(s, UNBOUNDED));
 
 /** A class, not an object of arrow functions: on Node, tsx names each such function as it is made, per query. */
 class UnboundedReads implements Store {
@@ -145,10 +156,10 @@ class UnboundedReads implements Store {
     this.interrupts = store.interrupts;
   }
   batch(statements: readonly Statement[], mode: "read" | "write"): Promise<StatementResult[]> {
-    return this.store.batch(
-      statements.map((s) => withFields(s, UNBOUNDED)),
-      mode,
-    );
+    return this.store.batch(marked(statements), mode);
+  }
+  batchNow(statements: readonly Statement[], mode: "read" | "write"): StatementResult[] | undefined {
+    return this.store.batchNow?.(marked(statements), mode);
   }
   migrate(statements: readonly Statement[]): Promise<StatementResult[]> {
     return this.store.migrate(statements);

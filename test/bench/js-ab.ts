@@ -55,10 +55,11 @@ function replaying(real: Store): Store & { replay: boolean } {
   return {
     replay: false,
     interrupts: real.interrupts,
-    // As the embedded store: a write, and a read no stored data can make long, are answered at once.
+    // As the embedded store, which answers at once every batch it runs on the calling thread: a
+    // replayed read is one that ran within its lane's time there.
     batchNow(statements, mode, deadline) {
       const known = this.replay ? find(statements) : undefined;
-      if (known) return mode === "write" || statements.every((s) => s.fixedCost) ? known.results : undefined;
+      if (known) return known.results;
       const results = real.batchNow?.(statements, mode, deadline);
       if (results) record(statements, results);
       return results;

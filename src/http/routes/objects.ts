@@ -17,7 +17,7 @@ import { countMatches, runQuery } from "../../service/query.ts";
 import { extentBody } from "../../service/read-extent.ts";
 import { getObject, objectVersion } from "../../service/read.ts";
 import { createObject, updateObject } from "../../service/write.ts";
-import { jsonText, unlessNotModified } from "../answers.ts";
+import { jsonAnswer, jsonText, unlessNotModified } from "../answers.ts";
 import { collectionNotModified, etagOf, notModified, writePreconditions } from "../conditional.ts";
 import { type QueryOf, fetchPlanOf, queryOf, readBody } from "../inputs.ts";
 import { authorize, authorizeQuery } from "../auth/access-scope.ts";
@@ -27,6 +27,7 @@ import { type Resource, type RouteRequest, plain, routeRequest } from "../resour
 import { OPENAPI_NAME } from "./openapi.ts";
 import { QUERY_ALLOW, QUERY_NAMES } from "./queries.ts";
 import { withFields } from "../../util/objects.ts";
+import { thenNow } from "../../util/eventually.ts";
 
 /** The class of the path: 404 when the model has none of that name (405 under a query path). */
 function classOf(r: RouteRequest): ClassMeta {
@@ -127,8 +128,8 @@ async function listingOf(r: RouteRequest, meta: ClassMeta, query: QueryOf): Prom
   const fetch = fetchPlanOf(r, undefined, params);
   if (!request.page) {
     // Ordered, not paged: the whole listing, as a filter's matches are answered.
-    return unlessNotModified(r, "a listing", async () =>
-      jsonText(await runQuery(rt, prepared, withFields(values, listingValues(0, Number.MAX_SAFE_INTEGER)), fetch)),
+    return unlessNotModified(r, "a listing", () =>
+      thenNow(runQuery(rt, prepared, withFields(values, listingValues(0, Number.MAX_SAFE_INTEGER)), fetch), jsonAnswer),
     );
   }
   const page = await readListing(rt, prepared, values, fetch, withFields(request.page, { after: request.after, total: request.total }));
@@ -162,7 +163,7 @@ export const objects: readonly Resource[] = [
       if (listed) return listed;
       const { params, prepared, values } = filterOf(r, meta, query);
       const fetch = fetchPlanOf(r, undefined, params);
-      if (prepared) return unlessNotModified(r, "a filter's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));
+      if (prepared) return unlessNotModified(r, "a filter's answer", () => thenNow(runQuery(rt, prepared, values, fetch), jsonAnswer));
       const key = await bodyKey(r, meta);
       if (key) return objectAnswer(r, meta, key, await getObject(rt, meta, key, fetch));
       // Text when the extent fits one page, else a stream of pages (see src/service/read-extent.ts).
@@ -170,7 +171,7 @@ export const objects: readonly Resource[] = [
         r,
         `the extent of ${meta.name}`,
         // Through jsonText: a text answer is marked as one, so compression judges it by its length, without asking for its body.
-        async () => jsonText(await extentBody(rt, meta, fetch)),
+        () => thenNow(extentBody(rt, meta, fetch), jsonAnswer),
       );
     }),
     /** A filter's HEAD says how many objects match (200 for exactly one, else 404); the others read no object. */

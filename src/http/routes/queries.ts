@@ -7,7 +7,8 @@ import { prepareJdoql, prepareJpql } from "../../query/prepare.ts";
 import { authorizeQuery } from "../auth/access-scope.ts";
 import { bindParams } from "../../query/params.ts";
 import { runQuery } from "../../service/query.ts";
-import { jsonText, unlessNotModified } from "../answers.ts";
+import { jsonAnswer, unlessNotModified } from "../answers.ts";
+import { thenNow } from "../../util/eventually.ts";
 import { fetchPlanOf, queryOf } from "../inputs.ts";
 import { HttpError } from "../problem.ts";
 import { type Handler, type Resource, allowOf, plain } from "../resource.ts";
@@ -27,7 +28,7 @@ function queryRoute(language: keyof typeof PREPARE): Handler {
     authorizeQuery(r, prepared.query);
     const values = bindParams(rt.model, prepared.params, given, rt.limits.keyBytes);
     const fetch = fetchPlanOf(r, undefined, params);
-    return unlessNotModified(r, "a query's answer", async () => jsonText(await runQuery(rt, prepared, values, fetch)));
+    return unlessNotModified(r, "a query's answer", () => thenNow(runQuery(rt, prepared, values, fetch), jsonAnswer));
   });
 }
 
