@@ -44,7 +44,7 @@ function codingOf(request: Request): CompressionFormat | undefined {
  * Asking for `request.body` costs more than the read it serves on some servers (@hono/node-server
  * builds a whole Request for it), so a GET of an extent does not ask unless a key was sent.
  */
-function mayHaveBody(request: Request): boolean {
+export function mayHaveBody(request: Request): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return true;
   const length = request.headers.get("content-length");
   return (length !== null && length.trim() !== "0") || request.headers.get("transfer-encoding") !== null;

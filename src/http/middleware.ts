@@ -64,7 +64,9 @@ export function exchange({ shared, ready, authenticator, control, compressThresh
         store = counted = new CountingStore(store);
         started = performance.now();
       }
-      res = await route(requestRuntime(shared, store, access));
+      // A route that answers at once (its store did) is not awaited: no suspension for it.
+      const answered = route(requestRuntime(shared, store, access));
+      res = answered instanceof Promise ? await answered : answered;
     } catch (error) {
       res = errorAnswer(error, shared.limits);
     } finally {

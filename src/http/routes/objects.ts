@@ -27,7 +27,9 @@ import { type Resource, type RouteRequest, plain, routeRequest } from "../resour
 import { OPENAPI_NAME } from "./openapi.ts";
 import { QUERY_ALLOW, QUERY_NAMES } from "./queries.ts";
 import { withFields } from "../../util/objects.ts";
-import { thenNow } from "../../util/eventually.ts";
+import { type Eventually, thenNow } from "../../util/eventually.ts";
+import type { FetchPlan } from "../../read/fetch-plan.ts";
+import { mayHaveBody } from "../body.ts";
 
 /** The class of the path: 404 when the model has none of that name (405 under a query path). */
 function classOf(r: RouteRequest): ClassMeta {
@@ -136,6 +138,34 @@ async function listingOf(r: RouteRequest, meta: ClassMeta, query: QueryOf): Prom
   return listingAnswer(r, request, page, meta, filter);
 }
 
+/** A listing's answer, or, when the parameters make none, what `unlisted` answers. */
+async function listedOr(r: RouteRequest, meta: ClassMeta, query: QueryOf): Promise<Response> {
+  return (await listingOf(r, meta, query)) ?? unlisted(r, meta, query);
+}
+
+/** GET of a class without a listing: a filter's matches, the object of a key in the body, or the extent. */
+function unlisted(r: RouteRequest, meta: ClassMeta, query: QueryOf): Eventually<Response> {
+  const rt = r.rt;
+  const { params, prepared, values } = filterOf(r, meta, query);
+  const fetch = fetchPlanOf(r, undefined, params);
+  if (prepared) return unlessNotModified(r, "a filter's answer", () => thenNow(runQuery(rt, prepared, values, fetch), jsonAnswer));
+  if (mayHaveBody(r.raw)) return keyedOrExtent(r, meta, fetch);
+  return extentAnswer(r, meta, fetch);
+}
+
+/** The object of the key in the body, or the extent when the body holds none. */
+async function keyedOrExtent(r: RouteRequest, meta: ClassMeta, fetch: FetchPlan): Promise<Response> {
+  const key = await bodyKey(r, meta);
+  if (key) return objectAnswer(r, meta, key, await getObject(r.rt, meta, key, fetch));
+  return extentAnswer(r, meta, fetch);
+}
+
+/** The extent: text when it fits one page, else a stream of pages (see src/service/read-extent.ts). */
+function extentAnswer(r: RouteRequest, meta: ClassMeta, fetch: FetchPlan): Eventually<Response> {
+  // Through jsonText: a text answer is marked as one, so compression judges it by its length, without asking for its body.
+  return unlessNotModified(r, `the extent of ${meta.name}`, () => thenNow(extentBody(r.rt, meta, fetch), jsonAnswer));
+}
+
 /** The filter of `GET /{class}?filter=F`, prepared and bound; undefined when there is none. */
 function filterOf(r: RouteRequest, meta: ClassMeta, query: QueryOf) {
   const rt = r.rt;
@@ -152,27 +182,16 @@ export const objects: readonly Resource[] = [
     path: "/:class",
     what: "a class",
     exists: (c) => classOf(routeRequest(c)),
-    /** A page of an ordered or ranged listing, a filter's matches, the object of a key in the body, or the extent. */
-    GET: plain(async (r) => {
-      const rt = r.rt;
+    /**
+     * A page of an ordered or ranged listing, a filter's matches, the object of a key in the body,
+     * or the extent. Not async: most requests ask for no listing and send no body, and their
+     * answer then comes at once when the store read it at once (nothing awaited in the route).
+     */
+    GET: plain((r) => {
       const meta = classFor(r, "read");
       // The query read once, for the listing and the filter both.
       const query = queryOf(r, "filter", "filter");
-      // Most requests ask for no listing: no call and no promise for it then.
-      const listed = query.listing ? await listingOf(r, meta, query) : undefined;
-      if (listed) return listed;
-      const { params, prepared, values } = filterOf(r, meta, query);
-      const fetch = fetchPlanOf(r, undefined, params);
-      if (prepared) return unlessNotModified(r, "a filter's answer", () => thenNow(runQuery(rt, prepared, values, fetch), jsonAnswer));
-      const key = await bodyKey(r, meta);
-      if (key) return objectAnswer(r, meta, key, await getObject(rt, meta, key, fetch));
-      // Text when the extent fits one page, else a stream of pages (see src/service/read-extent.ts).
-      return unlessNotModified(
-        r,
-        `the extent of ${meta.name}`,
-        // Through jsonText: a text answer is marked as one, so compression judges it by its length, without asking for its body.
-        () => thenNow(extentBody(rt, meta, fetch), jsonAnswer),
-      );
+      return query.listing ? listedOr(r, meta, query) : unlisted(r, meta, query);
     }),
     /** A filter's HEAD says how many objects match (200 for exactly one, else 404); the others read no object. */
     HEAD: plain(async (r) => {
@@ -226,13 +245,12 @@ export const objects: readonly Resource[] = [
     path: "/:class/:key",
     what: "an object",
     exists: (c) => classOf(routeRequest(c)),
-    GET: plain(async (r) => {
+    GET: plain((r) => {
       const meta = classFor(r, "read");
       const key = pathKey(r, meta);
       const fetch = fetchPlanOf(r);
-      // Awaited only when the store answers later: an embedded file's read by key comes at once.
-      const found = getObject(r.rt, meta, key, fetch);
-      return objectAnswer(r, meta, key, found instanceof Promise ? await found : found);
+      // Not async: an embedded file's read by key comes at once, and so does the answer then.
+      return thenNow(getObject(r.rt, meta, key, fetch), (found) => objectAnswer(r, meta, key, found));
     }),
     HEAD: plain((r) => {
       const meta = classFor(r, "read");

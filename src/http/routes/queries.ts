@@ -19,7 +19,8 @@ function queryRoute(language: keyof typeof PREPARE): Handler {
   const prepare = PREPARE[language];
   const what = `${language} query`;
   const missing = `give the ${language} query as ?query=... (URL-encoded)`;
-  return plain(async (r) => {
+  // Not async: a query the store read at once is answered at once (nothing awaited in the route).
+  return plain((r) => {
     const rt = r.rt;
     const { text, params, given } = queryOf(r, "query", what);
     if (!text?.trim()) throw new HttpError(400, missing);
