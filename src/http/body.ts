@@ -58,7 +58,7 @@ const tooLarge = (limit: number) => new HttpError(413, `the body is larger than 
  * socket's bytes without building a Request); any other is read chunk by chunk, decoded as it
  * comes, and given up as soon as the decoded bytes pass the limit: a small compressed body that
  * would decode to gigabytes costs no more than the limit. Not async itself: the caller awaits the
- * one promise (on Bun each async layer around the read cost a PUT about 1 µs).
+ * one promise (three async layers around the read cost a PUT about 3 % of its JavaScript on Bun).
  */
 function bodyBytes(request: Request, limit: number): Promise<ArrayBuffer | Uint8Array> | undefined {
   const length = request.headers.get("content-length");

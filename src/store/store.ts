@@ -43,12 +43,13 @@ export interface Store {
    */
   batch(statements: readonly Statement[], mode: "read" | "write", deadline?: number): Promise<StatementResult[]>;
   /**
-   * The batch's results at once, when this store would run it on the calling thread (an embedded
-   * file's writes, and its reads that no stored data can make long: `Statement.fixedCost`), as
-   * `batch` would answer them or throw; else undefined, and the caller runs `batch`. A store
-   * without it is always asked `batch`. What it saves is not the batch but the promises around it:
-   * every layer from the store up to the route awaits one (README, *Where the time goes*,
-   * nineteenth part).
+   * The batch's results at once, when this store runs it on the calling thread (an embedded
+   * file's writes, its reads that no stored data can make long, `Statement.fixedCost`, and its
+   * other reads that end within their lane's time there), as `batch` would answer them or throw;
+   * else undefined, and the caller runs `batch` (`batchEventually` does both). A store without it
+   * is always asked `batch`. What it saves is not the batch but the promises around it: every
+   * layer from the store up to the route awaits one (README, *Where the time goes*, nineteenth
+   * and twentieth parts).
    */
   batchNow?(statements: readonly Statement[], mode: "read" | "write", deadline?: number): StatementResult[] | undefined;
   /**
