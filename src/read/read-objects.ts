@@ -183,6 +183,7 @@ export function readCandidates(
   fetch: FetchPlan,
   unique?: (matches: number) => void,
 ): Eventually<string> {
+  // Never undefined: no number of rows is more than Infinity.
   return candidatesJson(r, meta, selector, values, fetch, Infinity, unique) as Eventually<string>;
 }
 

@@ -17,12 +17,11 @@ import { assignKeys, slotPattern, slotPlaceholders, slotValues, writeStatements,
 import { guardExists, guardNoHiddenElements, guardVersion, keyOfWrite } from "../write/write-guards.ts";
 import { type Plan, type Planned, cachedPlan } from "./write-plans.ts";
 import { oneKeyOperand } from "../store/sql.ts";
-import { StoreConstraintError } from "../store/store.ts";
 import { append } from "../util/lists.ts";
 import { type Precondition, noSuchObject, preconditionFailed } from "./absent.ts";
 import { ConflictError, InvalidInputError, UnfitBodyError } from "../errors/request-errors.ts";
 import type { Runtime } from "./runtime.ts";
-import type { Statement, StatementResult } from "../store/store.ts";
+import { type Statement, type StatementResult, StoreConstraintError, batchEventually } from "../store/store.ts";
 import { refused } from "../access/refusal.ts";
 import { requiredRefusal } from "./required.ts";
 import { type Eventually, thenNow } from "../util/eventually.ts";
@@ -216,14 +215,15 @@ function execute(
   const planned = rt.access
     ? plan(rt, fetch)(graph, modes, conditions, newUuid)
     : cachedPlan({ model: rt.model, answerBytes: rt.limits.answerBytes }, graph, modes, conditions, fetch, plan(rt, fetch));
-  let results: StatementResult[] | undefined;
+  // A refusal is the same whether the batch was refused at once (a throw) or later (a rejection).
+  let ran: Eventually<StatementResult[]>;
   try {
-    results = rt.store.batchNow?.(planned.statements, "write");
+    ran = batchEventually(rt.store, planned.statements, "write");
   } catch (error) {
     return refusal(rt, graph, planned, conditions, error);
   }
-  if (results) return written(rt, graph, planned, results, fetch);
-  return rt.store.batch(planned.statements, "write").then(
+  if (!(ran instanceof Promise)) return written(rt, graph, planned, ran, fetch);
+  return ran.then(
     (done) => written(rt, graph, planned, done, fetch),
     (error: unknown) => refusal(rt, graph, planned, conditions, error),
   );
