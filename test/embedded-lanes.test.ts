@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLIENT_LANE_MS, EmbeddedStore, MAIN_LANE_MS, OVERRUN_MS } from "../src/store/embedded-store.ts";
+import { CLIENT_LANE_MS, EmbeddedStore, LONG_READ_RETRY_MS, MAIN_LANE_MS, OVERRUN_MS } from "../src/store/embedded-store.ts";
 import { armedTimeout, timerGrid } from "../src/store/embedded-connection.ts";
 import type { Statement } from "../src/store/store.ts";
 import { StoreMemoryError, TimeLimitError } from "../src/errors/capacity-errors.ts";
@@ -143,6 +143,44 @@ describe("an embedded file", () => {
     // Every read above stopped in time: the main connection still takes reads.
     assert.ok(store.readsOnMainThread);
   });
+});
+
+test("a read that proved long is tried in its lane again after a while: back on the main connection when it ends in time, and twice as long in the pool each time it is stopped again", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "extent-lanes-"));
+  const store = await EmbeddedStore.open(join(dir, "t.db"));
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  try {
+    await store.batch([{ sql: "CREATE TABLE t(n INTEGER PRIMARY KEY, v TEXT)", params: [] }], "write");
+    await store.batch(
+      Array.from({ length: 16 }, (_, n) => ({ sql: "INSERT INTO t VALUES (?, ?)", params: [n, `v${n}`] })),
+      "write",
+    );
+    // One SQL text, long or short by its parameter (as a client's query is by its values).
+    const sql = `${FOREVER.sql} WHERE t0.n < ?`;
+    const long: Statement = { sql, params: [16], unbounded: true };
+    const short: Statement = { sql, params: [-1], unbounded: true };
+    // batchNow answers what runs on the main connection, and undefined for what is left to the pool.
+    const onMain = (s: Statement) => store.batchNow([s], "read", Date.now() + 60_000)?.[0]!.rows;
+    assert.deepEqual(onMain(short), [[0]]);
+    assert.equal(onMain(long), undefined, "stopped in its lane");
+    assert.equal(onMain(short), undefined, "known as long: left to the pool");
+    await sleep(LONG_READ_RETRY_MS + 50);
+    assert.deepEqual(onMain(short), [[0]], "tried in its lane again, and ended in time");
+    assert.deepEqual(onMain(short), [[0]], "on the main connection again");
+    // Long again: a second stop after the wait doubles it.
+    assert.equal(onMain(long), undefined, "stopped in its lane");
+    await sleep(LONG_READ_RETRY_MS + 50);
+    assert.equal(onMain(long), undefined, "tried in its lane again, and stopped again");
+    assert.equal(onMain(short), undefined, "the stop starts a new wait");
+    await sleep(LONG_READ_RETRY_MS + 50);
+    assert.equal(onMain(short), undefined, "twice as long as the first");
+    await sleep(LONG_READ_RETRY_MS);
+    assert.deepEqual(onMain(short), [[0]]);
+    assert.ok(store.readsOnMainThread);
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("armed deadlines are rounded up to a grid: never early, late by less than half the time left and 16 ms, shared within a step", () => {

@@ -13,7 +13,11 @@
  *   sooner), a read whose cost a client decides (`Statement.unbounded`: the queries it writes)
  *   `CLIENT_LANE_MS`; past that it is interrupted, its SQL is remembered as long, and it runs again
  *   in the pool (where a client's query may hold all readers but one), until it runs there in less
- *   than half of its lane's time. Most queries clients write are index lookups answered in a
+ *   than half of its lane's time, or until its next try in the lane (`LONG_READ_RETRY_MS` after
+ *   the stop; twice as long after each stop since, up to `LONG_READ_RETRY_MAX_MS`) ends within it:
+ *   a read stopped once because the machine was busy, not because it was long, comes back (the
+ *   pool's time counts the hand-off, so a read of about half its lane never looks short there),
+ *   and a read that is long costs its lane once in a while. Most queries clients write are index lookups answered in a
  *   fraction of CLIENT_LANE_MS: running them in the pool cost more than the query (a filter of the
  *   bench, 88 µs of SQL: 93 µs more a request on Node, 124 µs on Bun, in-process).
  * The lanes rest on the engine stopping a statement when its time is up, which it does between two
@@ -60,10 +64,23 @@ export const CLIENT_LANE_MS = 2;
  * waiting for a CPU), far below what a read the engine did not stop holds it (seconds, measured).
  */
 export const OVERRUN_MS = 100;
+/**
+ * How long a read that proved long runs in the pool before it is tried in its lane again; each
+ * stop since doubles the wait, up to LONG_READ_RETRY_MAX_MS. So a long read holds the thread that
+ * answers requests for its lane once a second at first, and about once a minute when it stays long.
+ */
+export const LONG_READ_RETRY_MS = 1000;
+export const LONG_READ_RETRY_MAX_MS = 64_000;
 /** Reader connections of a file (reads that run at once, beside the main connection). */
 const DEFAULT_READERS = 2;
 /** SQL texts remembered as long reads. */
 const LONG_READS_LIMIT = 2000;
+
+/** A read that proved long: when it is next tried in its lane, and the wait that led there. */
+interface LongRead {
+  retryAt: number;
+  waitMs: number;
+}
 /**
  * The binding is built with temp storage in memory by default (SQLITE_TEMP_STORE=2), where a sort
  * never spills: an ORDER BY over a cartesian product grew the heap by about 100 MiB a second up to
@@ -91,7 +108,7 @@ export class EmbeddedStore implements Store {
   readonly interrupts = true;
   /** False once a read on the main connection ran OVERRUN_MS past its time: timed reads all go to the pool. */
   private readsOnMain = true;
-  private readonly longReads = new BoundedCache<true>(LONG_READS_LIMIT);
+  private readonly longReads = new BoundedCache<LongRead>(LONG_READS_LIMIT);
 
   private constructor(
     private readonly main: SyncConnection,
@@ -127,7 +144,7 @@ export class EmbeddedStore implements Store {
     const long = this.knownLong(statements);
     if (long) {
       // Back to the main connection when it proves short after all (a busy machine, not the read, was slow).
-      return this.inPool(statements, deadline, unbounded, (ms) => ms < laneOf(unbounded) / 2 && this.longReads.delete(long.sql));
+      return this.inPool(statements, deadline, unbounded, (ms) => ms < laneOf(unbounded) / 2 && this.longReads.delete(long));
     }
     return this.inLane(statements, deadline, unbounded) ?? this.inPool(statements, deadline, unbounded);
   }
@@ -148,9 +165,29 @@ export class EmbeddedStore implements Store {
     );
   }
 
-  /** A statement of the batch that has proved long (it runs in the pool). */
-  private knownLong(statements: readonly Statement[]): Statement | undefined {
-    return statements.find((s) => this.longReads.has(s.sql));
+  /** The SQL of a statement of the batch that has proved long and is not yet due another try in its lane (the batch runs in the pool). */
+  private knownLong(statements: readonly Statement[]): string | undefined {
+    if (this.longReads.size === 0) return undefined;
+    for (const s of statements) {
+      const long = this.longReads.find(s.sql);
+      if (long && long.retryAt > Date.now()) return s.sql;
+    }
+    return undefined;
+  }
+
+  /** Remembers the read of `sql` as long: in the pool for a while, twice as long as the last time if it was stopped again. */
+  private provedLong(sql: string): void {
+    const known = this.longReads.find(sql);
+    const waitMs = known ? Math.min(known.waitMs * 2, LONG_READ_RETRY_MAX_MS) : LONG_READ_RETRY_MS;
+    const long = known ?? this.longReads.get(sql, () => ({ retryAt: 0, waitMs }));
+    long.waitMs = waitMs;
+    long.retryAt = Date.now() + waitMs;
+  }
+
+  /** A batch ran within its lane: none of its statements is long any more (it was their try). */
+  private provedShort(statements: readonly Statement[]): void {
+    if (this.longReads.size === 0) return;
+    for (const s of statements) this.longReads.delete(s.sql);
   }
 
   /**
@@ -160,10 +197,12 @@ export class EmbeddedStore implements Store {
   private inLane(statements: readonly Statement[], deadline: number, unbounded: boolean): StatementResult[] | undefined {
     const budget = Math.min(deadline, Date.now() + laneOf(unbounded));
     try {
-      return this.main.batch(statements, "read", budget);
+      const results = this.main.batch(statements, "read", budget);
+      this.provedShort(statements);
+      return results;
     } catch (error) {
       if (!(error instanceof Stopped) || budget >= deadline) throw translated(error);
-      this.longReads.get(error.sql, () => true);
+      this.provedLong(error.sql);
       return undefined;
     } finally {
       // However it ended (answered, stopped or failed), so late a read was not stopped in time.
