@@ -1,5 +1,7 @@
 /**
- * `npm run bench [-- --runtime all|node|bun] [--duration 5] [--warmup 1] [--connections 10] [--processes 1] [--no-sql-cost] [--no-worker] [--no-large] [--no-wire] [--only TEXT] [--profile DIR]`
+ * `npm run bench [-- --runtime all|node|bun] [--duration 5] [--rounds 3] [--warmup 1] [--connections 10] [--processes 1] [--no-sql-cost] [--no-worker] [--no-large] [--no-wire] [--only TEXT] [--profile DIR]`
+ * (--rounds R: each server's --duration split into R loads, every server taken in turn in each
+ * round, each ratio the median of the rounds' own ratios)
  * (--processes N: N processes of Extent, of each floor and of the hand-written server, each
  * operation driven on each in turn and the measures pooled; a process's own speed stays with it
  * through a run, by up to a quarter on Bun, so one process per server can tilt a ratio by that)
@@ -52,6 +54,13 @@ const warmup = Number(flag("warmup", "1"));
 const connections = Number(flag("connections", "10"));
 /** Processes per server (json-server aside), driven in turn and pooled. */
 const processes = Number(flag("processes", "1"));
+/**
+ * Rounds per operation: each server's `duration` split into this many loads, the servers taken in
+ * turn in every round, so that a baseline is measured seconds from Extent rather than up to a
+ * minute; each ratio is the median of the rounds' own ratios. One 4 s load per server moved an
+ * operation's ratio by ±10–25 % between runs on this machine (its speed moves with the machine's).
+ */
+const rounds = Math.max(1, Number(flag("rounds", "3")));
 
 /** With --profile DIR, `argv` run under the CPU profiler, its profile written to DIR/NAME when the server stops. */
 function profiled(argv: string[], name: string): string[] {
@@ -110,7 +119,31 @@ function pooled(measures: readonly Measure[]): Measure {
   };
 }
 
-async function load(url: string, method: string, body?: unknown, pid?: number): Promise<Measure> {
+/** The median of some ratios (the mean of the middle two for an even count). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** A server's measures over the rounds (each pooled over its processes), and its ratios to another's round by round. */
+class Rounds {
+  readonly each: Measure[] = [];
+  get pooled(): Measure {
+    return pooled(this.each);
+  }
+  /** The median over rounds of this server's requests/s over `other`'s in the same round. */
+  speedOver(other: Rounds): number {
+    return median(this.each.map((m, r) => m.rps / other.each[r]!.rps));
+  }
+  /** The median over rounds of `other`'s CPU per request over this server's (undefined without CPU times). */
+  cpuUnder(other: Rounds): number | undefined {
+    if (this.each.some((m, r) => m.cpu === undefined || other.each[r]!.cpu === undefined)) return undefined;
+    return median(this.each.map((m, r) => other.each[r]!.cpu! / m.cpu!));
+  }
+}
+
+async function load(url: string, method: string, body?: unknown, pid?: number, warm = true): Promise<Measure> {
   const options = {
     url,
     method: method as "GET",
@@ -118,9 +151,9 @@ async function load(url: string, method: string, body?: unknown, pid?: number): 
     body: body === undefined ? undefined : JSON.stringify(body),
     headers: body === undefined ? {} : { "content-type": "application/json" },
   };
-  if (warmup > 0) await autocannon({ ...options, duration: warmup });
+  if (warm && warmup > 0) await autocannon({ ...options, duration: warmup });
   const before = pid === undefined ? undefined : cpuMicros(pid);
-  const r = await autocannon({ ...options, duration });
+  const r = await autocannon({ ...options, duration: duration / rounds });
   const after = pid === undefined ? undefined : cpuMicros(pid);
   const cpu = before === undefined || after === undefined ? undefined : (after - before) / r.requests.total;
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts, cpu };
@@ -191,26 +224,29 @@ async function table(runtime: Runtime, dir: string, dbFile: string, sqlFile: str
     servers.push(jsonServer);
     for (const [extent, ...baselines] of sets) for (const baseline of baselines) await checkFloor(extent!.url, baseline!);
     const each = processes > 1 ? `, on each of ${processes} processes of every server but json-server in turn, pooled` : "";
+    const split = rounds > 1 ? ` in ${rounds} rounds (the servers in turn in each; a ratio is the median of the rounds' own)` : "";
     console.log(
-      `\n${runtime}: ${data.objects} objects; autocannon ${connections} connections × ${duration} s per operation and server${each}, after ${warmup} s of warm-up; the floors and the hand-written SQL answer what Extent answers.\n`,
+      `\n${runtime}: ${data.objects} objects; autocannon ${connections} connections × ${duration} s per operation and server${split}${each}, after ${warmup} s of warm-up; the floors and the hand-written SQL answer what Extent answers.\n`,
     );
 
     const rows: string[][] = [];
     // --only TEXT: the operations whose name holds TEXT (while working on one).
     const only = flag("only", "");
     for (const op of OPERATIONS.filter((o) => o.name.includes(only))) {
-      const e: Measure[] = [];
-      const f: Measure[] = [];
-      const n: Measure[] = [];
-      const m: Measure[] = [];
-      for (const [extent, floor, native, hand] of sets) {
-        e.push(await load(`${extent!.url}/api${op.path}`, op.method, op.body, extent!.pid));
-        f.push(await load(`${floor!.url}/api${op.path}`, op.method, op.body));
-        n.push(await load(`${native!.url}/api${op.path}`, op.method, op.body, native!.pid));
-        m.push(await load(`${hand!.url}/api${op.path}`, op.method, op.body));
+      const [e, f, n, m, j] = [0, 1, 2, 3, 4].map(() => new Rounds());
+      for (let round = 0; round < rounds; round++) {
+        const warm = round === 0;
+        const perProcess: Measure[][] = [[], [], [], []];
+        for (const [extent, floor, native, hand] of sets) {
+          perProcess[0]!.push(await load(`${extent!.url}/api${op.path}`, op.method, op.body, extent!.pid, warm));
+          perProcess[1]!.push(await load(`${floor!.url}/api${op.path}`, op.method, op.body, undefined, warm));
+          perProcess[2]!.push(await load(`${native!.url}/api${op.path}`, op.method, op.body, native!.pid, warm));
+          perProcess[3]!.push(await load(`${hand!.url}/api${op.path}`, op.method, op.body, undefined, warm));
+        }
+        [e, f, n, m].forEach((server, i) => server!.each.push(pooled(perProcess[i]!)));
+        if (op.jsonServer) j!.each.push(await load(`${jsonServer.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body, undefined, warm));
       }
-      const j = op.jsonServer ? await load(`${jsonServer.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body) : undefined;
-      rows.push(row(op, captured[op.name]!.statements.length, pooled(e), pooled(f), pooled(n), pooled(m), j));
+      rows.push(row(op, captured[op.name]!.statements.length, e!, f!, n!, m!, op.jsonServer ? j : undefined));
     }
     printTable(rows);
   } finally {
@@ -237,13 +273,18 @@ const TARGET_JSON = 3;
 /** Against the SQL a person would write for each request (issue 22). */
 const TARGET_HAND = 0.8;
 
-function row(op: Operation, statements: number, e: Measure, f: Measure, n: Measure, m: Measure, j?: Measure): string[] {
-  const vsFloor = e.rps / f.rps;
-  const vsNative = e.rps / n.rps;
-  const vsHand = e.rps / m.rps;
-  const vsJson = j ? e.rps / j.rps : undefined;
+function row(op: Operation, statements: number, e: Rounds, f: Rounds, n: Rounds, m: Rounds, j?: Rounds): string[] {
+  const vsFloor = e.speedOver(f);
+  const vsNative = e.speedOver(n);
+  const vsHand = e.speedOver(m);
+  const vsJson = j ? e.speedOver(j) : undefined;
+  const cpuVsNative = e.cpuUnder(n);
   const mark = (ok: boolean) => (ok ? "" : " ✗");
-  const cell = (m: Measure) => `${m.rps.toFixed(0)} ${m.p50}/${m.p99}${m.errors ? ` (${m.errors} errors)` : ""}`;
+  const cell = (r: Rounds) => {
+    const m = r.pooled;
+    return `${m.rps.toFixed(0)} ${m.p50}/${m.p99}${m.errors ? ` (${m.errors} errors)` : ""}`;
+  };
+  const [eCpu, nCpu] = [e.pooled.cpu, n.pooled.cpu];
   return [
     op.name,
     String(statements),
@@ -256,9 +297,9 @@ function row(op: Operation, statements: number, e: Measure, f: Measure, n: Measu
     `${vsNative.toFixed(2)}×${mark(vsNative >= TARGET_FLOOR(op))}`,
     `${vsHand.toFixed(2)}×${mark(vsHand >= TARGET_HAND)}`,
     vsJson === undefined ? "—" : `${vsJson.toFixed(1)}×${mark(vsJson >= TARGET_JSON)}`,
-    e.cpu === undefined || n.cpu === undefined
+    eCpu === undefined || nCpu === undefined || cpuVsNative === undefined
       ? "—"
-      : `${e.cpu.toFixed(0)}/${n.cpu.toFixed(0)} ${(n.cpu / e.cpu).toFixed(2)}×${mark(n.cpu / e.cpu >= TARGET_FLOOR(op))}`,
+      : `${eCpu.toFixed(0)}/${nCpu.toFixed(0)} ${cpuVsNative.toFixed(2)}×${mark(cpuVsNative >= TARGET_FLOOR(op))}`,
   ];
 }
 
@@ -283,7 +324,7 @@ function printTable(rows: string[][]): void {
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const r of rows) console.log(line(r));
   console.log(
-    `\nRatios are Extent's requests/s over each baseline's. Targets: ≥ 0.9× the floor on get by key, ≥ 0.8× elsewhere (for both floors); ≥ ${TARGET_HAND}× the hand-written SQL; ≥ ${TARGET_JSON}× json-server where both serve (✗ marks a miss).` +
+    `\nRatios are Extent's requests/s over each baseline's${rounds > 1 ? ", the median of the rounds' own" : ""}. Targets: ≥ 0.9× the floor on get by key, ≥ 0.8× elsewhere (for both floors); ≥ ${TARGET_HAND}× the hand-written SQL; ≥ ${TARGET_JSON}× json-server where both serve (✗ marks a miss).` +
       `\nfloor: Hono + @libsql/client; native floor: Hono + the libsql binding Extent itself runs embedded files on (both run Extent's own statements);` +
       `\nhand SQL: Hono + the same binding running the SQL a person would write for each request (test/bench/hand-server.ts). stmts: SQL statements per request (one batch each).` +
       `\nCPU µs/req: each server process's CPU time (user + system, from /proc) over the requests it answered, and the native floor's over Extent's: unlike requests/s, it holds when other work loads the machine.`,
