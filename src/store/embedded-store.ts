@@ -178,10 +178,12 @@ export class EmbeddedStore implements Store {
   /** Remembers the read of `sql` as long: in the pool for a while, twice as long as the last time if it was stopped again. */
   private provedLong(sql: string): void {
     const known = this.longReads.find(sql);
-    const waitMs = known ? Math.min(known.waitMs * 2, LONG_READ_RETRY_MAX_MS) : LONG_READ_RETRY_MS;
-    const long = known ?? this.longReads.get(sql, () => ({ retryAt: 0, waitMs }));
-    long.waitMs = waitMs;
-    long.retryAt = Date.now() + waitMs;
+    if (!known) {
+      this.longReads.get(sql, () => ({ retryAt: Date.now() + LONG_READ_RETRY_MS, waitMs: LONG_READ_RETRY_MS }));
+      return;
+    }
+    known.waitMs = Math.min(known.waitMs * 2, LONG_READ_RETRY_MAX_MS);
+    known.retryAt = Date.now() + known.waitMs;
   }
 
   /** A batch ran within its lane: none of its statements is long any more (it was their try). */

@@ -233,20 +233,19 @@ async function table(runtime: Runtime, dir: string, dbFile: string, sqlFile: str
     // --only TEXT: the operations whose name holds TEXT (while working on one).
     const only = flag("only", "");
     for (const op of OPERATIONS.filter((o) => o.name.includes(only))) {
-      const [e, f, n, m, j] = [0, 1, 2, 3, 4].map(() => new Rounds());
+      // Extent, the two floors and the hand-written server (a set's order), then json-server.
+      const measured = [new Rounds(), new Rounds(), new Rounds(), new Rounds()] as const;
+      const json = new Rounds();
       for (let round = 0; round < rounds; round++) {
         const warm = round === 0;
-        const perProcess: Measure[][] = [[], [], [], []];
-        for (const [extent, floor, native, hand] of sets) {
-          perProcess[0]!.push(await load(`${extent!.url}/api${op.path}`, op.method, op.body, extent!.pid, warm));
-          perProcess[1]!.push(await load(`${floor!.url}/api${op.path}`, op.method, op.body, undefined, warm));
-          perProcess[2]!.push(await load(`${native!.url}/api${op.path}`, op.method, op.body, native!.pid, warm));
-          perProcess[3]!.push(await load(`${hand!.url}/api${op.path}`, op.method, op.body, undefined, warm));
+        const perProcess = measured.map((): Measure[] => []);
+        for (const set of sets) {
+          for (const [i, server] of set.entries()) perProcess[i]!.push(await load(`${server.url}/api${op.path}`, op.method, op.body, server.pid, warm));
         }
-        [e, f, n, m].forEach((server, i) => server!.each.push(pooled(perProcess[i]!)));
-        if (op.jsonServer) j!.each.push(await load(`${jsonServer.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body, undefined, warm));
+        measured.forEach((server, i) => server.each.push(pooled(perProcess[i]!)));
+        if (op.jsonServer) json.each.push(await load(`${jsonServer.url}${op.jsonServer.path}`, op.jsonServer.method, op.jsonServer.body, undefined, warm));
       }
-      rows.push(row(op, captured[op.name]!.statements.length, e!, f!, n!, m!, op.jsonServer ? j : undefined));
+      rows.push(row(op, captured[op.name]!.statements.length, ...measured, op.jsonServer ? json : undefined));
     }
     printTable(rows);
   } finally {
