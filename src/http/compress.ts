@@ -76,7 +76,7 @@ export function chooseEncoding(header: string | undefined): string | undefined {
  *
  * Kept on the answer under this module's own symbol rather than in a WeakMap: an entry per answer
  * cost V8 0.5–0.8 µs (the key's identity hash, the table the collector must sweep), a property
- * nothing (README, *Where the time goes*, fifteenth part).
+ * nothing (test/bench/README.md, fifteenth part).
  */
 const TEXT = Symbol("extent.answerText");
 type TextAnswer = Response & { [TEXT]?: string };

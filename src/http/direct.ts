@@ -5,7 +5,7 @@
  * give it. Hono's router still decides the match (the app's own `getPath` and router, so the
  * routes' order and precedence hold); what is left out is the rest of the dispatch: its Context,
  * its request wrapper and the chain around a handler. On Bun that was 17 of the 55 µs of CPU a GET
- * by key spent in Extent's JavaScript in a server (README, *Where the time goes*, thirteenth part).
+ * by key spent in Extent's JavaScript in a server (test/bench/README.md, thirteenth part).
  *
  * Anything else goes to Hono: a HEAD (Hono answers it as a GET without the body), an OPTIONS or a
  * method a path does not serve (405), a path with middleware on it (CORS), a route that is not
@@ -37,7 +37,7 @@ export function directRoutes(app: Hono<Env>, run: Run): (request: Request) => Pr
 /**
  * A request as the router matched it. A class rather than an object with a closure made per
  * request: on Node, tsx names every closure a function names (`__name`, an `Object.defineProperty`),
- * which cost a GET about 3 µs (README, *Where the time goes*, fourteenth part).
+ * which cost a GET about 3 µs (test/bench/README.md, fourteenth part).
  */
 class MatchedRequest implements RouteRequest {
   constructor(

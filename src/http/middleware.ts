@@ -5,7 +5,7 @@
  * keeps its own module (request limits, the store's clock, authentication, access scope,
  * Server-Timing, compression, error answers); here they are plain calls in one function, because
  * each step of Hono's chain is an async call and a promise more per request, and a request that
- * matches one handler alone skips the chain altogether (README, Where the time goes).
+ * matches one handler alone skips the chain altogether (test/bench/README.md).
  *
  * In order: the URL within `urlBytes` (414); the store ready; the request's own clock (a store
  * that holds it to `requestTimeMs`); when access control is configured, the principal (401) and

@@ -72,7 +72,7 @@ export function jsonTexts(rows: readonly JsonRow[]): string[] {
  * A JSON select's `array` row: the visible objects as one JSON array text, and what the caller
  * pages by. SQL writes the brackets too: a text made here as `"[" + texts + "]"` is a rope that the
  * server must copy before it sends it, which cost an extent of 100 about 40 µs of CPU a request on
- * Node and 50 on Bun (README, *Where the time goes*, seventeenth part).
+ * Node and 50 on Bun (test/bench/README.md, seventeenth part).
  */
 export interface JsonArray {
   /** `[` the texts joined by commas `]` (`[]` for none). */

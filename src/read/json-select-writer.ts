@@ -99,7 +99,7 @@ export class Writer {
   /**
    * The row's identity `{"class", key fields}`, from `head` (its class name, or nothing where the
    * caller writes it). Whole-number key parts are their columns, never NULL: joined by `||`, which
-   * costs SQLite less per row than a concat() of a few short pieces (README, Where the time goes).
+   * costs SQLite less per row than a concat() of a few short pieces (test/bench/README.md).
    */
   private identity(row: Row, head: Piece[] = this.head(row)): SQL {
     const first = row.group.classes[0]!;
@@ -314,7 +314,7 @@ export class Writer {
       const owned = sql`${tuple(columns.map((c) => qualified(at, c)))} = ${tuple(ownerKey)}`;
       if (toMany && group.discriminatorColumn) {
         // The class check is the class name's CASE, NULL for a row outside the group, which the
-        // list leaves out: the WHERE's check of each row cost as much again (README, Where the time goes).
+        // list leaves out: the WHERE's check of each row cost as much again (test/bench/README.md).
         parts.push(this.inOrder(this.element(related, scope, []), sql`${from} WHERE ${owned}`, order, this.checkedHead(related)));
         continue;
       }

@@ -48,7 +48,7 @@ export interface Store {
    * other reads that end within their lane's time there), as `batch` would answer them or throw;
    * else undefined, and the caller runs `batch` (`batchEventually` does both). A store without it
    * is always asked `batch`. What it saves is not the batch but the promises around it: every
-   * layer from the store up to the route awaits one (README, *Where the time goes*, nineteenth
+   * layer from the store up to the route awaits one (test/bench/README.md, nineteenth
    * and twentieth parts).
    */
   batchNow?(statements: readonly Statement[], mode: "read" | "write", deadline?: number): StatementResult[] | undefined;

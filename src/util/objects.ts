@@ -3,7 +3,7 @@
  * spreads an object and adds a property it does not have (`{ ...statement, oneRow: true }`,
  * `{ ...values, ...more }`) takes V8's slow path: about 1 µs each, 2 µs with two such properties,
  * against 0.15 for `Object.assign` onto a new object and 0.01 for a literal; Bun pays 0.03–0.2 for
- * any of them (README, *Where the time goes*, sixteenth part). So the request path writes
+ * any of them (test/bench/README.md, sixteenth part). So the request path writes
  * `withFields(base, extra)`, or sets the property on an object it has just made.
  */
 

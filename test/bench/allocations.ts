@@ -3,7 +3,7 @@
  * node:inspector, keeping the samples of objects already collected) over the bench's operations
  * run in-process through `handler.fetch`, on a store that answers a batch as it first did (no
  * SQLite, whose memory V8 does not see; a write is written once). Allocation is what makes the next statement slower
- * (README, *Where the time goes*, eleventh part). Node only: Bun has no such profiler.
+ * (test/bench/README.md, eleventh part). Node only: Bun has no such profiler.
  *
  *   node --import tsx test/bench/allocations.ts [--only "get by key (+to-one)"] [--count 20000]
  */

@@ -5,7 +5,7 @@
  * bare Hono route (what the floors run around their statement); a request to Extent whose store
  * replays its answers (Extent's own JavaScript, no SQLite). Alternating rounds in one process;
  * prints the statement's median µs in each case. The statement and the data are the same every time: what changes its time is the
- * code that ran before it (README, *Where the time goes*, fifth and tenth parts).
+ * code that ran before it (test/bench/README.md, fifth and tenth parts).
  *
  *   bun test/bench/between-calls.ts [--only "get by key"] [--rounds 10]
  *   node --import tsx test/bench/between-calls.ts …   (Node's Request and Response are heavy in-process)

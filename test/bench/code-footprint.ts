@@ -5,7 +5,7 @@
  * functions touch no memory beyond a three-field object, and every one is monomorphic: what grows
  * with K is the code run (instructions, branches, pages of JIT-compiled code), not data.
  *
- * It is the in-process model of what *Where the time goes* (README) found in servers: the same
+ * It is the in-process model of what the bench's log (test/bench/README.md) found in servers: the same
  * statement costs more inside Extent's request than in a bare server, and every part of the
  * request (kernel, SQLite, runtime) costs more, none alone; this machine has no hardware counters
  * to show cache or branch misses directly. K rounds alternate, medians of 9.

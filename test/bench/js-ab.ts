@@ -16,7 +16,7 @@
  * captured statements, their results replayed in the same way, so that Extent's JavaScript can be
  * set against the floor's for the same request (both without their store's driver).
  * What this cannot see is what the replayed store leaves out: SQLite's own time, and how Extent's
- * code around a statement slows the statement (README, *Where the time goes*, fifth part).
+ * code around a statement slows the statement (test/bench/README.md, fifth part).
  */
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -5,7 +5,7 @@
  * runtime, loaded by autocannon in alternating rounds; prints each server's median and least CPU
  * µs per request (from /proc: user + system, all its threads). Where js-ab.ts times the same code
  * in-process, this counts it with the HTTP server around it, where the same JavaScript costs about
- * twice as much (README, *Where the time goes*, thirteenth part).
+ * twice as much (test/bench/README.md, thirteenth part).
  *
  *   node --import tsx test/bench/js-server-ab.ts [--runtime bun|node] [--rounds 6] [--seconds 2] [--path /bench.Book/42] [--rate N] [--profile DIR] CHECKOUT... [hono] [hono-async] [hono-headers]
  *

@@ -6,7 +6,7 @@
  * Headers, promises, the interpreter, the garbage collector), libc, the libsql binding (SQLite
  * and its Rust wrapper) and the kernel (the network). js-ab.ts times Extent's JavaScript
  * in-process; this tells what of a server's gap is that JavaScript and the runtime work it asks
- * for, and what is SQLite running slower in Extent's process (README, *Where the time goes*,
+ * for, and what is SQLite running slower in Extent's process (test/bench/README.md,
  * seventeenth part). The servers take turns, `--rounds` times each.
  *
  *   node --import tsx test/bench/perf-dso.ts [--runtime bun|node] [--path /bench.Book/42 | --only OPERATION] [--seconds 5] [--rounds 2] [--sort dso|sym] [--dso NAME] [--top 12]

@@ -20,7 +20,7 @@
  * turn in every round, and reports each server over all of them, with each process's median
  * beside it: two processes of the same code on Bun have differed by 8–10 % in CPU per request
  * through a whole run (their JIT's choices, where the kernel put them), so one process per server
- * can put a difference of that size either way (README, *Where the time goes*, seventeenth part).
+ * can put a difference of that size either way (test/bench/README.md, seventeenth part).
  *
  * `--threads` adds, per server, each thread that took at least 1 % of its CPU: the median of its
  * CPU µs and context switches per request (the binding's timer thread, the runtime's own).
