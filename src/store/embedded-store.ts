@@ -17,9 +17,10 @@
  *   the stop; twice as long after each stop since, up to `LONG_READ_RETRY_MAX_MS`) ends within it:
  *   a read stopped once because the machine was busy, not because it was long, comes back (the
  *   pool's time counts the hand-off, so a read of about half its lane never looks short there),
- *   and a read that is long costs its lane once in a while. Most queries clients write are index lookups answered in a
- *   fraction of CLIENT_LANE_MS: running them in the pool cost more than the query (a filter of the
- *   bench, 88 µs of SQL: 93 µs more a request on Node, 124 µs on Bun, in-process).
+ *   and a read that is long costs its lane once in a while. Most queries clients write are index
+ *   lookups answered in a fraction of CLIENT_LANE_MS: running them in the pool cost more than the
+ *   query (a filter of the bench, 88 µs of SQL: 93 µs more a request on Node, 124 µs on Bun,
+ *   in-process).
  * The lanes rest on the engine stopping a statement when its time is up, which it does between two
  * steps of the statement; a statement prepared again as it starts lost an interrupt that came
  * meanwhile (src/store/sql.ts, `unplanned`), and one step (a function over long values) is not
@@ -168,9 +169,10 @@ export class EmbeddedStore implements Store {
   /** The SQL of a statement of the batch that has proved long and is not yet due another try in its lane (the batch runs in the pool). */
   private knownLong(statements: readonly Statement[]): string | undefined {
     if (this.longReads.size === 0) return undefined;
+    const now = Date.now();
     for (const s of statements) {
       const long = this.longReads.find(s.sql);
-      if (long && long.retryAt > Date.now()) return s.sql;
+      if (long && long.retryAt > now) return s.sql;
     }
     return undefined;
   }
